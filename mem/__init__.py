@@ -1,0 +1,3 @@
+"""mem: deterministic project memory for AI coding agents."""
+
+__version__ = "0.1.0"

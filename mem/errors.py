@@ -1,0 +1,2 @@
+class MemError(Exception):
+    """A problem the user can fix; the message is shown as is."""

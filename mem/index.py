@@ -1,0 +1,325 @@
+"""The disposable SQLite FTS5 index: the only module that talks to SQLite.
+
+One database per indexed root (a project, or a brain for portfolio recall) in the user's
+cache directory, never inside a project. Its file name carries the index version, and
+``meta.index_version`` must match it too; anything else is rebuilt from the canonical
+files, never altered. The warm read path uses the standard library's sqlite3 only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+import tempfile
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from importlib import resources
+
+from mem import parse
+
+SCHEMA = resources.files("mem.migrations").joinpath("schema.sql").read_text(encoding="utf-8")
+INDEX_VERSION = hashlib.sha256(f"{SCHEMA}\0parser {parse.PARSER_VERSION}".encode()).hexdigest()[:16]
+BUSY_TIMEOUT_MS = 10_000
+
+
+def cache_dir() -> str:
+    explicit = os.environ.get("MEM_CACHE_DIR")
+    if explicit:
+        return explicit
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return os.path.join(xdg, "mem")
+    return os.path.join(os.path.expanduser("~"), ".cache", "mem")
+
+
+def index_path(root: str, role: str, directory: str | None = None) -> str:
+    """Where the index of a root lives: keyed by role and the root's real path."""
+    key = hashlib.sha256(f"{role}\0{root}".encode()).hexdigest()[:20]
+    return os.path.join(directory or cache_dir(), f"{role}-{key}-v{INDEX_VERSION}.sqlite")
+
+
+def usable_cache_dir() -> str | None:
+    directory = cache_dir()
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return directory if os.access(directory, os.W_OK | os.X_OK) else None
+
+
+@dataclass(frozen=True, slots=True)
+class FileRow:
+    id: int
+    path: str
+    kind: str
+    rank: int
+    real_path: str
+    hash: str
+    size: int
+    mtime_ns: int
+    inode: int
+    checked_ns: int
+    utf8: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRow:
+    """A record as the sync writes it (ids are assigned on insert)."""
+
+    ordinal: int
+    kind: str
+    ref: str
+    text: str
+    terms: list[str]
+    agent: str | None = None
+    ts: str | None = None
+    ts_ms: float | None = None
+    ts_local: int | None = None
+    line: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    id: int
+    frequencies: tuple[int, ...]  # per query term, in query order
+    tokens: int
+    kind: str
+    ts_ms: float | None
+    ts_local: int
+    rank: int
+    ordinal: int
+
+
+def connect(path: str) -> sqlite3.Connection | None:
+    """An open index of the current version, or None when it is missing, foreign or corrupt."""
+    if not os.path.exists(path):
+        return None
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        row = conn.execute("SELECT value FROM meta WHERE key = 'index_version'").fetchone()
+    except sqlite3.DatabaseError:
+        conn.close()
+        return None
+    if row is None or row[0] != INDEX_VERSION:
+        conn.close()
+        return None
+    return conn
+
+
+def remove(path: str) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path + suffix)
+
+
+@contextlib.contextmanager
+def build(path: str, root: str) -> Iterator[sqlite3.Connection]:
+    """A new index, populated by the caller, that appears at `path` whole or not at all."""
+    temp = f"{path}.{uuid.uuid4().hex}.tmp"
+    conn = sqlite3.connect(temp, isolation_level=None)
+    try:
+        conn.executescript(SCHEMA)
+        conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            [("index_version", INDEX_VERSION), ("root", root), ("schema_sha256", _schema_hash())],
+        )
+        conn.execute("BEGIN")
+        yield conn
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.close()
+        os.replace(temp, path)
+    except BaseException:
+        conn.close()
+        remove(temp)
+        raise
+
+
+def _schema_hash() -> str:
+    return hashlib.sha256(SCHEMA.encode()).hexdigest()
+
+
+def temporary_directory() -> tempfile.TemporaryDirectory[str]:
+    return tempfile.TemporaryDirectory(prefix="mem-index-")
+
+
+@contextlib.contextmanager
+def write_lock(path: str) -> Iterator[None]:
+    """Serialise the writers of one index across processes."""
+    import filelock  # only writers pay for it: a warm recall never gets here
+
+    with filelock.FileLock(path + ".lock"):
+        yield
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def file_rows(conn: sqlite3.Connection) -> dict[str, FileRow]:
+    rows = conn.execute(
+        "SELECT id, path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8"
+        " FROM files"
+    )
+    return {row[1]: FileRow(*row) for row in rows}
+
+
+def delete_file(conn: sqlite3.Connection, file_id: int) -> None:
+    conn.execute(
+        "DELETE FROM records_fts WHERE rowid IN (SELECT id FROM records WHERE file_id = ?)",
+        (file_id,),
+    )
+    conn.execute("DELETE FROM records WHERE file_id = ?", (file_id,))
+    conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+
+
+def clear_records(conn: sqlite3.Connection, file_id: int) -> None:
+    conn.execute(
+        "DELETE FROM records_fts WHERE rowid IN (SELECT id FROM records WHERE file_id = ?)",
+        (file_id,),
+    )
+    conn.execute("DELETE FROM records WHERE file_id = ?", (file_id,))
+
+
+def upsert_file(
+    conn: sqlite3.Connection,
+    path: str,
+    kind: str,
+    rank: int,
+    real_path: str,
+    digest: str,
+    size: int,
+    mtime_ns: int,
+    inode: int,
+    checked_ns: int,
+    utf8: bool,
+) -> int:
+    conn.execute(
+        "INSERT INTO files (path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (path) DO UPDATE SET kind = excluded.kind, rank = excluded.rank,"
+        " real_path = excluded.real_path, hash = excluded.hash, size = excluded.size,"
+        " mtime_ns = excluded.mtime_ns, inode = excluded.inode, checked_ns = excluded.checked_ns,"
+        " utf8 = excluded.utf8",
+        (path, kind, rank, real_path, digest, size, mtime_ns, inode, checked_ns, int(utf8)),
+    )
+    row = conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+    return int(row[0])
+
+
+def touch_file(
+    conn: sqlite3.Connection, path: str, digest: str, size: int, mtime_ns: int, inode: int, checked_ns: int
+) -> None:
+    """Record a new stat for unchanged bytes; a no-op if another process changed the row."""
+    conn.execute(
+        "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, checked_ns = ? WHERE path = ? AND hash = ?",
+        (size, mtime_ns, inode, checked_ns, path, digest),
+    )
+
+
+def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[RecordRow]) -> None:
+    next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[0]
+    rows = []
+    terms = []
+    for offset, record in enumerate(records):
+        record_id = next_id + offset
+        rows.append(
+            (
+                record_id,
+                file_id,
+                record.ordinal,
+                record.kind,
+                record.ref,
+                record.text,
+                len(record.terms),
+                record.agent,
+                record.ts,
+                record.ts_ms,
+                record.ts_local,
+                record.line,
+            )
+        )
+        terms.append((record_id, " ".join(record.terms)))
+    conn.executemany(
+        "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, agent, ts, ts_ms,"
+        " ts_local, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    conn.executemany("INSERT INTO records_fts (rowid, terms) VALUES (?, ?)", terms)
+
+
+def candidates(conn: sqlite3.Connection, terms: list[str], file_ids: set[int]) -> list[Candidate]:
+    """Every record of the given files holding at least one term, with its term frequencies."""
+    found: dict[int, list[object]] = {}
+    width = len(terms)
+    for position, term in enumerate(terms):
+        rows = conn.execute(
+            "SELECT v.doc, count(*), r.tokens, r.kind, r.ts_ms, r.ts_local, f.rank, r.ordinal, f.id"
+            " FROM records_terms AS v JOIN records AS r ON r.id = v.doc"
+            " JOIN files AS f ON f.id = r.file_id"
+            " WHERE v.term = ? GROUP BY v.doc",
+            (term,),
+        )
+        for doc, count, tokens, kind, ts_ms, ts_local, rank, ordinal, file_id in rows:
+            if file_id not in file_ids:
+                continue
+            entry = found.get(doc)
+            if entry is None:
+                entry = found[doc] = [[0] * width, tokens, kind, ts_ms, ts_local or 0, rank, ordinal]
+            entry[0][position] = count  # type: ignore[index]
+    return [
+        Candidate(doc, tuple(e[0]), e[1], e[2], e[3], e[4], e[5], e[6])  # type: ignore[arg-type]
+        for doc, e in found.items()
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRecord:
+    id: int
+    kind: str
+    path: str
+    ref: str
+    text: str
+    line: str | None
+
+
+def fetch(conn: sqlite3.Connection, ids: list[int]) -> dict[int, StoredRecord]:
+    found: dict[int, StoredRecord] = {}
+    for start in range(0, len(ids), 500):  # stay far below SQLite's bound-parameter limit
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(
+            "SELECT r.id, r.kind, f.path, r.ref, r.text, r.line FROM records AS r"
+            f" JOIN files AS f ON f.id = r.file_id WHERE r.id IN ({marks})",
+            chunk,
+        )
+        for row in rows:
+            found[row[0]] = StoredRecord(*row)
+    return found
+
+
+def snapshot(conn: sqlite3.Connection) -> dict[str, object]:
+    """The index's content without surrogate ids or stat data: equal for equal canonical files."""
+    files = sorted(
+        conn.execute("SELECT path, kind, rank, real_path, hash, utf8 FROM files").fetchall()
+    )
+    records = sorted(
+        conn.execute(
+            "SELECT f.path, r.ordinal, r.kind, r.ref, r.text, r.tokens, r.agent, r.ts, r.ts_ms,"
+            " r.ts_local, r.line, t.terms FROM records AS r JOIN files AS f ON f.id = r.file_id"
+            " JOIN records_fts AS t ON t.rowid = r.id"
+        ).fetchall(),
+        key=repr,
+    )
+    return {"files": files, "records": records}

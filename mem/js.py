@@ -1,0 +1,235 @@
+"""JavaScript value semantics that the reference implementation leaks into its formats.
+
+Numbers print as ECMAScript ``Number::toString``, JSON as ``JSON.stringify``, ``toFixed``
+rounds exact binary ties upward, ``Number()`` and ``Date.parse`` accept what V8 accepts
+(for dates: the ISO 8601 forms). Pure functions only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from datetime import datetime, timedelta, timezone
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+# JS `\s` and the characters `String.prototype.trim` removes: the same set.
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def trim(text: str) -> str:
+    return text.strip(JS_WHITESPACE)
+
+
+def number_to_string(value: float | int) -> str:
+    """ECMAScript Number::toString(10)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if abs(value) <= MAX_SAFE_INTEGER:
+            return str(value)
+        value = float(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    # repr() gives the shortest round-trip digits, as V8 does; only the layout differs.
+    _, digit_tuple, exponent = Decimal(repr(abs(value))).as_tuple()
+    digits = "".join(map(str, digit_tuple)).lstrip("0")
+    assert isinstance(exponent, int)
+    exponent += len(digit_tuple) - len(digits.rstrip("0")) - (len(digit_tuple) - len(digits))
+    digits = digits.rstrip("0")
+    k = len(digits)
+    n = exponent + k
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    e = n - 1
+    exp = ("+" if e >= 0 else "-") + str(abs(e))
+    if k == 1:
+        return sign + digits + "e" + exp
+    return sign + digits[0] + "." + digits[1:] + "e" + exp
+
+
+def to_fixed(value: float, places: int) -> str:
+    """Number.prototype.toFixed: the nearest decimal, exact binary ties rounded up."""
+    if math.isnan(value):
+        return "NaN"
+    if abs(value) >= 1e21 or math.isinf(value):
+        return number_to_string(value)
+    quantum = Decimal(1).scaleb(-places)
+    magnitude = Decimal(abs(value)).quantize(quantum, rounding=ROUND_HALF_UP)
+    text = f"{magnitude:f}"
+    return ("-" + text) if value < 0 else text
+
+
+def _string(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _scalar(value: Any) -> str | None:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            return "null"
+        return number_to_string(value)
+    return None
+
+
+def stringify(value: Any) -> str:
+    """Compact JSON.stringify(value)."""
+    scalar = _scalar(value)
+    if scalar is not None:
+        return scalar
+    if isinstance(value, dict):
+        return "{" + ",".join(_string(k) + ":" + stringify(v) for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(stringify(v) for v in value) + "]"
+    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
+
+
+def stringify_pretty(value: Any, indent: str = "") -> str:
+    """JSON.stringify(value, null, 2)."""
+    scalar = _scalar(value)
+    if scalar is not None:
+        return scalar
+    inner = indent + "  "
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = (inner + _string(k) + ": " + stringify_pretty(v, inner) for k, v in value.items())
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list | tuple):
+        if not value:
+            return "[]"
+        items = (inner + stringify_pretty(v, inner) for v in value)
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"invalid JSON constant {name}")
+
+
+def _js_int(text: str) -> int | float:
+    number = int(text)
+    return number if abs(number) <= MAX_SAFE_INTEGER else float(number)
+
+
+def parse_json(text: str) -> Any:
+    """JSON.parse: raises ValueError where JavaScript would throw."""
+    return json.loads(text, parse_constant=_reject_constant, parse_int=_js_int)
+
+
+_DECIMAL_LITERAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_RADIX_LITERAL = re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)")
+_RADIX = {"x": 16, "o": 8, "b": 2}
+
+
+def to_number(text: str) -> float:
+    """Number(string)."""
+    body = trim(text)
+    if body == "":
+        return 0.0
+    if body in ("Infinity", "+Infinity"):
+        return math.inf
+    if body == "-Infinity":
+        return -math.inf
+    if _DECIMAL_LITERAL.fullmatch(body):
+        return float(body)
+    radix = _RADIX_LITERAL.fullmatch(body)
+    if radix:
+        return float(int(radix.group(1)[1:], _RADIX[radix.group(1)[0].lower()]))
+    return math.nan
+
+
+_ISO_DATE = re.compile(
+    r"(?P<year>[+-]\d{6}|\d{4})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?"
+    r"(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<frac>\d+))?)?"
+    r"(?P<zone>Z|[+-]\d{2}:?\d{2})?)?",
+    re.IGNORECASE,
+)
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+class ParsedDate:
+    """Epoch milliseconds, and whether the text named no zone (JavaScript reads it as local)."""
+
+    __slots__ = ("ms", "local")
+
+    def __init__(self, ms: float, local: bool) -> None:
+        self.ms = ms
+        self.local = local
+
+
+def parse_date(text: str) -> ParsedDate | None:
+    """Date.parse for the ECMAScript date-time string format; None where it gives NaN."""
+    match = _ISO_DATE.fullmatch(trim(text))
+    if not match:
+        return None
+    parts = match.groupdict()
+    year = int(parts["year"])
+    month = int(parts["month"] or 1)
+    day = int(parts["day"] or 1)
+    hour = int(parts["hour"] or 0)
+    minute = int(parts["minute"] or 0)
+    second = int(parts["second"] or 0)
+    millis = int((parts["frac"] or "0")[:3].ljust(3, "0"))
+    if parts["year"] == "-000000" or not (1 <= month <= 12 and 0 <= minute <= 59):
+        return None
+    if not (0 <= second <= 59 and (hour <= 23 or (hour == 24 and minute == second == millis == 0))):
+        return None
+    if not 1 <= day <= _days_in_month(year, month):
+        return None
+    days = _days_from_civil(year, month, day)
+    ms = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis
+    zone = parts["zone"]
+    has_time = parts["hour"] is not None
+    if zone:
+        if zone.upper() != "Z":
+            sign = -1 if zone[0] == "-" else 1
+            digits = zone[1:].replace(":", "")
+            ms -= sign * (int(digits[:2]) * 60 + int(digits[2:])) * 60_000
+        return ParsedDate(float(ms), False)
+    return ParsedDate(float(ms), has_time)
+
+
+def _days_in_month(year: int, month: int) -> int:
+    if month == 2:
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        return 29 if leap else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    # Howard Hinnant's algorithm: days since 1970-01-01 in the proleptic Gregorian calendar.
+    year -= month <= 2
+    era = (year if year >= 0 else year - 399) // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def iso_from_ms(ms: float) -> str:
+    """Date.prototype.toISOString for years 0..9999."""
+    moment = _EPOCH + timedelta(milliseconds=int(ms))
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"

@@ -1,0 +1,193 @@
+"""`mem recall`: ranked notes and events from the index, scored exactly as the reference."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from mem import brain, clock, files, index, js, parse, score, sync
+from mem.errors import MemError
+
+MAX_SCOPE_ITEMS = 30
+OUTCOMES = ".bmad/memory/outcomes.ndjson"
+
+
+@dataclass(frozen=True)
+class Request:
+    query: str
+    scope: str = "project"
+    portfolio: str | None = None
+    limit: str | None = None
+    ranking: str = "lexical"
+    context_scope: str | None = None
+
+
+def parse_limit(text: str | None) -> int:
+    """Deviation D1: an integer from 1 to 1000 (read with JavaScript's Number(), default 8)."""
+    if text is None:
+        return 8
+    value = js.to_number(text)
+    if not (math.isfinite(value) and value.is_integer() and 1 <= value <= 1000):
+        raise MemError("recall: --limit must be an integer from 1 to 1000")
+    return int(value)
+
+
+def context_scope(text: str | None) -> list[str]:
+    """The explicit project scope of evidence ranking: normalised, de-duplicated, sorted."""
+    items = [] if text is None else [item.strip() for item in text.split(",")]
+    if not items or len(items) > MAX_SCOPE_ITEMS:
+        raise MemError("An explicit non-empty project scope is required.")
+    for item in items:
+        segments = item.split("/")
+        if (
+            not item
+            or "\\" in item
+            or item.startswith("/")
+            or ":" in item
+            or any(segment in ("", ".", "..") for segment in segments)
+        ):
+            raise MemError("Outcome scope must be a normalized relative path.")
+    return sorted(set(items))
+
+
+def validate(request: Request) -> int:
+    if not js.trim(request.query):
+        raise MemError("recall: query must be a non-empty string")
+    if request.ranking not in ("lexical", "evidence"):
+        raise MemError("recall: ranking must be lexical or evidence")
+    if request.scope not in ("project", "portfolio"):
+        raise MemError("recall: --scope must be project or portfolio")
+    limit = parse_limit(request.limit)
+    if request.ranking == "evidence":
+        if request.scope != "project":
+            raise MemError("Evidence ranking supports project-local lexical recall only.")
+        context_scope(request.context_scope)
+    return limit
+
+
+def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
+    limit = validate(request)
+    now_parsed = js.parse_date(now)
+    now_ms = None if now_parsed is None else now_parsed.ms
+    terms = parse.query_tokens(request.query)
+    with contextlib.ExitStack() as stack:
+        conn, _ = stack.enter_context(sync.synced(root, "project"))
+        project_files = index.file_rows(conn)
+        if request.ranking == "evidence":
+            _check_evidence_sources(root, project_files)
+        ranked = _rank(conn, terms, {row.id for row in project_files.values()}, now_ms)
+        sources: dict[int, tuple[sqlite3.Connection, str]] = {
+            row.rank: (conn, row.path) for row in project_files.values()
+        }
+        brain_root = _portfolio_root(root, request)
+        if brain_root is not None:
+            brain_conn, _ = stack.enter_context(sync.synced(brain_root, "brain"))
+            seen = {row.real_path for row in project_files.values()}
+            brain_files = [row for row in index.file_rows(brain_conn).values() if row.real_path not in seen]
+            ranked += _rank(brain_conn, terms, {row.id for row in brain_files}, now_ms)
+            for row in brain_files:
+                relative = os.path.relpath(os.path.join(brain_root, row.path), root)
+                sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
+        top = score.order(ranked, limit)
+        entries = _entries(top, sources)
+    if request.ranking == "evidence":
+        entries = _with_evidence(root, entries)
+    return entries
+
+
+def _rank(
+    conn: sqlite3.Connection, terms: list[str], file_ids: set[int], now_ms: float | None
+) -> list[score.Ranked]:
+    if not terms or not file_ids:
+        return []
+    ranked = []
+    for candidate in index.candidates(conn, terms, file_ids):
+        value = score.lexical(candidate.frequencies, candidate.tokens)
+        if value <= 0:
+            continue
+        if candidate.kind == "event":
+            event_ms = candidate.ts_ms
+            if event_ms is not None and candidate.ts_local:
+                event_ms += clock.local_offset_ms(event_ms)
+            value = score.decayed(value, event_ms, now_ms)
+        ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id))
+    return ranked
+
+
+def _entries(
+    top: list[score.Ranked], sources: dict[int, tuple[sqlite3.Connection, str]]
+) -> list[dict[str, Any]]:
+    by_conn: dict[int, list[int]] = {}
+    for item in top:
+        by_conn.setdefault(id(sources[item.rank][0]), []).append(item.id)
+    stored: dict[tuple[int, int], index.StoredRecord] = {}
+    for item in top:
+        conn = sources[item.rank][0]
+        key = id(conn)
+        if key in by_conn:
+            for record_id, record in index.fetch(conn, by_conn.pop(key)).items():
+                stored[(key, record_id)] = record
+    entries = []
+    for item in top:
+        conn, source_file = sources[item.rank]
+        record = stored[(id(conn), item.id)]
+        if record.kind == "event":
+            assert record.line is not None
+            entries.append(
+                {
+                    "score": item.score,
+                    "kind": "event",
+                    "source": "journal.ndjson",
+                    "ref": record.ref,
+                    "text": record.text,
+                    "event": js.parse_json(record.line),
+                }
+            )
+        else:
+            entries.append(
+                {
+                    "score": item.score,
+                    "kind": "note",
+                    "source": source_file.rsplit("/", 1)[-1],
+                    "sourceFile": source_file,
+                    "ref": record.ref,
+                    "text": record.text,
+                }
+            )
+    return entries
+
+
+def _portfolio_root(root: str, request: Request) -> str | None:
+    if request.scope != "portfolio":
+        return None
+    if request.portfolio is not None:
+        # Relative to the process's working directory, not to --directory (as the reference).
+        return os.path.realpath(os.path.abspath(request.portfolio))
+    linked = brain.linked_brain(root)
+    return None if linked is None else os.path.realpath(linked)
+
+
+def _check_evidence_sources(root: str, indexed: dict[str, index.FileRow]) -> None:
+    """Evidence ranking reads only through the safe, bounded reader: no links, 2 MiB, UTF-8."""
+    for spec in sync.PROJECT_SOURCES:
+        path = files.safe_path(root, spec.relative)
+        row = indexed.get(spec.relative)
+        if row is None or not os.path.exists(path):
+            continue
+        if row.size > files.STORE_LIMIT or not os.path.isfile(path):
+            raise MemError("Memory source must be a regular file of at most 2 MiB.")
+        if not row.utf8:
+            raise MemError("Memory source must contain valid UTF-8.")
+
+
+def _with_evidence(root: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    store = files.read_bounded(root, OUTCOMES)
+    if store and js.trim(store):
+        raise MemError("Evidence ranking is not available yet.")
+    for entry in entries:
+        entry["evidence"] = {"status": "unverified", "receiptIds": [], "boost": 0}
+    return entries

@@ -1,0 +1,46 @@
+"""Lexical scores, recency decay and the total order of recall results. Pure."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+HALF_LIFE_DAYS = 30
+DAY_MS = 86_400_000
+
+
+def lexical(frequencies: Sequence[int], length: int) -> float:
+    """coverage × Σ(1 + ln tf) / √n, summed in query-token order as the reference does."""
+    if not frequencies or length == 0:
+        return 0.0
+    matched = 0
+    hits = 0.0
+    for frequency in frequencies:
+        if frequency > 0:
+            matched += 1
+            hits += 1 + math.log(frequency)
+    if matched == 0:
+        return 0.0
+    return hits * (matched / len(frequencies)) / math.sqrt(length)
+
+
+def decayed(score: float, event_ms: float | None, now_ms: float | None) -> float:
+    """Events lose half their score every 30 days; future or undated events keep it."""
+    if now_ms is None or event_ms is None or score <= 0 or not now_ms > event_ms:
+        return score
+    age_days = (now_ms - event_ms) / DAY_MS
+    return score * math.pow(0.5, age_days / HALF_LIFE_DAYS)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    score: float
+    rank: int  # source position in candidate order
+    ordinal: int  # position within the source
+    id: int
+
+
+def order(items: Iterable[Ranked], limit: int) -> list[Ranked]:
+    """Score descending; ties keep candidate order (events, then notes by directory, file, section)."""
+    return sorted(items, key=lambda item: (-item.score, item.rank, item.ordinal))[:limit]

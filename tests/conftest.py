@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+
+
+def pytest_report_header() -> str:
+    return f"sqlite {sqlite3.sqlite_version}"
+
+
+def mem_command() -> list[str]:
+    """The installed console script, the real entry point users run."""
+    script = Path(sys.executable).with_name("mem")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "mem"]
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Never touch the real home or cache: each test gets its own."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MEM_CACHE_DIR", str(home / "cache"))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("BMAD_PLUS_BRAIN", raising=False)
+    monkeypatch.setenv("MEM_NOW", "2026-10-18T09:30:00.000Z")
+    monkeypatch.setenv("TZ", "UTC")
+    return home
+
+
+RunMem = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def run_mem() -> RunMem:
+    def run(*args: str, cwd: Path | str | None = None, env: dict[str, str] | None = None,
+            input: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*mem_command(), *args],
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
+            capture_output=True,
+            text=True,
+            input=input,
+            check=False,
+        )
+
+    return run
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the demo project (fixtures/demo), safe to modify."""
+    target = tmp_path / "project"
+    shutil.copytree(FIXTURES / "demo", target, symlinks=True)
+    return target

@@ -1,0 +1,103 @@
+"""Every case recorded from the reference implementation, run through the real `mem` entry point."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import FIXTURES, mem_command
+
+GOLDEN = FIXTURES / "golden"
+CASES = sorted(path.name for path in GOLDEN.iterdir() if path.is_dir())
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    found = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_symlink():
+            found[str(path.relative_to(root))] = b"-> " + os.readlink(path).encode()
+        elif path.is_file():
+            found[str(path.relative_to(root))] = path.read_bytes()
+    return found
+
+
+def _close(actual: Any, expected: Any) -> bool:
+    """Equal JSON, allowing the ulp that libm and V8 may disagree on in a computed score."""
+    if isinstance(expected, float) or isinstance(actual, float):
+        return (
+            isinstance(actual, int | float)
+            and isinstance(expected, int | float)
+            and math.isclose(actual, expected, rel_tol=1e-13)
+        )
+    if isinstance(expected, dict):
+        return (
+            isinstance(actual, dict)
+            and list(actual) == list(expected)
+            and all(_close(actual[k], expected[k]) for k in expected)
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(expected)
+            and all(_close(a, e) for a, e in zip(actual, expected, strict=True))
+        )
+    return bool(actual == expected)
+
+
+def _same_output(actual: str, expected: str) -> bool:
+    if actual == expected:
+        return True
+    try:
+        return _close(json.loads(actual), json.loads(expected))
+    except ValueError:
+        return False
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden_case(case: str, tmp_path: Path) -> None:
+    source = GOLDEN / case
+    lines = (source / "cmd").read_text(encoding="utf-8").split("\n")
+    env_words = shlex.split(lines[0].removeprefix("# env:"))
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "MEM_CACHE_DIR")}
+    env.update(dict(word.split("=", 1) for word in env_words))
+    env["HOME"] = str(home)
+    work = tmp_path / "project"
+    # git keeps no empty directories, so a case whose project is empty may arrive without one.
+    if (source / "project").exists():
+        shutil.copytree(source / "project", work, symlinks=True)
+    else:
+        work.mkdir()
+    before = _tree(work)
+    commands = [line for line in lines[1:] if line.strip() or line.startswith("mem")]
+    for number, line in enumerate(commands, start=1):
+        argv = shlex.split(line)
+        assert argv[0] == "mem"
+        done = subprocess.run(
+            [*mem_command(), *argv[1:]], cwd=work, env=env, capture_output=True, check=False
+        )
+        expected = source / "expected"
+        stdout = (expected / f"{number}.stdout").read_bytes().decode()
+        stderr_file = expected / f"{number}.stderr"
+        stderr = stderr_file.read_bytes().decode() if stderr_file.exists() else ""
+        where = f"{case} command {number}: {line}"
+        assert _same_output(done.stdout.decode(), stdout), f"{where}\n{done.stdout.decode()}"
+        assert done.stderr.decode() == stderr, where
+        assert done.returncode == int((expected / f"{number}.exit").read_text()), where
+    after = _tree(work)
+    changed = {path: data for path, data in after.items() if before.get(path) != data}
+    files = expected / "files"
+    wanted = _tree(files) if files.exists() else {}
+    assert sorted(changed) == sorted(wanted), case
+    for path, data in wanted.items():
+        assert _same_output(after[path].decode(), data.decode()), f"{case}: {path}"
+    assert set(before) <= set(after), f"{case}: a file disappeared"
