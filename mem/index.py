@@ -175,21 +175,34 @@ def file_rows(conn: sqlite3.Connection) -> dict[str, FileRow]:
     return {row[1]: FileRow(*row) for row in rows}
 
 
+# Every table whose rows are derived from one source file (a `file_id` column).
+FILE_TABLES = ["records"]
+
+
 def delete_file(conn: sqlite3.Connection, file_id: int) -> None:
-    conn.execute(
-        "DELETE FROM records_fts WHERE rowid IN (SELECT id FROM records WHERE file_id = ?)",
-        (file_id,),
-    )
-    conn.execute("DELETE FROM records WHERE file_id = ?", (file_id,))
+    clear_file(conn, file_id)
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
 
 
-def clear_records(conn: sqlite3.Connection, file_id: int) -> None:
+def clear_file(conn: sqlite3.Connection, file_id: int) -> None:
     conn.execute(
         "DELETE FROM records_fts WHERE rowid IN (SELECT id FROM records WHERE file_id = ?)",
         (file_id,),
     )
-    conn.execute("DELETE FROM records WHERE file_id = ?", (file_id,))
+    for table in FILE_TABLES:
+        conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
+
+
+def insert_table_rows(
+    conn: sqlite3.Connection, file_id: int, rows: Iterable[tuple[str, dict[str, object]]]
+) -> None:
+    """Rows of the other stores' tables: (table, column -> value), file_id added here."""
+    for table, row in rows:
+        columns = ["file_id", *row]
+        marks = ",".join("?" * len(columns))
+        conn.execute(
+            f"INSERT INTO {table} ({','.join(columns)}) VALUES ({marks})", [file_id, *row.values()]
+        )
 
 
 def upsert_file(

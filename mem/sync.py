@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from mem import files, index, parse
@@ -40,6 +40,12 @@ BRAIN_SOURCES = [
     SourceSpec(106, "patterns.md", "notes"),
 ]
 SOURCES = {"project": PROJECT_SOURCES, "brain": BRAIN_SOURCES}
+
+TableRows = list[tuple[str, dict[str, object]]]
+# Stores other than notes and the journal: source kind -> rows for their own tables.
+# A store adds a SourceSpec above, its tables (with file_id) to schema.sql and
+# index.FILE_TABLES, and its loader here.
+LOADERS: dict[str, Callable[[bytes], TableRows]] = {}
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,9 @@ def digest(data: bytes) -> str:
 
 
 def records_for(kind: str, data: bytes, base_offset: int = 0) -> list[index.RecordRow]:
-    """The index rows of a source's bytes (or of a journal's appended tail)."""
+    """The recall rows of a source's bytes (or of a journal's appended tail)."""
+    if kind in LOADERS:
+        return []
     if kind == "journal":
         return [_event_row(event) for event in parse.parse_journal(data, base_offset)]
     text = data.decode("utf-8", errors="replace")
@@ -150,8 +158,10 @@ def _apply(conn: sqlite3.Connection, work: Plan, indexed: dict[str, index.FileRo
             added += 1
         else:
             changed += 1
-            index.clear_records(conn, file_id)
+            index.clear_file(conn, file_id)
         index.insert_records(conn, file_id, records_for(spec.kind, data))
+        if spec.kind in LOADERS:
+            index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
     return Report(added, changed, appended, len(work.removed))
 
 

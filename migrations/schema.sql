@@ -11,7 +11,7 @@ CREATE TABLE meta (
 CREATE TABLE files (
     id INTEGER PRIMARY KEY,
     path TEXT NOT NULL UNIQUE,      -- relative to the root, '/' separators
-    kind TEXT NOT NULL CHECK (kind IN ('journal', 'notes')),
+    kind TEXT NOT NULL,             -- 'journal', 'notes', or another store's loader name
     rank INTEGER NOT NULL,          -- position of the source in recall's candidate order
     real_path TEXT NOT NULL,        -- the file behind any symlink: one file is indexed once
     hash TEXT NOT NULL,             -- 'xxh3:' + xxh3_128 hex of the raw bytes

@@ -1,0 +1,36 @@
+# Every target creates the virtual environment it needs.
+VENV ?= .venv
+PYTHON ?= python3
+PY := $(VENV)/bin/python
+MEM := $(VENV)/bin/mem
+
+.PHONY: test demo bench lint fmt check clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[test]'
+	touch $@
+
+test: $(VENV)/.installed
+	$(PY) -m pytest -q
+
+demo: $(VENV)/.installed
+	@bash bench/demo.sh $(abspath $(MEM))
+
+bench: $(VENV)/.installed
+	$(PY) bench/run.py
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/pip install --quiet ruff mypy
+	$(VENV)/bin/ruff check mem tests bench
+	$(VENV)/bin/mypy mem
+
+fmt: $(VENV)/.installed
+	$(VENV)/bin/pip install --quiet ruff
+	$(VENV)/bin/ruff format mem tests bench
+
+check: lint test
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis
