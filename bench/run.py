@@ -421,7 +421,8 @@ def bench_size(mem: str | None, n: int, workdir: Path, repeat: int, rounds: int)
                 break
             samples.append(ms)
         else:
-            res["resync_process"] = stats(samples)
+            if samples:
+                res["resync_process"] = stats(samples) | {"query": queries[2]}
     res["resync_inprocess"], _ = child_sync(env, root, "append", rounds)
     return res
 
