@@ -9,7 +9,7 @@ MEM := $(VENV)/bin/mem
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[test]'
+	$(VENV)/bin/pip install --quiet -e '.[test]' --config-settings editable_mode=compat
 	touch $@
 
 test: $(VENV)/.installed

@@ -7,7 +7,6 @@ anywhere, and usage errors exit 1 with commander's wording.
 
 from __future__ import annotations
 
-import functools
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn

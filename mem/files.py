@@ -9,13 +9,10 @@ and whole-file writes through an exclusive temp file and an atomic rename.
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
-import socket
 import stat
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -88,6 +85,8 @@ class LockOwner:
 
     @property
     def on_this_host(self) -> bool:
+        import socket
+
         return self.hostname == socket.gethostname()
 
     @property
@@ -133,6 +132,9 @@ def writer_lock(root: str) -> Iterator[None]:
     if root in _held_roots:
         yield
         return
+    import socket
+    import uuid
+
     path = safe_path(root, f"{MEMORY_DIR}/writer.lock")
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -205,6 +207,8 @@ def append_line(root: str, relative: str, line: str) -> None:
 
 def write_atomic(root: str, relative: str, text: str) -> None:
     """Replace a whole memory file: exclusive temp sibling, fsync, rename."""
+    import uuid
+
     data = text.encode("utf-8")
     if len(data) > STORE_LIMIT:
         raise MemError("Memory store exceeds 2 MiB.")

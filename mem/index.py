@@ -9,20 +9,32 @@ files, never altered. The warm read path uses the standard library's sqlite3 onl
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import sqlite3
-import tempfile
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from importlib import resources
+
+import xxhash
 
 from mem import parse
 
-SCHEMA = resources.files("mem.migrations").joinpath("schema.sql").read_text(encoding="utf-8")
-INDEX_VERSION = hashlib.sha256(f"{SCHEMA}\0parser {parse.PARSER_VERSION}".encode()).hexdigest()[:16]
 BUSY_TIMEOUT_MS = 10_000
+
+
+def _schema_path() -> str:
+    # Installed, migrations/ ships inside the package; in a checkout it sits beside it.
+    package = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (os.path.join(package, "migrations"), os.path.join(os.path.dirname(package), "migrations")):
+        path = os.path.join(candidate, "schema.sql")
+        if os.path.exists(path):
+            return path
+    raise FileNotFoundError("migrations/schema.sql is missing from this installation of mem")
+
+
+with open(_schema_path(), encoding="utf-8") as _schema_file:
+    SCHEMA = _schema_file.read()
+INDEX_VERSION = xxhash.xxh3_64_hexdigest(f"{SCHEMA}\0parser {parse.PARSER_VERSION}".encode())
 
 
 def cache_dir() -> str:
@@ -37,7 +49,7 @@ def cache_dir() -> str:
 
 def index_path(root: str, role: str, directory: str | None = None) -> str:
     """Where the index of a root lives: keyed by role and the root's real path."""
-    key = hashlib.sha256(f"{role}\0{root}".encode()).hexdigest()[:20]
+    key = xxhash.xxh3_128_hexdigest(f"{role}\0{root}".encode())[:20]
     return os.path.join(directory or cache_dir(), f"{role}-{key}-v{INDEX_VERSION}.sqlite")
 
 
@@ -82,15 +94,83 @@ class RecordRow:
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
-    id: int
-    frequencies: tuple[int, ...]  # per query term, in query order
-    tokens: int
-    kind: str
-    ts_ms: float | None
-    ts_local: int
+class Scored:
+    score: float
     rank: int
     ordinal: int
+    id: int
+
+
+@dataclass(frozen=True, slots=True)
+class LocalEvent:
+    """An event whose ts names no zone: its decay depends on the reader's time zone."""
+
+    lexical: float
+    ts_ms: float
+    rank: int
+    ordinal: int
+    id: int
+
+
+def _frequencies(terms: list[str]) -> tuple[str, str]:
+    columns = ", ".join(f"sum(term = ?{i + 1}) AS f{i + 1}" for i in range(len(terms)))
+    members = ", ".join(f"?{i + 1}" for i in range(len(terms)))
+    return columns, members
+
+
+def _lexical_sql(width: int) -> str:
+    # score.lexical in SQL, operation for operation, so the doubles come out identical:
+    # hits summed in query-term order, then hits × (matched / |Q|) / √n.
+    hits = " + ".join(f"(CASE WHEN f{i + 1} > 0 THEN 1 + ln(f{i + 1}) ELSE 0 END)" for i in range(width))
+    matched = " + ".join(f"(f{i + 1} > 0)" for i in range(width))
+    return f"(0.0 + {hits}) * (({matched}) * 1.0 / {width}) / sqrt(r.tokens)"
+
+
+def top_scored(
+    conn: sqlite3.Connection, terms: list[str], file_ids: list[int], now_ms: float | None, limit: int | None
+) -> tuple[list[Scored], list[LocalEvent]]:
+    """The best `limit` records (all when None) by lexical score with event decay, in SQL.
+
+    Events whose ts names no zone are returned apart, unscored by decay: JavaScript reads
+    such a time as local, and SQLite cannot know the reader's zone.
+    """
+    if not terms or not file_ids:
+        return [], []
+    columns, members = _frequencies(terms)
+    lexical = _lexical_sql(len(terms))
+    now_mark = len(terms) + 1
+    decay = (
+        f"CASE WHEN r.kind = 'event' AND r.ts_ms IS NOT NULL AND ?{now_mark} > r.ts_ms"
+        f" THEN pow(0.5, ((?{now_mark} - r.ts_ms) / 86400000.0) / 30) ELSE 1 END"
+    )
+    files_list = ",".join(str(int(file_id)) for file_id in file_ids)
+    base = (
+        f" FROM (SELECT doc, {columns} FROM records_terms WHERE term IN ({members}) GROUP BY doc) AS t"
+        " JOIN records AS r ON r.id = t.doc JOIN files AS f ON f.id = r.file_id"
+        f" WHERE r.file_id IN ({files_list})"
+    )
+    parameters: list[object] = [*terms, now_ms]
+    limit_sql = "" if limit is None else f" LIMIT {int(limit)}"
+    scored = [
+        Scored(*row)
+        for row in conn.execute(
+            f"SELECT {lexical} * (CASE WHEN r.ts_local = 1 THEN NULL ELSE {decay} END) AS score,"
+            f" f.rank, r.ordinal, r.id {base} AND coalesce(r.ts_local, 0) = 0"
+            f" ORDER BY score DESC, f.rank, r.ordinal{limit_sql}",
+            parameters,
+        )
+    ]
+    if conn.execute("SELECT 1 FROM records WHERE ts_local = 1 LIMIT 1").fetchone() is None:
+        return scored, []
+    local = [
+        LocalEvent(*row)
+        for row in conn.execute(
+            f"SELECT {lexical} AS lexical, r.ts_ms, f.rank, r.ordinal, r.id {base}"
+            " AND r.ts_local = 1",
+            terms,
+        )
+    ]
+    return scored, local
 
 
 def connect(path: str) -> sqlite3.Connection | None:
@@ -125,7 +205,7 @@ def build(path: str, root: str) -> Iterator[sqlite3.Connection]:
         conn.executescript(SCHEMA)
         conn.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",
-            [("index_version", INDEX_VERSION), ("root", root), ("schema_sha256", _schema_hash())],
+            [("index_version", INDEX_VERSION), ("root", root)],
         )
         conn.execute("BEGIN")
         yield conn
@@ -139,11 +219,9 @@ def build(path: str, root: str) -> Iterator[sqlite3.Connection]:
         raise
 
 
-def _schema_hash() -> str:
-    return hashlib.sha256(SCHEMA.encode()).hexdigest()
+def temporary_directory() -> contextlib.AbstractContextManager[str]:
+    import tempfile
 
-
-def temporary_directory() -> tempfile.TemporaryDirectory[str]:
     return tempfile.TemporaryDirectory(prefix="mem-index-")
 
 
@@ -270,31 +348,6 @@ def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[Rec
         rows,
     )
     conn.executemany("INSERT INTO records_fts (rowid, terms) VALUES (?, ?)", terms)
-
-
-def candidates(conn: sqlite3.Connection, terms: list[str], file_ids: set[int]) -> list[Candidate]:
-    """Every record of the given files holding at least one term, with its term frequencies."""
-    found: dict[int, list[object]] = {}
-    width = len(terms)
-    for position, term in enumerate(terms):
-        rows = conn.execute(
-            "SELECT v.doc, count(*), r.tokens, r.kind, r.ts_ms, r.ts_local, f.rank, r.ordinal, f.id"
-            " FROM records_terms AS v JOIN records AS r ON r.id = v.doc"
-            " JOIN files AS f ON f.id = r.file_id"
-            " WHERE v.term = ? GROUP BY v.doc",
-            (term,),
-        )
-        for doc, count, tokens, kind, ts_ms, ts_local, rank, ordinal, file_id in rows:
-            if file_id not in file_ids:
-                continue
-            entry = found.get(doc)
-            if entry is None:
-                entry = found[doc] = [[0] * width, tokens, kind, ts_ms, ts_local or 0, rank, ordinal]
-            entry[0][position] = count  # type: ignore[index]
-    return [
-        Candidate(doc, tuple(e[0]), e[1], e[2], e[3], e[4], e[5], e[6])  # type: ignore[arg-type]
-        for doc, e in found.items()
-    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from datetime import datetime, timedelta, timezone
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 # JS `\s` and the characters `String.prototype.trim` removes: the same set.
@@ -42,11 +40,14 @@ def number_to_string(value: float | int) -> str:
         return "0"
     sign = "-" if value < 0 else ""
     # repr() gives the shortest round-trip digits, as V8 does; only the layout differs.
-    _, digit_tuple, exponent = Decimal(repr(abs(value))).as_tuple()
-    digits = "".join(map(str, digit_tuple)).lstrip("0")
-    assert isinstance(exponent, int)
-    exponent += len(digit_tuple) - len(digits.rstrip("0")) - (len(digit_tuple) - len(digits))
-    digits = digits.rstrip("0")
+    mantissa, _, exponent_text = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    fraction = fraction.rstrip("0") if fraction != "0" else ""
+    digits = (whole + fraction).lstrip("0")
+    exponent = int(exponent_text or 0) - len(fraction)
+    stripped = digits.rstrip("0")
+    exponent += len(digits) - len(stripped)
+    digits = stripped
     k = len(digits)
     n = exponent + k
     if k <= n <= 21:
@@ -68,9 +69,13 @@ def to_fixed(value: float, places: int) -> str:
         return "NaN"
     if abs(value) >= 1e21 or math.isinf(value):
         return number_to_string(value)
-    quantum = Decimal(1).scaleb(-places)
-    magnitude = Decimal(abs(value)).quantize(quantum, rounding=ROUND_HALF_UP)
-    text = f"{magnitude:f}"
+    numerator, denominator = abs(value).as_integer_ratio()
+    quotient, remainder = divmod(numerator * 10**places, denominator)
+    if 2 * remainder >= denominator:
+        quotient += 1
+    text = str(quotient).rjust(places + 1, "0")
+    if places:
+        text = text[:-places] + "." + text[-places:]
     return ("-" + text) if value < 0 else text
 
 
@@ -167,9 +172,6 @@ _ISO_DATE = re.compile(
     r"(?P<zone>Z|[+-]\d{2}:?\d{2})?)?",
     re.IGNORECASE,
 )
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-
 class ParsedDate:
     """Epoch milliseconds, and whether the text named no zone (JavaScript reads it as local)."""
 
@@ -231,5 +233,22 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
 
 def iso_from_ms(ms: float) -> str:
     """Date.prototype.toISOString for years 0..9999."""
-    moment = _EPOCH + timedelta(milliseconds=int(ms))
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    days, remainder = divmod(int(ms), 86_400_000)
+    year, month, day = _civil_from_days(days)
+    hours, remainder = divmod(remainder, 3_600_000)
+    minutes, remainder = divmod(remainder, 60_000)
+    seconds, millis = divmod(remainder, 1000)
+    return f"{year:04d}-{month:02d}-{day:02d}T{hours:02d}:{minutes:02d}:{seconds:02d}.{millis:03d}Z"
+
+
+def _civil_from_days(days: int) -> tuple[int, int, int]:
+    # The inverse of _days_from_civil (Howard Hinnant's algorithm).
+    days += 719468
+    era = (days if days >= 0 else days - 146096) // 146097
+    doe = days - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + (3 if mp < 10 else -9)
+    return yoe + era * 400 + (month <= 2), month, day

@@ -79,7 +79,7 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
         project_files = index.file_rows(conn)
         if request.ranking == "evidence":
             _check_evidence_sources(root, project_files)
-        ranked = _rank(conn, terms, {row.id for row in project_files.values()}, now_ms)
+        ranked = _rank(conn, terms, [row.id for row in project_files.values()], now_ms, limit)
         sources: dict[int, tuple[sqlite3.Connection, str]] = {
             row.rank: (conn, row.path) for row in project_files.values()
         }
@@ -88,7 +88,7 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
             brain_conn, _ = stack.enter_context(sync.synced(brain_root, "brain"))
             seen = {row.real_path for row in project_files.values()}
             brain_files = [row for row in index.file_rows(brain_conn).values() if row.real_path not in seen]
-            ranked += _rank(brain_conn, terms, {row.id for row in brain_files}, now_ms)
+            ranked += _rank(brain_conn, terms, [row.id for row in brain_files], now_ms, limit)
             for row in brain_files:
                 relative = os.path.relpath(os.path.join(brain_root, row.path), root)
                 sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
@@ -100,21 +100,14 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
 
 
 def _rank(
-    conn: sqlite3.Connection, terms: list[str], file_ids: set[int], now_ms: float | None
+    conn: sqlite3.Connection, terms: list[str], file_ids: list[int], now_ms: float | None, limit: int | None
 ) -> list[score.Ranked]:
-    if not terms or not file_ids:
-        return []
-    ranked = []
-    for candidate in index.candidates(conn, terms, file_ids):
-        value = score.lexical(candidate.frequencies, candidate.tokens)
-        if value <= 0:
-            continue
-        if candidate.kind == "event":
-            event_ms = candidate.ts_ms
-            if event_ms is not None and candidate.ts_local:
-                event_ms += clock.local_offset_ms(event_ms)
-            value = score.decayed(value, event_ms, now_ms)
-        ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id))
+    scored, local = index.top_scored(conn, terms, file_ids, now_ms, limit)
+    ranked = [score.Ranked(item.score, item.rank, item.ordinal, item.id) for item in scored]
+    for event in local:
+        event_ms = event.ts_ms + clock.local_offset_ms(event.ts_ms)
+        value = score.decayed(event.lexical, event_ms, now_ms)
+        ranked.append(score.Ranked(value, event.rank, event.ordinal, event.id))
     return ranked
 
 

@@ -39,6 +39,9 @@ CREATE TABLE records (
     UNIQUE (file_id, ordinal)
 );
 
+-- Events whose ts names no zone are scored apart (their decay depends on the reader's zone).
+CREATE INDEX records_local_time ON records (id) WHERE ts_local = 1;
+
 -- The tokenised text of each record (rowid = records.id). Tokens are produced by mem's own
 -- tokenizer and joined with spaces, so FTS5 sees exactly the contract's tokens.
 CREATE VIRTUAL TABLE records_fts USING fts5 (
