@@ -20,6 +20,7 @@ import xxhash
 from mem import parse
 
 BUSY_TIMEOUT_MS = 10_000
+Connection = sqlite3.Connection
 
 
 def _schema_path() -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,7 +79,7 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
         if request.ranking == "evidence":
             _check_evidence_sources(root, project_files)
         ranked = _rank(conn, terms, [row.id for row in project_files.values()], now_ms, limit)
-        sources: dict[int, tuple[sqlite3.Connection, str]] = {
+        sources: dict[int, tuple[index.Connection, str]] = {
             row.rank: (conn, row.path) for row in project_files.values()
         }
         brain_root = _portfolio_root(root, request)
@@ -100,7 +99,7 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
 
 
 def _rank(
-    conn: sqlite3.Connection, terms: list[str], file_ids: list[int], now_ms: float | None, limit: int | None
+    conn: index.Connection, terms: list[str], file_ids: list[int], now_ms: float | None, limit: int | None
 ) -> list[score.Ranked]:
     scored, local = index.top_scored(conn, terms, file_ids, now_ms, limit)
     ranked = [score.Ranked(item.score, item.rank, item.ordinal, item.id) for item in scored]
@@ -112,7 +111,7 @@ def _rank(
 
 
 def _entries(
-    top: list[score.Ranked], sources: dict[int, tuple[sqlite3.Connection, str]]
+    top: list[score.Ranked], sources: dict[int, tuple[index.Connection, str]]
 ) -> list[dict[str, Any]]:
     by_conn: dict[int, list[int]] = {}
     for item in top:

@@ -1,0 +1,146 @@
+"""The index stays in step with the files: stat fast path, racy files, appends, removals, rebuilds."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from mem import index, recall, sync
+from plain import comparable, plain_recall
+
+NOW = "2026-10-18T09:30:00.000Z"
+PAST_NS = 1_700_000_000 * 10**9
+
+
+def _age(path: Path, offset_s: int = 0) -> None:
+    """Pretend the file was last written long ago, so its stat can be trusted."""
+    stamp = PAST_NS + offset_s * 10**9
+    os.utime(path, ns=(stamp, stamp))
+
+
+def _write(path: Path, text: str, offset_s: int = 0) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    _age(path, offset_s)
+
+
+def _snapshot(root: Path) -> dict[str, object]:
+    with sync.synced(str(root)) as (conn, _):
+        return index.snapshot(conn)
+
+
+def _fresh_snapshot(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    with monkeypatch.context() as scoped:
+        scoped.setenv("MEM_CACHE_DIR", str(tmp_path / f"fresh-{os.urandom(4).hex()}"))
+        return _snapshot(root)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    project = tmp_path / "p"
+    _write(project / ".agents/memory/decisions.md", "### Pooling\nuse pgbouncer for postgres\n")
+    _write(project / ".bmad/memory/journal.ndjson", '{"ts":"2026-10-01T00:00:00.000Z","agent":"a","task":"postgres"}\n')
+    return project
+
+
+def test_second_sync_does_nothing(root: Path) -> None:
+    first = sync.sync_project(str(root))
+    second = sync.sync_project(str(root))
+    assert first.rebuilt and first.added == 2
+    assert second == sync.Report()
+
+
+def test_plan_trusts_only_unchanged_old_stats(root: Path) -> None:
+    with sync.synced(str(root)) as (conn, _):
+        indexed = index.file_rows(conn)
+    from mem import files
+
+    present = files.stat_sources(str(root), sync.PROJECT_SOURCES)
+    assert sync.plan(present, indexed).empty
+    _write(root / ".agents/memory/decisions.md", "### Pooling\nuse pgbouncer for postgres!\n", 5)
+    present = files.stat_sources(str(root), sync.PROJECT_SOURCES)
+    work = sync.plan(present, indexed)
+    assert [source.spec.relative for source in work.check] == [".agents/memory/decisions.md"]
+    (root / ".bmad/memory/journal.ndjson").unlink()
+    present = files.stat_sources(str(root), sync.PROJECT_SOURCES)
+    assert sync.plan(present, indexed).removed == [".bmad/memory/journal.ndjson"]
+
+
+def test_racily_clean_rewrite_is_noticed(root: Path) -> None:
+    note = root / ".agents/memory/decisions.md"
+    note.write_text("### Pooling\nuse pgbouncer for postgres\n", encoding="utf-8")
+    sync.sync_project(str(root))
+    before = os.stat(note)
+    note.write_text("### Pooling\nuse pgbouncer for mariadbb\n", encoding="utf-8")  # same size
+    os.utime(note, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the same mtime
+    assert os.stat(note).st_size == before.st_size
+    hits = recall.recall(str(root), recall.Request("mariadbb"), NOW)
+    assert [hit["ref"] for hit in hits] == ["Pooling"]
+
+
+def test_appended_events_are_parsed_alone_and_equal_a_rebuild(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sync.sync_project(str(root))
+    journal = root / ".bmad/memory/journal.ndjson"
+    with journal.open("a", encoding="utf-8") as handle:
+        handle.write('{"ts":"2026-10-02T00:00:00.000Z","agent":"b","task":"redis sessions"}\n')
+    _age(journal, 10)
+    assert sync.sync_project(str(root)).appended == 1
+    assert _snapshot(root) == _fresh_snapshot(root, tmp_path, monkeypatch)
+
+
+def test_a_torn_tail_is_reparsed_once_completed(root: Path) -> None:
+    journal = root / ".bmad/memory/journal.ndjson"
+    with journal.open("a", encoding="utf-8") as handle:
+        handle.write('{"ts":"2026-10-02T00:00:00.000Z","agent":"b","task":"half')
+    _age(journal, 3)
+    assert recall.recall(str(root), recall.Request("half"), NOW) == []
+    with journal.open("a", encoding="utf-8") as handle:
+        handle.write(' written"}\n')
+    _age(journal, 6)
+    assert [hit["text"] for hit in recall.recall(str(root), recall.Request("half"), NOW)] == ["b half written {}"]
+
+
+def test_removed_sources_leave_the_index(root: Path) -> None:
+    sync.sync_project(str(root))
+    (root / ".agents/memory/decisions.md").unlink()
+    assert sync.sync_project(str(root)).removed == 1
+    assert [hit["kind"] for hit in recall.recall(str(root), recall.Request("postgres"), NOW)] == ["event"]
+
+
+def test_a_symlinked_memory_dir_is_indexed_once(root: Path) -> None:
+    (root / ".bmad/memory/decisions.md").symlink_to(root / ".agents/memory/decisions.md")
+    hits = recall.recall(str(root), recall.Request("pgbouncer"), NOW)
+    assert [hit["sourceFile"] for hit in hits] == [".bmad/memory/decisions.md"]
+
+
+def test_a_corrupt_or_foreign_index_is_rebuilt(root: Path) -> None:
+    expected = recall.recall(str(root), recall.Request("postgres"), NOW)
+    path = index.index_path(str(root), "project")
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE meta SET value = 'other' WHERE key = 'index_version'")
+    assert recall.recall(str(root), recall.Request("postgres"), NOW) == expected
+    index.remove(path)
+    Path(path).write_bytes(b"this is not a database")
+    assert recall.recall(str(root), recall.Request("postgres"), NOW) == expected
+
+
+def test_unwritable_cache_answers_from_a_temporary_index(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache directory should be")
+    monkeypatch.setenv("MEM_CACHE_DIR", str(blocked / "mem"))
+    hits = recall.recall(str(root), recall.Request("postgres pgbouncer"), NOW)
+    assert comparable(hits) == comparable(plain_recall(str(root), "postgres pgbouncer", NOW))
+
+
+def test_index_lives_in_the_cache_not_the_project(root: Path, isolated_env: Path) -> None:
+    before = sorted(str(path) for path in root.rglob("*"))
+    recall.recall(str(root), recall.Request("postgres"), NOW)
+    assert sorted(str(path) for path in root.rglob("*")) == before
+    assert index.index_path(str(root), "project").startswith(str(isolated_env / "cache"))
