@@ -1,0 +1,31 @@
+"""A warm recall stays light: no sqlite_utils, no filelock."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = ("sqlite_utils", "filelock")
+
+
+def _imported_by_recall(project: Path) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "mem", "recall", "postgres", "-d", str(project)],
+        capture_output=True, text=True, check=True, cwd=project,
+    )
+    return {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+
+
+@pytest.mark.parametrize("files_are_old", [True, False], ids=["stat-trusted", "racily-clean"])
+def test_warm_recall_imports_nothing_heavy(project: Path, files_are_old: bool) -> None:
+    if files_are_old:
+        for path in project.rglob("*"):
+            os.utime(path, ns=(1_700_000_000 * 10**9, 1_700_000_000 * 10**9))
+    _imported_by_recall(project)  # builds the index: writers may import what they need
+    modules = _imported_by_recall(project)
+    assert "mem.recall" in modules
+    assert not [name for name in modules if name.split(".")[0] in HEAVY]
