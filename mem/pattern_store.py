@@ -29,7 +29,9 @@ def read_scores(root: str) -> dict[str, Any]:
     try:
         scores = js.parse_json(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise MemError("Pattern scores file is not valid JSON; inspect it before writing.") from None
+        raise MemError(
+            "Pattern scores file is not valid JSON; inspect it before writing."
+        ) from None
     if not isinstance(scores, dict):
         raise MemError("Pattern scores file is not a JSON object; inspect it before writing.")
     return scores

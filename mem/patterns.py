@@ -136,7 +136,9 @@ def stored_score(pattern_id: str, entry: Any) -> Score:
     mean = entry.get("mean", initial.mean)
     updates = entry.get("updates", initial.updates)
     last_ts = entry.get("lastTs", initial.last_ts)
-    if not (_finite(elo) and _finite(alpha) and _finite(beta) and _finite(mean) and _finite(updates)):
+    if not (
+        _finite(elo) and _finite(alpha) and _finite(beta) and _finite(mean) and _finite(updates)
+    ):
         raise _invalid(pattern_id)
     # The Beta posterior starts at (1, 1) and never falls below it.
     if alpha < 1 or beta < 1 or updates < 0 or updates != math.floor(updates):
@@ -156,22 +158,29 @@ def _epoch_ms(text: str | None, local_offset_ms: LocalOffset) -> float | None:
 
 
 def update(
-    previous: Score, reward_: float, ts: str | None, local_offset_ms: LocalOffset = _utc
+    previous: Score,
+    reward_: float,
+    ts: str | None,
+    local_offset_ms: LocalOffset = _utc,
+    *,
+    forgetting: float = FORGETTING,
+    half_life_days: float = HALF_LIFE_DAYS,
 ) -> Score:
     """One observation: time decay, forgetting, the observation, Elo, mean (in this order).
 
-    `local_offset_ms` reads a zone-less timestamp as local time, as JavaScript does.
+    `local_offset_ms` reads a zone-less timestamp as local time, as JavaScript does. The
+    reference library takes the two decay rates as options too; mem uses the defaults.
     """
     r = clamp01(reward_)
     alpha, beta = previous.alpha, previous.beta
     now_ms = _epoch_ms(ts, local_offset_ms)
     last_ms = _epoch_ms(previous.last_ts, local_offset_ms)
     if now_ms is not None and last_ms is not None and now_ms > last_ms:
-        factor = math.pow(0.5, (now_ms - last_ms) / DAY_MS / HALF_LIFE_DAYS)
+        factor = math.pow(0.5, (now_ms - last_ms) / DAY_MS / half_life_days)
         alpha = 1 + (alpha - 1) * factor
         beta = 1 + (beta - 1) * factor
-    alpha = 1 + (alpha - 1) * FORGETTING + r
-    beta = 1 + (beta - 1) * FORGETTING + (1 - r)
+    alpha = 1 + (alpha - 1) * forgetting + r
+    beta = 1 + (beta - 1) * forgetting + (1 - r)
     # Elo against a fixed "average pattern", not against another pattern.
     expected = 1 / (1 + math.pow(10, (ELO_BASELINE - previous.elo) / 400))
     elo = previous.elo + ELO_K * (r - expected)
@@ -237,7 +246,13 @@ def reinforce(
     value = reward(signals)
     after = update(before, value, ts, local_offset_ms)
     return Reinforcement(
-        pattern_id, signals, value, stored, before, after, promotion(pattern_id, after, evidence, ts)
+        pattern_id,
+        signals,
+        value,
+        stored,
+        before,
+        after,
+        promotion(pattern_id, after, evidence, ts),
     )
 
 
@@ -273,8 +288,12 @@ def scored_patterns(
 ) -> list[ScoredPattern]:
     """Every scored pattern, best first: mean, then Elo, descending; then id, for a total order."""
     listed = [
-        ScoredPattern(pattern_id, stored_score(pattern_id, entry), pattern_id in headings,
-                      statuses.get(pattern_id))
+        ScoredPattern(
+            pattern_id,
+            stored_score(pattern_id, entry),
+            pattern_id in headings,
+            statuses.get(pattern_id),
+        )
         for pattern_id, entry in scores.items()
     ]
     return sorted(listed, key=lambda item: (-item.score.mean, -item.score.elo, item.pattern_id))
