@@ -234,7 +234,9 @@ def index_path(directory: str | None) -> None:
 @cli.command()
 @legacy_options
 def reinforce(words: tuple[str, ...], json_: bool, **options: Any) -> None:
-    """Fold reward signals into a pattern's score (Elo and Beta); propose, never apply, promotions.
+    """Fold reward signals into a pattern's score (Elo and Beta).
+
+    Proposes, never applies, a promotion once the mean reaches 0.7 over 3 updates.
 
     \b
     Example:
@@ -255,7 +257,9 @@ def reinforce(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     "--json", "json_", is_flag=True, is_eager=True, callback=_remember_json, help="JSON output."
 )
 def patterns_command(directory: str | None, json_: bool) -> None:
-    """List every scored pattern, best first, with its newest promotion status.
+    """List the scored patterns, best first.
+
+    With each pattern's patterns.md section and newest promotion status.
 
     \b
     Example:

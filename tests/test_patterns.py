@@ -280,3 +280,9 @@ def test_index_loaders_are_lenient() -> None:
         "PROPOSED",
         '["e"]',
     )
+
+
+def test_json_keys_follow_javascript_property_order() -> None:
+    value = {"b": 1, "10": 2, "2": 3, "01": 4, "4294967295": 5, "-1": 6}
+    assert js.stringify(value) == '{"2":3,"10":2,"b":1,"01":4,"4294967295":5,"-1":6}'
+    assert js.stringify_pretty({"z": 0, "7": 1}) == '{\n  "7": 1,\n  "z": 0\n}'
