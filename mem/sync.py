@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from mem import files, index, parse, patterns
+from mem import files, index, parse, pattern_rows
 from mem.files import SourceSpec, SourceStat
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
@@ -48,8 +48,8 @@ TableRows = list[tuple[str, dict[str, object]]]
 # A store adds a SourceSpec above, its tables (with file_id) to schema.sql and
 # index.FILE_TABLES, and its loader here.
 LOADERS: dict[str, Callable[[bytes], TableRows]] = {
-    "pattern-scores": patterns.score_rows,
-    "promotions": patterns.promotion_rows,
+    "pattern-scores": pattern_rows.score_rows,
+    "promotions": pattern_rows.promotion_rows,
 }
 
 

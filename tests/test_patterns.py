@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem import files, js, pattern_store, patterns
+from mem import files, js, pattern_rows, pattern_store, patterns
 from mem.errors import MemError
 from mem.journal import parse_signals
 from mem.patterns import Score
@@ -265,14 +265,14 @@ def test_the_stored_file_always_parses_and_round_trips(
 
 
 def test_index_loaders_are_lenient() -> None:
-    assert patterns.score_rows(b"{not json") == []
-    assert patterns.score_rows(b"[1, 2]") == []
-    assert patterns.score_rows(b"\xff") == []
-    rows = patterns.score_rows(b'{"p": {"elo": "x", "updates": 2}, "q": 3}')
+    assert pattern_rows.score_rows(b"{not json") == []
+    assert pattern_rows.score_rows(b"[1, 2]") == []
+    assert pattern_rows.score_rows(b"\xff") == []
+    rows = pattern_rows.score_rows(b'{"p": {"elo": "x", "updates": 2}, "q": 3}')
     assert [row["pattern_id"] for _, row in rows] == ["p", "q"]
     assert rows[0][1]["elo"] is None and rows[0][1]["updates"] == 2
     lines = b'{"id":"a","patternId":"p","status":"PROPOSED","evidence":["e"]}\n{torn'
-    ((table, row),) = patterns.promotion_rows(lines)
+    ((table, row),) = pattern_rows.promotion_rows(lines)
     assert table == "promotions"
     assert (row["id"], row["pattern_id"], row["status"], row["evidence"]) == (
         "a",
