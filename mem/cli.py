@@ -230,6 +230,46 @@ def index_path(directory: str | None) -> None:
     click.echo(index.index_path(root, "project"))
 
 
+@cli.command()
+@legacy_options
+def reinforce(words: tuple[str, ...], json_: bool, **options: Any) -> None:
+    """Fold reward signals into a pattern's score (Elo and Beta).
+
+    Proposes, never applies, a promotion once the mean reaches 0.7 over 3 updates.
+
+    \b
+    Example:
+        mem reinforce --pattern "chromadb batch ingestion" --eval 0.9 --accept yes --ci pass
+    """
+    from mem import clock, journal, pattern_store, patterns, render
+
+    signals = journal.parse_signals(options["eval"], options["accept"], options["ci"])
+    evidence = patterns.parse_evidence(options["evidence"])
+    root = _directory(options)
+    result = pattern_store.reinforce(root, options["pattern"], signals, evidence, clock.now_iso())
+    click.echo(render.reinforce_json(result) if json_ else render.reinforce_text(result), nl=False)
+
+
+@cli.command(name="patterns")
+@click.option("-d", "--directory", help="Project directory (default: the current directory).")
+@click.option(
+    "--json", "json_", is_flag=True, is_eager=True, callback=_remember_json, help="JSON output."
+)
+def patterns_command(directory: str | None, json_: bool) -> None:
+    """List the scored patterns, best first.
+
+    With each pattern's patterns.md section and newest promotion status.
+
+    \b
+    Example:
+        mem patterns --json
+    """
+    from mem import files, pattern_store, render
+
+    listed = pattern_store.scored_patterns(files.project_root(directory))
+    click.echo(render.patterns_json(listed) if json_ else render.patterns_text(listed), nl=False)
+
+
 def main() -> NoReturn:
     cli.main(prog_name="mem")
     sys.exit(0)

@@ -186,12 +186,7 @@ def append_line(root: str, relative: str, line: str) -> None:
     """Append one record line to a store, under the writer lock, refusing full or torn stores."""
     with writer_lock(root):
         path = safe_path(root, relative)
-        prior = read_bounded(root, relative) or ""
-        prior_size = len(prior.encode("utf-8"))
-        if prior_size + len(line.encode("utf-8")) > STORE_LIMIT:
-            raise MemError("Memory store is full; archive it explicitly before adding records.")
-        if prior and not prior.endswith("\n"):
-            raise MemError("Memory store has an incomplete final line; inspect it before writing.")
+        prior_size = check_appendable(root, relative, line)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         created = prior_size == 0 and not os.path.exists(path)
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
@@ -203,6 +198,20 @@ def append_line(root: str, relative: str, line: str) -> None:
             os.close(fd)
         if created:
             _fsync_directory(os.path.dirname(path))
+
+
+def check_appendable(root: str, relative: str, line: str) -> int:
+    """Raise what append_line would raise for this line (full, torn); else the store's size.
+
+    Lets a writer that changes two files refuse before its first write.
+    """
+    prior = read_bounded(root, relative) or ""
+    prior_size = len(prior.encode("utf-8"))
+    if prior_size + len(line.encode("utf-8")) > STORE_LIMIT:
+        raise MemError("Memory store is full; archive it explicitly before adding records.")
+    if prior and not prior.endswith("\n"):
+        raise MemError("Memory store has an incomplete final line; inspect it before writing.")
+    return prior_size
 
 
 def write_atomic(root: str, relative: str, text: str) -> None:
@@ -286,6 +295,19 @@ def stat_sources(root: str, specs: list[SourceSpec]) -> list[SourceStat]:
         seen.add(real)
         found.append(SourceStat(spec, real, info.st_size, info.st_mtime_ns, info.st_ino))
     return found
+
+
+def read_plain(root: str, relative: str) -> bytes | None:
+    """A project file read as the reference reads pattern-scores.json: following links,
+    without a size limit; None if missing."""
+    path = os.path.join(root, relative)
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        raise MemError(f"Cannot read {path}: {error.strerror}.") from None
 
 
 def read_source(path: str) -> bytes:

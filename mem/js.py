@@ -99,13 +99,35 @@ def _scalar(value: Any) -> str | None:
     return None
 
 
+MAX_ARRAY_INDEX = 2**32 - 2
+
+
+def _is_array_index(key: str) -> bool:
+    return (
+        key.isascii()
+        and key.isdigit()
+        and (key == "0" or key[0] != "0")
+        and int(key) <= MAX_ARRAY_INDEX
+    )
+
+
+def object_items(value: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A JavaScript object's own properties in its order: array-index keys ("42") first,
+    ascending, then the others in insertion order."""
+    indices = sorted((key for key in value if _is_array_index(key)), key=int)
+    if not indices:
+        return list(value.items())
+    rest = [(key, item) for key, item in value.items() if not _is_array_index(key)]
+    return [(key, value[key]) for key in indices] + rest
+
+
 def stringify(value: Any) -> str:
     """Compact JSON.stringify(value)."""
     scalar = _scalar(value)
     if scalar is not None:
         return scalar
     if isinstance(value, dict):
-        return "{" + ",".join(_string(k) + ":" + stringify(v) for k, v in value.items()) + "}"
+        return "{" + ",".join(_string(k) + ":" + stringify(v) for k, v in object_items(value)) + "}"
     if isinstance(value, list | tuple):
         return "[" + ",".join(stringify(v) for v in value) + "]"
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
@@ -120,7 +142,7 @@ def stringify_pretty(value: Any, indent: str = "") -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        items = (inner + _string(k) + ": " + stringify_pretty(v, inner) for k, v in value.items())
+        items = (inner + _string(k) + ": " + stringify_pretty(v, inner) for k, v in object_items(value))
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     if isinstance(value, list | tuple):
         if not value:

@@ -166,6 +166,8 @@ def _portfolio_root(root: str, request: Request) -> str | None:
 def _check_evidence_sources(root: str, indexed: dict[str, index.FileRow]) -> None:
     """Evidence ranking reads only through the safe, bounded reader: no links, 2 MiB, UTF-8."""
     for spec in sync.PROJECT_SOURCES:
+        if spec.kind in sync.LOADERS:
+            continue  # a store for audits, not a recall source
         path = files.safe_path(root, spec.relative)
         row = indexed.get(spec.relative)
         if row is None or not os.path.exists(path):

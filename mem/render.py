@@ -1,11 +1,14 @@
-"""Every byte recall and write print. Pure."""
+"""Every byte recall, write, reinforce and patterns print. Pure."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mem import js
+
+if TYPE_CHECKING:
+    from mem import patterns
 
 _WHITESPACE_RUN = re.compile(f"[{re.escape(js.JS_WHITESPACE)}]+")
 TRUNCATE_AT = 120
@@ -61,3 +64,57 @@ def written_json(record: dict[str, Any]) -> str:
 
 def error_json(message: str) -> str:
     return js.stringify({"error": message}) + "\n"
+
+
+def reinforce_text(result: patterns.Reinforcement) -> str:
+    after = result.after
+    lines = [
+        f'mem reinforce: pattern "{result.pattern_id}"',
+        f"  reward   {js.to_fixed(result.reward, 3)} (from {js.stringify(result.signals)})",
+        f"  elo      {js.to_fixed(result.before.elo, 1)} -> {js.to_fixed(after.elo, 1)}",
+        f"  mean     {js.to_fixed(after.mean, 3)} (alpha={js.to_fixed(after.alpha, 2)},"
+        f" beta={js.to_fixed(after.beta, 2)}, updates={js.number_to_string(after.updates)})",
+    ]
+    if result.promotion is None:
+        lines.append("  promotion: none proposed (needs mean >= 0.7 and >= 3 updates)")
+    else:
+        lines.append(f"  promotion PROPOSED ({result.promotion['id']}): candidate -> validated")
+        lines.append("  awaiting human/Shield approval — never auto-applied (governance guard)")
+    return "\n".join(lines) + "\n"
+
+
+def reinforce_json(result: patterns.Reinforcement) -> str:
+    envelope = {
+        "patternId": result.pattern_id,
+        "reward": result.reward,
+        "previous": result.previous,
+        "next": result.after.as_json(),
+        "promotion": result.promotion,
+        "evidenceStatus": "self-reported",
+        "rankingEligible": False,
+    }
+    return js.stringify_pretty(envelope) + "\n"
+
+
+def patterns_text(listed: list[patterns.ScoredPattern]) -> str:
+    if not listed:
+        return "mem patterns: no scored patterns\n"
+    lines = [f"mem patterns: {len(listed)} scored pattern(s), best first"]
+    for position, item in enumerate(listed, start=1):
+        score = item.score
+        lines.append(
+            f'  {position}. "{item.pattern_id}" mean {js.to_fixed(score.mean, 3)}'
+            f" elo {js.to_fixed(score.elo, 1)} (alpha={js.to_fixed(score.alpha, 2)},"
+            f" beta={js.to_fixed(score.beta, 2)}, updates={js.number_to_string(score.updates)})"
+        )
+        documented = "yes" if item.documented else "no"
+        lines.append(
+            f"     last {score.last_ts or '-'}  in patterns.md: {documented}"
+            f"  promotion: {item.promotion_status or '-'}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def patterns_json(listed: list[patterns.ScoredPattern]) -> str:
+    envelope = {"count": len(listed), "patterns": [item.as_json() for item in listed]}
+    return js.stringify_pretty(envelope) + "\n"

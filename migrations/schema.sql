@@ -61,3 +61,38 @@ CREATE VIEW events AS
 SELECT r.id, r.ref AS event_id, r.agent, r.ts, r.ts_ms, r.text, r.line, r.ordinal AS byte_offset
 FROM records AS r
 WHERE r.kind = 'event';
+
+-- One row per pattern of .bmad/memory/pattern-scores.json, as stored: a field that is
+-- missing or of the wrong type is NULL (`mem reinforce` would refuse such an entry).
+CREATE TABLE pattern_scores (
+    file_id INTEGER NOT NULL REFERENCES files (id),
+    position INTEGER NOT NULL,      -- order of the pattern in the file
+    pattern_id TEXT NOT NULL,
+    elo REAL,
+    alpha REAL,
+    beta REAL,
+    mean REAL,                      -- alpha / (alpha + beta) after the last update
+    updates INTEGER,
+    last_ts TEXT,
+    entry TEXT NOT NULL,            -- the stored entry, compact JSON
+    UNIQUE (file_id, pattern_id)
+);
+
+-- One row per parseable line of .bmad/memory/promotions.ndjson (torn lines are skipped).
+CREATE TABLE promotions (
+    file_id INTEGER NOT NULL REFERENCES files (id),
+    byte_offset INTEGER NOT NULL,   -- of the line: append order
+    id TEXT,
+    pattern_id TEXT,
+    from_status TEXT,
+    to_status TEXT,
+    status TEXT,                    -- PROPOSED, APPROVED, REJECTED or APPLIED
+    governed_by TEXT,
+    approved_by TEXT,
+    approved_at TEXT,
+    reason TEXT,
+    evidence TEXT,                  -- JSON array of evidence ids
+    ts TEXT,
+    line TEXT NOT NULL,
+    UNIQUE (file_id, byte_offset)
+);
