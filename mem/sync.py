@@ -10,7 +10,6 @@ just its new lines parsed.
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -138,7 +137,7 @@ class Report:
     rebuilt: bool = False
 
 
-def _apply(conn: sqlite3.Connection, work: Plan, indexed: dict[str, index.FileRow]) -> Report:
+def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]) -> Report:
     added = changed = appended = 0
     for path in work.removed:
         index.delete_file(conn, indexed[path].id)
@@ -170,7 +169,7 @@ def _apply(conn: sqlite3.Connection, work: Plan, indexed: dict[str, index.FileRo
     return Report(added, changed, appended, len(work.removed))
 
 
-def _touched_only(conn: sqlite3.Connection, work: Plan, indexed: dict[str, index.FileRow]) -> bool:
+def _touched_only(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]) -> bool:
     """Racily clean files whose bytes did not change only need a new stat: no parse, no file lock."""
     if work.removed:
         return False
@@ -201,7 +200,7 @@ def _is_append(kind: str, row: index.FileRow, data: bytes) -> bool:
 
 
 @contextlib.contextmanager
-def synced(root: str, role: str = "project") -> Iterator[tuple[sqlite3.Connection, Report]]:
+def synced(root: str, role: str = "project") -> Iterator[tuple[index.Connection, Report]]:
     """An index connection that reflects the root's files as they are now."""
     directory = index.usable_cache_dir()
     if directory is None:
@@ -226,7 +225,7 @@ def sync_project(root: str) -> Report:
         return report
 
 
-def _sync(root: str, role: str, path: str) -> tuple[sqlite3.Connection, Report]:
+def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
     specs = SOURCES[role]
     conn = index.connect(path)
     if conn is not None:
