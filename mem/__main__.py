@@ -1,3 +1,3 @@
-from mem.cli import main
+from mem.entry import main
 
 main()

@@ -13,30 +13,10 @@ from typing import Any, NoReturn
 
 import click
 
+from mem.entry import LEGACY_OPTIONS
 from mem.errors import MemError
 
 LEGACY_ACTIONS = "recall | write | reinforce | observe | outcomes"
-
-# commander's flag strings, which its "argument missing" message quotes.
-LEGACY_OPTIONS: list[tuple[tuple[str, ...], str, str]] = [
-    (("-d", "--directory"), "<path>", "Project directory (default: the current directory)."),
-    (("--scope",), "<scope>", "recall: project or portfolio."),
-    (("--portfolio",), "<path>", "recall: the portfolio brain (default: the linked brain)."),
-    (("--limit",), "<n>", "recall: results to show, 1 to 1000 (default 8)."),
-    (("--ranking",), "<mode>", "recall: lexical or evidence."),
-    (("--context-scope",), "<paths>", "recall --ranking evidence: comma-separated project paths."),
-    (("--input",), "<file>", "observe: project-relative JSON observation."),
-    (("--agent",), "<name>", "write: the agent that acted."),
-    (("--cli",), "<name>", "write: the coding CLI."),
-    (("--model",), "<id>", "write: the model."),
-    (("--task",), "<text>", "write: what was done."),
-    (("--outcome",), "<outcome>", "write: success, failure, partial or abandoned."),
-    (("--pattern",), "<id>", "reinforce: the pattern heading in patterns.md."),
-    (("--eval",), "<score>", "write/reinforce signal: evaluation score 0..1."),
-    (("--accept",), "<bool>", "write/reinforce signal: accepted (true/false/yes/no or 0..1)."),
-    (("--ci",), "<result>", "write/reinforce signal: pass, fail or 0..1."),
-    (("--evidence",), "<ids>", "reinforce: comma-separated evidence ids."),
-]
 _FLAG_TEXT = {names[-1]: ", ".join(names) + " " + metavar for names, metavar, _ in LEGACY_OPTIONS}
 _TAKES_VALUE = {name for names, _, _ in LEGACY_OPTIONS for name in names}
 
@@ -57,14 +37,10 @@ class ActionFailure(click.ClickException):
         self.as_json = as_json
 
     def show(self, file: Any = None) -> None:
-        if self.as_json:
-            from mem import render
+        from mem import render
 
-            click.echo(render.error_json(self.message), nl=False)
-        elif self.message.startswith(f"mem {self.action}: "):
-            click.echo(self.message, err=True)  # deviation D3: one prefix, never two
-        else:
-            click.echo(f"mem {self.action}: {self.message}", err=True)
+        stream, text = render.action_error(self.action, self.message, self.as_json)
+        click.echo(text, nl=False, err=stream == "stderr")
 
 
 def _commander_usage(error: click.UsageError) -> UsageFailure:
@@ -150,22 +126,9 @@ def recall(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     Example:
         mem recall postgres pooling --limit 3 --json
     """
-    from mem import clock, recall as recall_, render
+    from mem import entry
 
-    query = " ".join(words)
-    request = recall_.Request(
-        query=query,
-        scope=options["scope"] or "project",
-        portfolio=options["portfolio"],
-        limit=options["limit"],
-        ranking=options["ranking"] or "lexical",
-        context_scope=options["context_scope"],
-    )
-    results = recall_.recall(_directory(options), request, clock.now_iso())
-    if json_:
-        click.echo(render.recall_json(query, request.scope, request.ranking, results), nl=False)
-    else:
-        click.echo(render.recall_text(query, request.scope, results), nl=False)
+    click.echo(entry.recall_output(words, json_, options), nl=False)
 
 
 @cli.command()

@@ -118,3 +118,12 @@ def patterns_text(listed: list[patterns.ScoredPattern]) -> str:
 def patterns_json(listed: list[patterns.ScoredPattern]) -> str:
     envelope = {"count": len(listed), "patterns": [item.as_json() for item in listed]}
     return js.stringify_pretty(envelope) + "\n"
+
+
+def action_error(action: str, message: str, as_json: bool) -> tuple[str, str]:
+    """(stream, text) of a user-fixable error: one JSON line on stdout, or stderr text."""
+    if as_json:
+        return "stdout", error_json(message)
+    if message.startswith(f"mem {action}: "):
+        return "stderr", message + "\n"  # deviation D3: one prefix, never two
+    return "stderr", f"mem {action}: {message}\n"

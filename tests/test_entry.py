@@ -1,0 +1,56 @@
+"""The click-free recall path parses exactly what click would, or leaves the decision to click."""
+
+from __future__ import annotations
+
+import click
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mem import cli, entry
+
+option_names = [name for names, _, _ in entry.LEGACY_OPTIONS for name in names]
+token = st.one_of(
+    st.sampled_from(["postgres", "pooling", "x", "", " ", "--json", "-", "--", "--bogus", "-h", "--help",
+                     "--limit=3", "-dx", "--jso", "é", "-3"]),
+    st.sampled_from(option_names),
+    st.text(max_size=6),
+)
+
+
+@given(st.lists(token, max_size=8))
+def test_fast_parse_agrees_with_click(args: list[str]) -> None:
+    parsed = entry.plain_recall(["recall", *args])
+    if parsed is None:
+        return
+    words, as_json, options = parsed
+    context = cli.recall.make_context("recall", list(args))
+    params = dict(context.params)
+    assert list(params.pop("words")) == words
+    assert params.pop("json_") is as_json
+    assert params == options
+
+
+def test_anything_unusual_goes_to_click() -> None:
+    assert entry.plain_recall(["write", "--agent", "x"]) is None
+    assert entry.plain_recall(["recall", "x", "--help"]) is None
+    assert entry.plain_recall(["recall", "x", "--limit"]) is None
+    assert entry.plain_recall(["recall", "x", "--with-something", "y"]) is None
+    assert entry.plain_recall(["recall", "postgres", "--limit", "3", "--json"]) == (
+        ["postgres"], True, {**{d: None for d in entry._DESTINATION.values()}, "limit": "3"}
+    )
+
+
+def test_click_is_not_needed_for_a_plain_recall() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c",
+         "import sys; sys.argv = ['mem', 'recall', 'nothing-here'];"
+         "import atexit; atexit.register(lambda: print('click' in sys.modules, file=sys.stderr));"
+         "from mem.entry import main; main()"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "False"
+    assert isinstance(click.__name__, str)
