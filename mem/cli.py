@@ -365,7 +365,7 @@ def scan(
     from mem import clock, progress, report, scan as scan_
 
     options = scan_.Options(
-        scan_.parse_count("depth", depth, 4),
+        scan_.parse_count("depth", depth, 4, minimum=0),  # depth 0: only the folder itself
         scan_.parse_count("active-days", active_days, 30),
         scan_.parse_count("paused-days", paused_days, 180),
     )

@@ -84,11 +84,10 @@ def _complete_global_brain(directory: str) -> list[str]:
 
 
 def _index_project(brain_dir: str, root: str, date: str) -> str:
-    fields: dict[str, object] = {}
     relative = f"projects/{scan.project_hash(root)}.yaml"
-    prior = files.read_bounded(brain_dir, relative)
-    if prior is not None:
-        fields.update(scan.read_project_yaml(prior))  # keep what a scan learned (stack, has_git)
+    prior_text = files.read_bounded(brain_dir, relative)
+    prior = {} if prior_text is None else scan.read_project_yaml(prior_text)
+    fields = {**prior}  # keep what a scan learned (stack, has_git)
     fields.update(
         {
             "path": root,
@@ -97,9 +96,11 @@ def _index_project(brain_dir: str, root: str, date: str) -> str:
             "status": "active",
             "bmad_installed": True,
             "packs_installed": ["memory"],
-            "last_scanned": date,
         }
     )
+    if prior_text is not None and fields == prior:
+        return os.path.join(brain_dir, relative)  # a re-run changes nothing but the link's linked_at
+    fields["last_scanned"] = date
     return scan.write_project_entry(brain_dir, fields)
 
 

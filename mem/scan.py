@@ -59,12 +59,13 @@ class Options:
     paused_days: int = 180
 
 
-def parse_count(name: str, text: str | None, default: int) -> int:
-    """A positive integer option; anything else is an error, never a silent default."""
+def parse_count(name: str, text: str | None, default: int, minimum: int = 1) -> int:
+    """An integer option of at least `minimum`; anything else is an error, never a silent default."""
     if text is None:
         return default
-    if not re.fullmatch(r"[0-9]+", text.strip()) or int(text) <= 0:
-        raise MemError(f'--{name} must be a positive integer (got "{text}")')
+    if not re.fullmatch(r"[0-9]+", text.strip()) or int(text) < minimum:
+        kind = "a positive integer" if minimum == 1 else f"an integer of at least {minimum}"
+        raise MemError(f'--{name} must be {kind} (got "{text}")')
     return int(text)
 
 
