@@ -56,7 +56,8 @@ def brain_detection(root: str) -> Detection:
         if os.path.isdir(from_env):
             return Detection((os.path.abspath(from_env), "portfolio"))
         warnings.append(
-            f"BMAD_PLUS_BRAIN is set but is not a directory: {from_env} — falling back to auto-detection"
+            f"BMAD_PLUS_BRAIN is set but is not a directory: {from_env}"
+            " — falling back to auto-detection"
         )
     directory = root
     while True:

@@ -19,12 +19,16 @@ def state(root: str) -> dict[str, Any]:
     if conn is None:
         return {**result, "state": "missing", "files": 0, "entries": 0, "bytes": 0}
     try:
-        work = sync.plan(files.stat_sources(root, sync.specs_for(root, "project")), index.file_rows(conn))
+        work = sync.plan(
+            files.stat_sources(root, sync.specs_for(root, "project")), index.file_rows(conn)
+        )
         counts = index.counts(conn)
     finally:
         conn.close()
     size = sum(
-        info.st_size for suffix in ("", "-wal") if (info := files.file_info(path + suffix)) is not None
+        info.st_size
+        for suffix in ("", "-wal")
+        if (info := files.file_info(path + suffix)) is not None
     )
     return {
         **result,
@@ -41,7 +45,9 @@ def differences(actual: dict[str, Any], expected: dict[str, Any]) -> list[str]:
     for table in expected:
         have = Counter(actual.get(table, []))
         want = Counter(expected[table])
-        found += [f"{table}: unexpected {row!r}" for row in sorted((have - want).elements(), key=repr)]
+        found += [
+            f"{table}: unexpected {row!r}" for row in sorted((have - want).elements(), key=repr)
+        ]
         found += [f"{table}: missing {row!r}" for row in sorted((want - have).elements(), key=repr)]
     return found
 
@@ -57,7 +63,7 @@ def check(root: str) -> dict[str, Any]:
         fresh = index.connect(fresh_path)
         assert fresh is not None, "a freshly built index must open"
         try:
-            expected = index.snapshot(fresh)
+            expected: dict[str, Any] = index.snapshot(fresh)
         finally:
             fresh.close()
     found = differences(actual, expected)
@@ -85,4 +91,9 @@ def rebuild(root: str) -> dict[str, Any]:
         counts = index.counts(conn)
     finally:
         conn.close()
-    return {"path": path, "files": counts["files"], "entries": counts["records"], "added": report.added}
+    return {
+        "path": path,
+        "files": counts["files"],
+        "entries": counts["records"],
+        "added": report.added,
+    }

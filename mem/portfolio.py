@@ -99,7 +99,9 @@ def _index_project(brain_dir: str, root: str, date: str) -> str:
         }
     )
     if prior_text is not None and fields == prior:
-        return os.path.join(brain_dir, relative)  # a re-run changes nothing but the link's linked_at
+        return os.path.join(
+            brain_dir, relative
+        )  # a re-run changes nothing but the link's linked_at
     fields["last_scanned"] = date
     return scan.write_project_entry(brain_dir, fields)
 
@@ -108,7 +110,7 @@ def _index_project(brain_dir: str, root: str, date: str) -> str:
 
 
 def slug(topic: str) -> str:
-    """A file-name-safe, lower-case form of a topic: `Auth refactor, part 2` -> `auth-refactor-part-2`."""
+    """A file-name-safe form of a topic: `Auth refactor, part 2` -> `auth-refactor-part-2`."""
     ascii_text = unicodedata.normalize("NFKD", topic).encode("ascii", "ignore").decode("ascii")
     words = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
     return words[:MAX_SLUG].rstrip("-")
@@ -136,7 +138,11 @@ def handoff(root: str, topic: str, text: str, now: str) -> dict[str, Any]:
     for number in range(1, 1000):
         relative = f"{stem}.md" if number == 1 else f"{stem}-{number}.md"
         if files.create_new(root, relative, text):
-            return {"path": os.path.join(root, relative), "file": relative, "bytes": len(text.encode())}
+            return {
+                "path": os.path.join(root, relative),
+                "file": relative,
+                "bytes": len(text.encode()),
+            }
     raise MemError(f"Too many handoffs named {stem}-*.md; choose another topic.")
 
 
@@ -147,7 +153,11 @@ def export(root: str, now: str, output: str | None, force: bool) -> dict[str, An
     brain_dir = brain.global_brain_dir()
     if not os.path.isdir(brain_dir):
         raise MemError("Global brain not found. Nothing to export.")
-    path = os.path.abspath(output) if output else os.path.join(root, f"bmad-brain-export-{now[:10]}.md")
+    path = (
+        os.path.abspath(output)
+        if output
+        else os.path.join(root, f"bmad-brain-export-{now[:10]}.md")
+    )
     lines = ["# BMAD+ Brain Export", f"> Exported: {now}", ""]
     included = []
     for name in ("identity.yaml", *BRAIN_KINDS):
@@ -178,11 +188,20 @@ def promote(root: str, memory_id: str, approve: bool, by: str | None, now: str) 
     brain_dir = brain.linked_brain(root)
     if brain_dir is None:
         raise MemError("No brain is linked or detected; run `mem init` first.")
-    target = f"memory/{memory.kind}" if os.path.isfile(os.path.join(brain_dir, "memory", memory.kind)) else memory.kind
+    target = (
+        f"memory/{memory.kind}"
+        if os.path.isfile(os.path.join(brain_dir, "memory", memory.kind))
+        else memory.kind
+    )
     target_path = os.path.join(brain_dir, target)
     section = f"\n### {memory.text}\n\nPromoted from {os.path.basename(root)} on {now[:10]}\n"
     result: dict[str, Any] = {
-        "memory": {"id": memory.id, "file": memory.file, "heading": memory.heading, "revision": memory.revision},
+        "memory": {
+            "id": memory.id,
+            "file": memory.file,
+            "heading": memory.heading,
+            "revision": memory.revision,
+        },
         "target": target_path,
         "append": section,
         "approved": approve,
@@ -256,7 +275,11 @@ def _brain_entries(brain_dir: str) -> list[dict[str, str]]:
         content = files.read_bounded(brain_dir, relative)
         for memory in project_memories.sections(relative, content or ""):
             entries.append(
-                {"location": os.path.join(brain_dir, relative), "heading": memory.heading, "text": memory.text}
+                {
+                    "location": os.path.join(brain_dir, relative),
+                    "heading": memory.heading,
+                    "text": memory.text,
+                }
             )
     return entries
 
@@ -350,11 +373,14 @@ def _stale_decisions(memories: list[project_memories.Memory], now: str) -> list[
             _finding(
                 "stale-decision",
                 [memory.id],
-                memory=_member({"location": memory.file, "heading": memory.heading, "id": memory.id}),
+                memory=_member(
+                    {"location": memory.file, "heading": memory.heading, "id": memory.id}
+                ),
                 ageDays=age,
                 proposal=(
-                    f"Review it ({age} days old); if it no longer holds, set its status to superseded "
-                    f"or rolled-back and rename the heading to \"### [ARCHIVED] {memory.heading}\"."
+                    f"Review it ({age} days old); if it no longer holds, set its status to "
+                    "superseded or rolled-back and rename the heading to "
+                    f'"### [ARCHIVED] {memory.heading}".'
                 ),
             )
         )
@@ -389,7 +415,9 @@ def _promotion_candidates(
             _finding(
                 "promotion-candidate",
                 [memory.id],
-                memory=_member({"location": memory.file, "heading": memory.heading, "id": memory.id}),
+                memory=_member(
+                    {"location": memory.file, "heading": memory.heading, "id": memory.id}
+                ),
                 projects=sorted(projects),
                 proposal=f"mem promote {memory.id} --approve --by NAME",
             )

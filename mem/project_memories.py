@@ -71,6 +71,7 @@ def find(root: str, wanted: str) -> Memory:
     if len(matches) > 1:
         first = matches[0]
         raise MemError(
-            f'Memory id {wanted} is ambiguous: {first.file} has {len(matches)} sections headed "{first.heading}".'
+            f"Memory id {wanted} is ambiguous: {first.file} has {len(matches)} sections"
+            f' headed "{first.heading}".'
         )
     return matches[0]

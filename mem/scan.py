@@ -1,4 +1,4 @@
-"""`mem scan`: find projects under a folder and index them in the global brain (bmad-mem.md section 16)."""
+"""`mem scan`: find projects under a folder, index them in the global brain (bmad-mem.md 16)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ class Options:
 
 
 def parse_count(name: str, text: str | None, default: int, minimum: int = 1) -> int:
-    """An integer option of at least `minimum`; anything else is an error, never a silent default."""
+    """An integer option of at least `minimum`; anything else is an error, not a silent default."""
     if text is None:
         return default
     if not re.fullmatch(r"[0-9]+", text.strip()) or int(text) < minimum:
@@ -104,7 +104,9 @@ def package_stack(text: str | None) -> tuple[str, str | None]:
     return "Node.js", name
 
 
-def _project(directory: str, stack: str, name: str | None, now_ms: float, options: Options) -> dict[str, object]:
+def _project(
+    directory: str, stack: str, name: str | None, now_ms: float, options: Options
+) -> dict[str, object]:
     info = files.file_info(directory)
     mtime_ms = None if info is None else info.st_mtime_ns / 1_000_000
 
@@ -141,7 +143,9 @@ def discover(
             if files.file_info(os.path.join(directory, marker)) is not None:
                 name = None
                 if stack is None:
-                    stack, name = package_stack(files.read_small_text(os.path.join(directory, marker)))
+                    stack, name = package_stack(
+                        files.read_small_text(os.path.join(directory, marker))
+                    )
                 found.append(_project(directory, stack, name, now_ms, options))
                 return
         if depth > 0 and files.file_info(os.path.join(directory, ".git")) is not None:

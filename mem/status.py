@@ -1,4 +1,4 @@
-"""`mem status`: the health checks of `bmad-plus memory status` (bmad-mem.md section 15) and more."""
+"""`mem status`: the health checks of `bmad-plus memory status` (bmad-mem.md 15), and more."""
 
 from __future__ import annotations
 
@@ -55,7 +55,11 @@ def global_brain() -> dict[str, Any]:
     directory = brain.global_brain_dir()
     if not os.path.isdir(directory):
         return {"dir": directory, "installed": False}
-    projects = [name for name in files.listing(os.path.join(directory, "projects")) if name.endswith(".yaml")]
+    projects = [
+        name
+        for name in files.listing(os.path.join(directory, "projects"))
+        if name.endswith(".yaml")
+    ]
     return {
         "dir": directory,
         "installed": True,
@@ -68,7 +72,7 @@ def global_brain() -> dict[str, Any]:
 
 
 def health(project: dict[str, Any], global_: dict[str, Any]) -> dict[str, Any]:
-    """Pure: the reference's checks and its rounded percentage (None when there is nothing to check)."""
+    """Pure: the reference's checks and rounded percentage (None when there is nothing to check)."""
     checks: list[bool] = []
     if project["installed"]:
         checks += [entry["exists"] for entry in project["files"]]
@@ -87,7 +91,12 @@ def store_sizes(root: str) -> list[dict[str, Any]]:
     for name, relative in stores.STORES.items():
         info = files.file_info(os.path.join(root, relative))
         size = 0 if info is None else info.st_size
-        entry: dict[str, Any] = {"store": name, "file": relative, "bytes": size, "limit": files.STORE_LIMIT}
+        entry: dict[str, Any] = {
+            "store": name,
+            "file": relative,
+            "bytes": size,
+            "limit": files.STORE_LIMIT,
+        }
         entry["percent"] = int(js.to_fixed(100 * size / files.STORE_LIMIT, 0))
         found.append(entry)
     return found

@@ -99,5 +99,8 @@ def unlock(root: str) -> dict[str, Any]:
             "Only a lock whose owner is provably dead on this host is removed."
         )
     if not files.remove_dead_lock(root, owner):
-        raise MemError("writer.lock changed while it was inspected; it was left in place. Run `mem unlock` again.")
+        raise MemError(
+            "writer.lock changed while it was inspected; it was left in place."
+            " Run `mem unlock` again."
+        )
     return {"lock": "removed", "removed": True, "owner": described}

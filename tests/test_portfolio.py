@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import RunMem
+
 from mem import brain, portfolio, scan, stores
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -34,7 +34,9 @@ def ok(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[st
 # ---- brain detection and init
 
 
-def test_detection_order(tmp_path: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_detection_order(
+    tmp_path: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     home = isolated_env
     project = tmp_path / "portfolio" / "apps" / "shop"
     project.mkdir(parents=True)
@@ -75,7 +77,11 @@ def test_init_without_a_brain_creates_the_global_one(
     done = ok(run_mem("init", "--json", cwd=project))
     result = json.loads(done.stdout)
     global_brain = isolated_env / ".bmad-plus" / "brain"
-    assert result["brain"] == {"linked_brain": str(global_brain), "brain_type": "bmad-global", "linked_at": NOW}
+    assert result["brain"] == {
+        "linked_brain": str(global_brain),
+        "brain_type": "bmad-global",
+        "linked_at": NOW,
+    }
     link = (project / ".agents/memory/.brain-link").read_text()
     assert json.loads(link) == result["brain"]
     assert link.startswith('{\n  "linked_brain": ')
@@ -143,7 +149,9 @@ def test_reinit_changes_only_linked_at_and_overwrites_nothing(
     after_second = tree_hashes(project, global_brain)
     changed = sorted(path for path in after_second if after_second[path] != after_first.get(path))
     assert changed == [str(memory / ".brain-link")]
-    assert json.loads((memory / ".brain-link").read_text())["linked_at"] == "2026-10-19T10:00:00.000Z"
+    assert (
+        json.loads((memory / ".brain-link").read_text())["linked_at"] == "2026-10-19T10:00:00.000Z"
+    )
 
 
 def test_read_only_home_is_a_warning(tmp_path: Path, run_mem: RunMem) -> None:
@@ -204,17 +212,35 @@ def test_status_rounds_like_math_round() -> None:
         "context": {"exists": False},
         "sessions": 0,
     }
-    global_ = {"installed": True, "identity": True, "files": [{"exists": True}] * 3, "projectsDir": False}
+    global_ = {
+        "installed": True,
+        "identity": True,
+        "files": [{"exists": True}] * 3,
+        "projectsDir": False,
+    }
     assert status.health(project, global_) == {"passed": 6, "total": 10, "percent": 60}
     project["sessions"] = 1
     assert status.health(project, {"installed": False}) == {"passed": 3, "total": 5, "percent": 60}
     global_["projectsDir"] = True
     project["context"] = {"exists": True}
     # 9 of 10... and 5/8 = 62.5 rounds half up, as Math.round does
-    assert status.health(
-        {"installed": True, "files": [{"exists": True}] * 3, "context": {"exists": False}, "sessions": 0},
-        {"installed": True, "identity": False, "files": [{"exists": True}] * 3, "projectsDir": False},
-    )["percent"] == 60
+    assert (
+        status.health(
+            {
+                "installed": True,
+                "files": [{"exists": True}] * 3,
+                "context": {"exists": False},
+                "sessions": 0,
+            },
+            {
+                "installed": True,
+                "identity": False,
+                "files": [{"exists": True}] * 3,
+                "projectsDir": False,
+            },
+        )["percent"]
+        == 60
+    )
     assert status.count_entries("### a\n### b\n##### c\n ### d\n###e") == 2
 
 
@@ -224,7 +250,9 @@ def test_status_rounds_like_math_round() -> None:
 def make_tree(base: Path) -> None:
     def package(path: Path, **dependencies: str) -> None:
         path.mkdir(parents=True)
-        (path / "package.json").write_text(json.dumps({"name": path.name, "dependencies": dependencies}))
+        (path / "package.json").write_text(
+            json.dumps({"name": path.name, "dependencies": dependencies})
+        )
 
     package(base / "web", react="18")
     (base / "tools" / "etl").mkdir(parents=True)
@@ -347,8 +375,32 @@ def test_scan_missing_directory(tmp_path: Path, run_mem: RunMem) -> None:
 def test_handoff_never_overwrites(project: Path, run_mem: RunMem) -> None:
     source = project / "notes.md"
     source.write_text("# Handoff\nDone: pooling.\n")
-    first = json.loads(ok(run_mem("handoff", "--topic", "Pooling & Redis!", "--from", "notes.md", "--json", cwd=project)).stdout)
-    second = json.loads(ok(run_mem("handoff", "--topic", "pooling redis", "--stdin", "--json", cwd=project, input="again")).stdout)
+    first = json.loads(
+        ok(
+            run_mem(
+                "handoff",
+                "--topic",
+                "Pooling & Redis!",
+                "--from",
+                "notes.md",
+                "--json",
+                cwd=project,
+            )
+        ).stdout
+    )
+    second = json.loads(
+        ok(
+            run_mem(
+                "handoff",
+                "--topic",
+                "pooling redis",
+                "--stdin",
+                "--json",
+                cwd=project,
+                input="again",
+            )
+        ).stdout
+    )
     assert first["file"] == ".agents/memory/sessions/2026-10-18-pooling-redis.md"
     assert second["file"] == ".agents/memory/sessions/2026-10-18-pooling-redis-2.md"
     assert (project / first["file"]).read_text() == "# Handoff\nDone: pooling.\n"
@@ -365,7 +417,10 @@ def test_handoff_never_overwrites(project: Path, run_mem: RunMem) -> None:
 
 def test_export_refuses_to_overwrite(project: Path, isolated_env: Path, run_mem: RunMem) -> None:
     done = run_mem("export", cwd=project)
-    assert (done.returncode, done.stderr) == (1, "mem export: Global brain not found. Nothing to export.\n")
+    assert (done.returncode, done.stderr) == (
+        1,
+        "mem export: Global brain not found. Nothing to export.\n",
+    )
     ok(run_mem("init", cwd=project))
     ok(run_mem("scan", str(project.parent), "--depth", "1", "--yes"))
     done = ok(run_mem("export", cwd=project))
@@ -420,19 +475,33 @@ def test_consolidate_and_promote(tmp_path: Path, isolated_env: Path, run_mem: Ru
     shown = ok(run_mem("promote", memory_id, cwd=shop))
     assert "Nothing was written" in shown.stdout and lessons.read_text() == before_brain
     done = run_mem("promote", memory_id, "--approve", cwd=shop)
-    assert (done.returncode, done.stderr) == (1, "mem promote: --approve requires --by NAME (who approved the promotion).\n")
-    promoted = json.loads(ok(run_mem("promote", memory_id, "--approve", "--by", "alice", "--json", cwd=shop)).stdout)
+    assert (done.returncode, done.stderr) == (
+        1,
+        "mem promote: --approve requires --by NAME (who approved the promotion).\n",
+    )
+    promoted = json.loads(
+        ok(run_mem("promote", memory_id, "--approve", "--by", "alice", "--json", cwd=shop)).stdout
+    )
     assert lessons.read_text() == (
-        before_brain + "\n### Webhooks need idempotency keys\nStore the event id first.\n\nPromoted from shop on 2026-10-18\n"
+        before_brain
+        + "\n### Webhooks need idempotency keys\nStore the event id first.\n"
+        + "\nPromoted from shop on 2026-10-18\n"
     )
     record = json.loads((shop / ".bmad/memory/promotions.ndjson").read_text())
     assert record == promoted["promotion"]
-    assert (record["status"], record["approvedBy"], record["memoryId"]) == ("APPLIED", "alice", memory_id)
+    assert (record["status"], record["approvedBy"], record["memoryId"]) == (
+        "APPLIED",
+        "alice",
+        memory_id,
+    )
     assert "Webhooks need idempotency keys" in (shop / ".agents/memory/lessons.md").read_text()
     done = run_mem("promote", memory_id, "--approve", "--by", "alice", cwd=shop)
     assert done.returncode == 1 and "already promoted" in done.stderr
     done = run_mem("promote", "mem_00000000000000000000", cwd=shop, env={})
-    assert (done.returncode, done.stderr) == (1, "mem promote: Unknown memory id: mem_00000000000000000000\n")
+    assert (done.returncode, done.stderr) == (
+        1,
+        "mem promote: Unknown memory id: mem_00000000000000000000\n",
+    )
 
 
 # ---- archive and recall --include-archive
@@ -455,7 +524,10 @@ def test_archive_unblocks_a_full_journal(project: Path, run_mem: RunMem) -> None
     )
     plan = json.loads(ok(run_mem("archive", "journal", "--json", cwd=project)).stdout)
     assert plan["approved"] is False and journal.read_text() == filler
-    assert plan["archive"] == ".bmad/memory/archive/journal-2026-10-01T080000.000Z--2026-10-01T080000.000Z.ndjson"
+    assert (
+        plan["archive"]
+        == ".bmad/memory/archive/journal-2026-10-01T080000.000Z--2026-10-01T080000.000Z.ndjson"
+    )
     done = ok(run_mem("archive", "journal", "--approve", "--json", cwd=project))
     archived = project / json.loads(done.stdout)["archive"]
     assert archived.read_text() == filler
@@ -464,13 +536,23 @@ def test_archive_unblocks_a_full_journal(project: Path, run_mem: RunMem) -> None
 
     plain = json.loads(ok(run_mem("recall", "zebra", "--json", cwd=project)).stdout)
     assert [r["source"] for r in plain["results"]] == ["journal.ndjson"]
-    wide = json.loads(ok(run_mem("recall", "zebra", "--include-archive", "--limit", "3", "--json", cwd=project)).stdout)
-    assert [r["source"] for r in wide["results"]] == ["journal.ndjson", archived.name, archived.name]
+    wide = json.loads(
+        ok(
+            run_mem("recall", "zebra", "--include-archive", "--limit", "3", "--json", cwd=project)
+        ).stdout
+    )
+    assert [r["source"] for r in wide["results"]] == [
+        "journal.ndjson",
+        archived.name,
+        archived.name,
+    ]
     ok(run_mem("index", "check", cwd=project))
 
     # A second archive of the same span gets a new name; nothing is ever replaced.
     journal.write_text(filler)
-    second = json.loads(ok(run_mem("archive", "journal", "--approve", "--json", cwd=project)).stdout)
+    second = json.loads(
+        ok(run_mem("archive", "journal", "--approve", "--json", cwd=project)).stdout
+    )
     assert second["archive"] == json.loads(done.stdout)["archive"].replace(".ndjson", "-2.ndjson")
     assert archived.read_text() == filler
 
@@ -516,7 +598,9 @@ def test_unlock_refuses_a_live_owner(project: Path, run_mem: RunMem) -> None:
 
 
 def test_unlock_clears_a_dead_owner(project: Path, run_mem: RunMem) -> None:
-    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    child = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
     lock = write_lock(project, int(child.stdout))
     done = run_mem("write", "--agent", "forge", "--task", "blocked", cwd=project)
     assert done.returncode == 1 and "`mem unlock` can remove it." in done.stderr
@@ -524,7 +608,10 @@ def test_unlock_clears_a_dead_owner(project: Path, run_mem: RunMem) -> None:
     assert result["removed"] is True and result["owner"]["alive"] is False
     assert not lock.exists()
     ok(run_mem("write", "--agent", "forge", "--task", "unblocked", cwd=project))
-    assert ok(run_mem("unlock", cwd=project)).stdout == "mem unlock: writer.lock is free; nothing to do.\n"
+    assert (
+        ok(run_mem("unlock", cwd=project)).stdout
+        == "mem unlock: writer.lock is free; nothing to do.\n"
+    )
 
 
 def test_unlock_refuses_an_unreadable_or_foreign_owner(project: Path, run_mem: RunMem) -> None:
@@ -561,7 +648,10 @@ def test_index_check_after_commands_and_after_tampering(project: Path, run_mem: 
     done = run_mem("index", "check", cwd=project)
     assert done.returncode == 1
     assert "the index differs from a fresh build (2 difference(s))" in done.stdout
-    assert "records: unexpected ('.agents/memory/lessons.md', 4, 'note', 'New lesson', 'forged'" in done.stdout
+    assert (
+        "records: unexpected ('.agents/memory/lessons.md', 4, 'note', 'New lesson', 'forged'"
+        in done.stdout
+    )
     result = json.loads(run_mem("index", "check", "--json", cwd=project).stdout)
     assert result["ok"] is False and result["differenceCount"] == 2
 
