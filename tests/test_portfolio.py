@@ -658,3 +658,42 @@ def test_index_check_after_commands_and_after_tampering(project: Path, run_mem: 
     rebuilt = json.loads(ok(run_mem("index", "rebuild", "--json", cwd=project)).stdout)
     assert rebuilt["path"] == path
     ok(run_mem("index", "check", cwd=project))
+
+
+# ---- progress
+
+
+class FakeTerminal:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("tty", [True, False])
+def test_progress_only_after_a_second_on_a_terminal(tty: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mem import progress
+
+    clock = iter([0.0, 0.5, 1.5, 1.55, 2.0])
+    monkeypatch.setattr(progress.time, "monotonic", lambda: next(clock))
+    stream = FakeTerminal(tty)
+    with progress.Progress("scanning", stream) as shown:  # type: ignore[arg-type]
+        shown.update("/a")  # 0.5 s: too early
+        assert stream.text == ""
+        shown.update("/b")  # 1.5 s: shown
+        shown.update("/c")  # 1.55 s: within the refresh interval
+        shown.update("/d")  # 2.0 s
+    if tty:
+        assert stream.text == (
+            "\r\033[Kscanning: 2 folder(s), /b\r\033[Kscanning: 4 folder(s), /d\r\033[K"
+        )
+    else:
+        assert stream.text == ""
