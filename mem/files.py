@@ -357,7 +357,13 @@ def move_without_replace(root: str, source: str, target: str) -> None:
         os.link(source_path, target_path)  # a hard link, unlike rename, never replaces a file
     except FileExistsError:
         raise MemError(f"{target} already exists; nothing was moved.") from None
-    os.unlink(source_path)
+    except OSError:
+        # No hard links on this filesystem: rename, after checking (callers hold writer.lock).
+        if os.path.lexists(target_path):
+            raise MemError(f"{target} already exists; nothing was moved.") from None
+        os.rename(source_path, target_path)
+    else:
+        os.unlink(source_path)
     _fsync_directory(os.path.dirname(target_path))
     _fsync_directory(os.path.dirname(source_path))
 

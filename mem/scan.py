@@ -70,6 +70,7 @@ def parse_count(name: str, text: str | None, default: int, minimum: int = 1) -> 
 
 
 def project_hash(path: str) -> str:
+    """First 8 hex of SHA-256 of the absolute path (mem resolves symlinks first, deviation D5)."""
     return hashlib.sha256(os.path.abspath(path).encode("utf-8")).hexdigest()[:8]
 
 
@@ -232,9 +233,9 @@ def scan(
     index: bool,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, object]:
-    root = os.path.abspath(directory)
-    if not os.path.isdir(root):
-        raise MemError(f"Directory not found: {root}")
+    if not os.path.isdir(directory):
+        raise MemError(f"Directory not found: {os.path.abspath(directory)}")
+    root = files.project_root(directory)  # as `mem init` resolves it: one hash per project
     parsed = js.parse_date(now)
     assert parsed is not None, "clock.now_iso() is always ISO"
     projects = discover(root, options, parsed.ms, progress)

@@ -7,9 +7,12 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from conftest import RunMem
 
 from mem import brain, portfolio, scan, stores
@@ -679,7 +682,9 @@ class FakeTerminal:
 
 
 @pytest.mark.parametrize("tty", [True, False])
-def test_progress_only_after_a_second_on_a_terminal(tty: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_only_after_a_second_on_a_terminal(
+    tty: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from mem import progress
 
     clock = iter([0.0, 0.5, 1.5, 1.55, 2.0])
@@ -697,3 +702,44 @@ def test_progress_only_after_a_second_on_a_terminal(tty: bool, monkeypatch: pyte
         )
     else:
         assert stream.text == ""
+
+
+# ---- the index stays a faithful cache whatever the sequence of commands
+
+
+OPERATIONS = ["write", "note", "rewrite", "remove", "archive", "recall", "handoff"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(OPERATIONS), min_size=1, max_size=8))
+def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
+    from mem import files, index_audit, journal, recall
+
+    with tempfile.TemporaryDirectory() as scratch:
+        root = files.project_root(scratch)
+        lessons = Path(root, ".agents/memory/lessons.md")
+        lessons.parent.mkdir(parents=True)
+        for step, operation in enumerate(operations):
+            now = f"2026-10-18T09:{step:02d}:00.000Z"
+            if operation == "write":
+                event = journal.build_event(
+                    now, "forge", None, None, f"task {step} postgres", None, {}
+                )
+                journal.append_event(root, event)
+            elif operation == "note":
+                with lessons.open("a") as handle:
+                    handle.write(f"### Lesson {step}\npostgres {step}\n")
+            elif operation == "rewrite":
+                lessons.write_text(f"### Rewritten {step}\nsame size text\n")
+            elif operation == "remove":
+                lessons.unlink(missing_ok=True)
+            elif operation == "archive":
+                store = Path(root, stores.STORES["journal"])
+                if store.exists() and store.stat().st_size:
+                    stores.archive(root, "journal", True, now)
+            elif operation == "recall":
+                recall.recall(root, recall.Request("postgres", include_archive=step % 2 == 0), now)
+            else:
+                portfolio.handoff(root, "step", "text", now)
+        result = index_audit.check(root)
+        assert result["ok"], result["differences"]
