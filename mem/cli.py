@@ -17,6 +17,7 @@ import click
 from mem.errors import MemError
 
 LEGACY_ACTIONS = "recall | write | reinforce | observe | outcomes"
+STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # mem archive
 
 # commander's flag strings, which its "argument missing" message quotes.
 LEGACY_OPTIONS: list[tuple[tuple[str, ...], str, str]] = [
@@ -316,14 +317,15 @@ def status(directory: str | None, json_: bool) -> None:
     Example:
         mem status --json
     """
-    from mem import files, report, status as status_
+    from mem import files, report
+    from mem import status as status_
 
     _emit(status_.status(files.project_root(directory)), json_, report.status_text)
 
 
 @cli.command()
 @directory_option
-@click.option("--output", metavar="PATH", help="Where to write (default: bmad-brain-export-<date>.md).")
+@click.option("--output", metavar="PATH", help="Where to write (default: in the project).")
 @click.option("--force", is_flag=True, help="Replace an existing export.")
 @json_option
 def export(directory: str | None, output: str | None, force: bool, json_: bool) -> None:
@@ -344,7 +346,7 @@ def export(directory: str | None, output: str | None, force: bool, json_: bool) 
 @directory_option
 @click.option("--depth", metavar="N", help="How deep to search (default 4).")
 @click.option("--active-days", metavar="N", help="Active when changed within N days (default 30).")
-@click.option("--paused-days", metavar="N", help="Paused within N days, else archived (default 180).")
+@click.option("--paused-days", metavar="N", help="Paused within N days (default 180).")
 @click.option("-y", "--yes", is_flag=True, help="Index the projects found in the global brain.")
 @json_option
 def scan(
@@ -362,7 +364,8 @@ def scan(
     Example:
         mem scan ~/dev --depth 2 --yes
     """
-    from mem import clock, progress, report, scan as scan_
+    from mem import clock, progress, report
+    from mem import scan as scan_
 
     options = scan_.Options(
         scan_.parse_count("depth", depth, 4, minimum=0),  # depth 0: only the folder itself
@@ -418,7 +421,9 @@ def consolidate(directory: str | None, json_: bool) -> None:
 @click.option("--approve", is_flag=True, help="Append it to the brain (needs --by).")
 @click.option("--by", metavar="NAME", help="Who approved the promotion.")
 @json_option
-def promote(memory_id: str, directory: str | None, approve: bool, by: str | None, json_: bool) -> None:
+def promote(
+    memory_id: str, directory: str | None, approve: bool, by: str | None, json_: bool
+) -> None:
     """Show, or with --approve append, a project memory to the brain's file of its kind.
 
     \b
@@ -427,12 +432,13 @@ def promote(memory_id: str, directory: str | None, approve: bool, by: str | None
     """
     from mem import clock, files, portfolio, report
 
-    result = portfolio.promote(files.project_root(directory), memory_id, approve, by, clock.now_iso())
+    root = files.project_root(directory)
+    result = portfolio.promote(root, memory_id, approve, by, clock.now_iso())
     _emit(result, json_, report.promote_text)
 
 
 @cli.command()
-@click.argument("store", type=click.Choice(["journal", "outcomes", "promotions", "evidence", "lifecycle"]))
+@click.argument("store", type=click.Choice(list(STORE_NAMES)))
 @directory_option
 @click.option("--approve", is_flag=True, help="Move the store now (without it: show the plan).")
 @json_option

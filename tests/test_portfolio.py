@@ -11,9 +11,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import RunMem
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import RunMem
 
 from mem import brain, portfolio, scan, stores
 
@@ -743,3 +743,9 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
                 portfolio.handoff(root, "step", "text", now)
         result = index_audit.check(root)
         assert result["ok"], result["differences"]
+
+
+def test_archive_choices_are_the_stores() -> None:
+    from mem import cli
+
+    assert list(cli.STORE_NAMES) == list(stores.STORES)
