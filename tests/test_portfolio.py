@@ -749,3 +749,27 @@ def test_archive_choices_are_the_stores() -> None:
     from mem import cli
 
     assert list(cli.STORE_NAMES) == list(stores.STORES)
+
+
+def test_portfolio_recall_uses_the_linked_brain(tmp_path: Path, run_mem: RunMem) -> None:
+    brain_dir = tmp_path / "work" / "_brain"
+    brain_dir.mkdir(parents=True)
+    (brain_dir / "lessons.md").write_text("### Zebra rule\nzebra crossings first\n")
+    project = tmp_path / "work" / "shop"
+    project.mkdir()
+    ok(run_mem("init", cwd=project))
+    result = json.loads(
+        ok(run_mem("recall", "zebra", "--scope", "portfolio", "--json", cwd=project)).stdout
+    )
+    assert [(r["sourceFile"], r["ref"]) for r in result["results"]] == [
+        ("../_brain/lessons.md", "Zebra rule")
+    ]
+    # Detection found the brain above; an explicit link elsewhere wins.
+    other = tmp_path / "other-brain"
+    other.mkdir()
+    (other / "lessons.md").write_text("### Other zebra\nzebra\n")
+    ok(run_mem("init", cwd=project, env={"BMAD_PLUS_BRAIN": str(other)}))
+    result = json.loads(
+        ok(run_mem("recall", "zebra", "--scope", "portfolio", "--json", cwd=project)).stdout
+    )
+    assert [r["ref"] for r in result["results"]] == ["Other zebra"]
