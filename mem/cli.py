@@ -258,7 +258,9 @@ def index_path(directory: str | None, json_: bool) -> None:
 @directory_option
 @json_option
 def index_check(directory: str | None, json_: bool) -> None:
-    """Verify the index equals a fresh build from the files (exit 1 with the differences).
+    """Verify the index equals a fresh build.
+
+    Exits 1 and lists the differences when it does not.
 
     \b
     Example:
@@ -276,7 +278,7 @@ def index_check(directory: str | None, json_: bool) -> None:
 @directory_option
 @json_option
 def index_rebuild(directory: str | None, json_: bool) -> None:
-    """Rebuild the project's index from the canonical files now.
+    """Rebuild the index from the files now.
 
     \b
     Example:
@@ -291,7 +293,9 @@ def index_rebuild(directory: str | None, json_: bool) -> None:
 @directory_option
 @json_option
 def init(directory: str | None, json_: bool) -> None:
-    """Create missing project memory files, link the brain, index the project.
+    """Set up project memory and link the brain.
+
+    Creates missing files from templates, links the brain, indexes the project.
 
     Never overwrites a file; a second run only refreshes `linked_at`.
 
@@ -311,7 +315,7 @@ def init(directory: str | None, json_: bool) -> None:
 @directory_option
 @json_option
 def status(directory: str | None, json_: bool) -> None:
-    """Health of project memory, the global brain, the stores, the lock and the index.
+    """Health of memory, stores, lock and index.
 
     \b
     Example:
@@ -358,7 +362,9 @@ def scan(
     yes: bool,
     json_: bool,
 ) -> None:
-    """Find projects under a folder; with --yes, index them in the global brain.
+    """Find projects under a folder.
+
+    With --yes, index them in the global brain.
 
     \b
     Example:
@@ -384,7 +390,9 @@ def scan(
 @click.option("--stdin", is_flag=True, help="Read the handoff text from standard input.")
 @json_option
 def handoff(directory: str | None, topic: str, from_: str | None, stdin: bool, json_: bool) -> None:
-    """Write a session handoff to .agents/memory/sessions/<date>-<topic>.md (never overwrites).
+    """Write a session handoff (never overwrites one).
+
+    The file is .agents/memory/sessions/<date>-<topic>.md.
 
     \b
     Example:
@@ -403,7 +411,9 @@ def handoff(directory: str | None, topic: str, from_: str | None, stdin: bool, j
 @directory_option
 @json_option
 def consolidate(directory: str | None, json_: bool) -> None:
-    """Audit memory: duplicates, stale decisions, promotion candidates. Writes nothing.
+    """Audit memory: duplicates, stale decisions, promotions.
+
+    Writes nothing; each finding carries a proposal a person can apply.
 
     \b
     Example:
@@ -424,7 +434,9 @@ def consolidate(directory: str | None, json_: bool) -> None:
 def promote(
     memory_id: str, directory: str | None, approve: bool, by: str | None, json_: bool
 ) -> None:
-    """Show, or with --approve append, a project memory to the brain's file of its kind.
+    """Promote a project memory to the brain.
+
+    Shows the section; with --approve --by NAME appends it to the brain file of its kind.
 
     \b
     Example:
@@ -443,7 +455,9 @@ def promote(
 @click.option("--approve", is_flag=True, help="Move the store now (without it: show the plan).")
 @json_option
 def archive(store: str, directory: str | None, approve: bool, json_: bool) -> None:
-    """Move a full store to .bmad/memory/archive/ and start an empty one.
+    """Archive a full store and start an empty one.
+
+    Moves it whole to .bmad/memory/archive/; without --approve, shows the plan.
 
     \b
     Example:
@@ -459,7 +473,9 @@ def archive(store: str, directory: str | None, approve: bool, json_: bool) -> No
 @directory_option
 @json_option
 def unlock(directory: str | None, json_: bool) -> None:
-    """Remove writer.lock, only when its owner is provably dead on this host.
+    """Remove a dead writer's writer.lock.
+
+    Only when its owner is provably dead on this host; otherwise changes nothing.
 
     \b
     Example:
