@@ -1,19 +1,41 @@
-"""Which brain a project's portfolio recall reads (bmad-mem.md section 17, deviation D7)."""
+"""Which brain a project uses (bmad-mem.md section 17, deviation D7).
+
+Detection only reads; `mem init` (mem/portfolio.py) writes the link it finds.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
+
+LINK = ".agents/memory/.brain-link"
+
+
+@dataclass(frozen=True)
+class Detection:
+    found: tuple[str, str] | None  # (directory, type)
+    warnings: list[str] = field(default_factory=list)
+
+
+def global_brain_dir() -> str:
+    return os.path.join(os.path.expanduser("~"), ".bmad-plus", "brain")
+
+
+def read_link(root: str) -> dict[str, object] | None:
+    """The parsed `.brain-link` object; None when it is missing or not a JSON object."""
+    try:
+        with open(os.path.join(root, LINK), encoding="utf-8") as handle:
+            link = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return link if isinstance(link, dict) else None
 
 
 def linked_brain(root: str) -> str | None:
     """The brain named by `.agents/memory/.brain-link`, else the one detection would pick."""
-    try:
-        with open(os.path.join(root, ".agents", "memory", ".brain-link"), encoding="utf-8") as handle:
-            link = json.load(handle)
-    except (OSError, ValueError):
-        link = None
-    if isinstance(link, dict):
+    link = read_link(root)
+    if link is not None:
         linked = link.get("linked_brain")
         if isinstance(linked, str) and os.path.isdir(linked):
             return linked
@@ -23,23 +45,33 @@ def linked_brain(root: str) -> str | None:
 
 def detect_brain(root: str) -> tuple[str, str] | None:
     """(directory, type) in the documented priority order, or None."""
+    return brain_detection(root).found
+
+
+def brain_detection(root: str) -> Detection:
+    """The first of: $BMAD_PLUS_BRAIN, the nearest `_brain/`, the global brain, ~/.claude/memory."""
+    warnings = []
     from_env = os.environ.get("BMAD_PLUS_BRAIN")
-    if from_env and os.path.isdir(from_env):
-        return os.path.abspath(from_env), "portfolio"
+    if from_env:
+        if os.path.isdir(from_env):
+            return Detection((os.path.abspath(from_env), "portfolio"))
+        warnings.append(
+            f"BMAD_PLUS_BRAIN is set but is not a directory: {from_env}"
+            " — falling back to auto-detection"
+        )
     directory = root
     while True:
         candidate = os.path.join(directory, "_brain")
         if os.path.isdir(candidate):
-            return candidate, "portfolio"
+            return Detection((candidate, "portfolio"), warnings)
         parent = os.path.dirname(directory)
         if parent == directory:
             break
         directory = parent
-    home = os.path.expanduser("~")
-    global_brain = os.path.join(home, ".bmad-plus", "brain")
+    global_brain = global_brain_dir()
     if os.path.isdir(global_brain):
-        return global_brain, "bmad-global"
-    claude = os.path.join(home, ".claude", "memory")
+        return Detection((global_brain, "bmad-global"), warnings)
+    claude = os.path.join(os.path.expanduser("~"), ".claude", "memory")
     if os.path.isdir(claude) and os.listdir(claude):
-        return claude, "claude-memory"
-    return None
+        return Detection((claude, "claude-memory"), warnings)
+    return Detection(None, warnings)

@@ -17,6 +17,7 @@ from mem.entry import LEGACY_OPTIONS
 from mem.errors import MemError
 
 LEGACY_ACTIONS = "recall | write | reinforce | observe | outcomes"
+STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # mem archive
 _FLAG_TEXT = {names[-1]: ", ".join(names) + " " + metavar for names, metavar, _ in LEGACY_OPTIONS}
 _TAKES_VALUE = {name for names, _, _ in LEGACY_OPTIONS for name in names}
 
@@ -119,7 +120,8 @@ def cli() -> None:
 
 @cli.command()
 @legacy_options
-def recall(words: tuple[str, ...], json_: bool, **options: Any) -> None:
+@click.option("--include-archive", is_flag=True, help="Also search archived journals.")
+def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options: Any) -> None:
     """Ranked notes and journal events for a query.
 
     \b
@@ -128,7 +130,7 @@ def recall(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     """
     from mem import entry
 
-    click.echo(entry.recall_output(words, json_, options), nl=False)
+    click.echo(entry.recall_output(words, json_, options, include_archive=include_archive), nl=False)
 
 
 @cli.command()
@@ -177,9 +179,28 @@ def index_group() -> None:
     """Inspect the index cache (a disposable copy of the canonical files)."""
 
 
+def directory_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "-d", "--directory", help="Project directory (default: the current directory)."
+    )(command)
+
+
+def json_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--json", "json_", is_flag=True, is_eager=True, callback=_remember_json, help="JSON output."
+    )(command)
+
+
+def _emit(result: dict[str, Any], json_: bool, text: Callable[[dict[str, Any]], str]) -> None:
+    from mem import report
+
+    click.echo(report.as_json(result) if json_ else text(result), nl=False)
+
+
 @index_group.command(name="path")
-@click.option("-d", "--directory", help="Project directory (default: the current directory).")
-def index_path(directory: str | None) -> None:
+@directory_option
+@json_option
+def index_path(directory: str | None, json_: bool) -> None:
     """Print where the project's index lives.
 
     \b
@@ -190,7 +211,240 @@ def index_path(directory: str | None) -> None:
 
     root = files.project_root(directory)
     sync.sync_project(root)
-    click.echo(index.index_path(root, "project"))
+    path = index.index_path(root, "project")
+    _emit({"path": path}, json_, lambda result: result["path"] + "\n")
+
+
+@index_group.command(name="check")
+@directory_option
+@json_option
+def index_check(directory: str | None, json_: bool) -> None:
+    """Verify the index equals a fresh build.
+
+    Exits 1 and lists the differences when it does not.
+
+    \b
+    Example:
+        mem index check --json
+    """
+    from mem import files, index_audit, report
+
+    result = index_audit.check(files.project_root(directory))
+    _emit(result, json_, report.index_check_text)
+    if not result["ok"]:
+        sys.exit(1)
+
+
+@index_group.command(name="rebuild")
+@directory_option
+@json_option
+def index_rebuild(directory: str | None, json_: bool) -> None:
+    """Rebuild the index from the files now.
+
+    \b
+    Example:
+        mem index rebuild
+    """
+    from mem import files, index_audit, report
+
+    _emit(index_audit.rebuild(files.project_root(directory)), json_, report.index_rebuild_text)
+
+
+@cli.command()
+@directory_option
+@json_option
+def init(directory: str | None, json_: bool) -> None:
+    """Set up project memory and link the brain.
+
+    Creates missing files from templates, links the brain, indexes the project.
+
+    Never overwrites a file; a second run only refreshes `linked_at`.
+
+    \b
+    Example:
+        mem init -d ~/dev/shop
+    """
+    from mem import clock, files, portfolio, report
+
+    result = portfolio.init(files.project_root(directory), clock.now_iso())
+    for warning in result["warnings"]:
+        click.echo(f"mem init: warning: {warning}", err=True)
+    _emit(result, json_, report.init_text)
+
+
+@cli.command()
+@directory_option
+@json_option
+def status(directory: str | None, json_: bool) -> None:
+    """Health of memory, stores, lock and index.
+
+    \b
+    Example:
+        mem status --json
+    """
+    from mem import files, report
+    from mem import status as status_
+
+    _emit(status_.status(files.project_root(directory)), json_, report.status_text)
+
+
+@cli.command()
+@directory_option
+@click.option("--output", metavar="PATH", help="Where to write (default: in the project).")
+@click.option("--force", is_flag=True, help="Replace an existing export.")
+@json_option
+def export(directory: str | None, output: str | None, force: bool, json_: bool) -> None:
+    """Export the global brain as one Markdown file.
+
+    \b
+    Example:
+        mem export --output /tmp/brain.md
+    """
+    from mem import clock, files, portfolio, report
+
+    result = portfolio.export(files.project_root(directory), clock.now_iso(), output, force)
+    _emit(result, json_, report.export_text)
+
+
+@cli.command()
+@click.argument("path", required=False)
+@directory_option
+@click.option("--depth", metavar="N", help="How deep to search (default 4).")
+@click.option("--active-days", metavar="N", help="Active when changed within N days (default 30).")
+@click.option("--paused-days", metavar="N", help="Paused within N days (default 180).")
+@click.option("-y", "--yes", is_flag=True, help="Index the projects found in the global brain.")
+@json_option
+def scan(
+    path: str | None,
+    directory: str | None,
+    depth: str | None,
+    active_days: str | None,
+    paused_days: str | None,
+    yes: bool,
+    json_: bool,
+) -> None:
+    """Find projects under a folder.
+
+    With --yes, index them in the global brain.
+
+    \b
+    Example:
+        mem scan ~/dev --depth 2 --yes
+    """
+    from mem import clock, progress, report
+    from mem import scan as scan_
+
+    options = scan_.Options(
+        scan_.parse_count("depth", depth, 4, minimum=0),  # depth 0: only the folder itself
+        scan_.parse_count("active-days", active_days, 30),
+        scan_.parse_count("paused-days", paused_days, 180),
+    )
+    with progress.Progress("scanning") as shown:
+        result = scan_.scan(path or directory or ".", options, clock.now_iso(), yes, shown.update)
+    _emit(result, json_, lambda result: report.scan_text(result, yes))
+
+
+@cli.command()
+@directory_option
+@click.option("--topic", required=True, metavar="TEXT", help="What the session was about.")
+@click.option("--from", "from_", metavar="FILE", help="Read the handoff text from FILE.")
+@click.option("--stdin", is_flag=True, help="Read the handoff text from standard input.")
+@json_option
+def handoff(directory: str | None, topic: str, from_: str | None, stdin: bool, json_: bool) -> None:
+    """Write a session handoff (never overwrites one).
+
+    The file is .agents/memory/sessions/<date>-<topic>.md.
+
+    \b
+    Example:
+        mem handoff --topic "auth refactor" --from notes/handoff.md
+    """
+    from mem import clock, files, portfolio, report
+
+    if (from_ is None) == (not stdin):
+        raise MemError("Give exactly one of --from FILE or --stdin.")
+    text = sys.stdin.read() if stdin else portfolio.read_input_file(from_ or "")
+    result = portfolio.handoff(files.project_root(directory), topic, text, clock.now_iso())
+    _emit(result, json_, report.handoff_text)
+
+
+@cli.command()
+@directory_option
+@json_option
+def consolidate(directory: str | None, json_: bool) -> None:
+    """Audit memory: duplicates, stale decisions, promotions.
+
+    Writes nothing; each finding carries a proposal a person can apply.
+
+    \b
+    Example:
+        mem consolidate --json
+    """
+    from mem import clock, files, portfolio, report
+
+    result = portfolio.consolidate(files.project_root(directory), clock.now_iso())
+    _emit(result, json_, report.consolidate_text)
+
+
+@cli.command()
+@click.argument("memory_id")
+@directory_option
+@click.option("--approve", is_flag=True, help="Append it to the brain (needs --by).")
+@click.option("--by", metavar="NAME", help="Who approved the promotion.")
+@json_option
+def promote(
+    memory_id: str, directory: str | None, approve: bool, by: str | None, json_: bool
+) -> None:
+    """Promote a project memory to the brain.
+
+    Shows the section; with --approve --by NAME appends it to the brain file of its kind.
+
+    \b
+    Example:
+        mem promote mem_0123456789abcdef0123 --approve --by alice
+    """
+    from mem import clock, files, portfolio, report
+
+    root = files.project_root(directory)
+    result = portfolio.promote(root, memory_id, approve, by, clock.now_iso())
+    _emit(result, json_, report.promote_text)
+
+
+@cli.command()
+@click.argument("store", type=click.Choice(list(STORE_NAMES)))
+@directory_option
+@click.option("--approve", is_flag=True, help="Move the store now (without it: show the plan).")
+@json_option
+def archive(store: str, directory: str | None, approve: bool, json_: bool) -> None:
+    """Archive a full store and start an empty one.
+
+    Moves it whole to .bmad/memory/archive/; without --approve, shows the plan.
+
+    \b
+    Example:
+        mem archive journal --approve
+    """
+    from mem import clock, files, report, stores
+
+    result = stores.archive(files.project_root(directory), store, approve, clock.now_iso())
+    _emit(result, json_, report.archive_text)
+
+
+@cli.command()
+@directory_option
+@json_option
+def unlock(directory: str | None, json_: bool) -> None:
+    """Remove a dead writer's writer.lock.
+
+    Only when its owner is provably dead on this host; otherwise changes nothing.
+
+    \b
+    Example:
+        mem unlock
+    """
+    from mem import files, report, stores
+
+    _emit(stores.unlock(files.project_root(directory)), json_, report.unlock_text)
 
 
 @cli.command()

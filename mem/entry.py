@@ -62,7 +62,9 @@ def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | No
     return words, as_json, options
 
 
-def recall_output(words: list[str] | tuple[str, ...], as_json: bool, options: dict[str, Any]) -> str:
+def recall_output(
+    words: list[str] | tuple[str, ...], as_json: bool, options: dict[str, Any], include_archive: bool = False
+) -> str:
     from mem import clock, files, recall, render
 
     query = " ".join(words)
@@ -73,6 +75,7 @@ def recall_output(words: list[str] | tuple[str, ...], as_json: bool, options: di
         limit=options["limit"],
         ranking=options["ranking"] or "lexical",
         context_scope=options["context_scope"],
+        include_archive=include_archive,
     )
     results = recall.recall(files.project_root(options["directory"]), request, clock.now_iso())
     if as_json:

@@ -216,28 +216,37 @@ def check_appendable(root: str, relative: str, line: str) -> int:
 
 def write_atomic(root: str, relative: str, text: str) -> None:
     """Replace a whole memory file: exclusive temp sibling, fsync, rename."""
-    import uuid
-
     data = text.encode("utf-8")
     if len(data) > STORE_LIMIT:
         raise MemError("Memory store exceeds 2 MiB.")
     with writer_lock(root):
-        path = safe_path(root, relative)
-        temp = safe_path(root, f"{relative}.{uuid.uuid4()}.tmp")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        _replace(root, relative, data)
+
+
+def replace_owned(root: str, relative: str, text: str) -> None:
+    """Atomically rewrite one of mem's own files (a brain link, a project index), never a person's."""
+    _replace(root, relative, text.encode("utf-8"))
+
+
+def _replace(root: str, relative: str, data: bytes) -> None:
+    import uuid  # writers only: a recall never needs it
+
+    path = safe_path(root, relative)
+    temp = safe_path(root, f"{relative}.{uuid.uuid4()}.tmp")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
         try:
-            try:
-                _write_all(fd, data, relative, 0)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(temp, path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
-            raise
-        _fsync_directory(os.path.dirname(path))
+            _write_all(fd, data, relative, 0)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+        raise
+    _fsync_directory(os.path.dirname(path))
 
 
 def _write_all(fd: int, data: bytes, relative: str, restore_size: int) -> None:
@@ -317,3 +326,150 @@ def read_source(path: str) -> bytes:
             return handle.read()
     except OSError as error:
         raise MemError(f"Cannot read {path}: {error.strerror}.") from None
+
+
+# ---- Project and portfolio memory (init, handoff, promote, archive, unlock, scan, export).
+
+
+def create_new(root: str, relative: str, text: str) -> bool:
+    """Create a file that must not exist yet; False (and nothing written) when it does."""
+    path = safe_path(root, relative)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except FileExistsError:
+        return False
+    try:
+        _write_all(fd, text.encode("utf-8"), relative, 0)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    _fsync_directory(os.path.dirname(path))
+    return True
+
+
+def ensure_directory(root: str, relative: str) -> bool:
+    """Create a directory below root (and its parents); True when it did not exist."""
+    path = safe_path(root, relative)
+    if os.path.isdir(path):
+        return False
+    os.makedirs(path, exist_ok=True)
+    return True
+
+
+def append_text(root: str, relative: str, text: str) -> None:
+    """Append Markdown to a person's file (created when missing), never rewriting what is there."""
+    path = safe_path(root, relative)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    prior = read_bounded(root, relative) or ""
+    if prior and not prior.endswith("\n"):
+        text = "\n" + text
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o644)
+    try:
+        _write_all(fd, text.encode("utf-8"), relative, len(prior.encode("utf-8")))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def move_without_replace(root: str, source: str, target: str) -> None:
+    """Move a file to a new name; refuses (changing nothing) when the target exists."""
+    source_path = safe_path(root, source)
+    target_path = safe_path(root, target)
+    os.makedirs(os.path.dirname(target_path), exist_ok=True)
+    try:
+        os.link(source_path, target_path)  # a hard link, unlike rename, never replaces a file
+    except FileExistsError:
+        raise MemError(f"{target} already exists; nothing was moved.") from None
+    except OSError:
+        # No hard links on this filesystem: rename, after checking (callers hold writer.lock).
+        if os.path.lexists(target_path):
+            raise MemError(f"{target} already exists; nothing was moved.") from None
+        os.rename(source_path, target_path)
+    else:
+        os.unlink(source_path)
+    _fsync_directory(os.path.dirname(target_path))
+    _fsync_directory(os.path.dirname(source_path))
+
+
+def remove_dead_lock(root: str, owner: LockOwner) -> bool:
+    """Delete writer.lock only if it still holds the owner record that was proven dead."""
+    current = read_lock_owner(root)
+    if current is None or current.raw != owner.raw:
+        return False
+    os.unlink(safe_path(root, f"{MEMORY_DIR}/writer.lock"))
+    return True
+
+
+def list_names(root: str, relative: str) -> list[str]:
+    """The sorted entry names of a directory below root; [] when it is missing."""
+    try:
+        return sorted(os.listdir(safe_path(root, relative)))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def listing(path: str) -> list[str]:
+    """Sorted names in a directory, following links as lexical recall does; [] when missing."""
+    try:
+        return sorted(os.listdir(path))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def file_info(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def subdirectories(path: str) -> list[str] | None:
+    """Names of the real (not symlinked) subdirectories, sorted; None when unreadable."""
+    try:
+        with os.scandir(path) as entries:
+            return sorted(entry.name for entry in entries if entry.is_dir(follow_symlinks=False))
+    except OSError:
+        return None
+
+
+def read_small_text(path: str, limit: int = STORE_LIMIT) -> str | None:
+    """A file outside any memory store (a package.json), None when missing, unreadable or large."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError:
+        return None
+    if len(data) > limit:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def write_export(path: str, text: str, replace: bool) -> None:
+    """Write a file a person asked for at an explicit path; refuses to replace one unless told to."""
+    directory = os.path.dirname(path) or "."
+    if not os.path.isdir(directory):
+        raise MemError(f"Directory not found: {directory}")
+    if replace:
+        import uuid
+
+        temp = f"{path}.{uuid.uuid4()}.tmp"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            _write_all(fd, text.encode("utf-8"), os.path.basename(path), 0)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        raise MemError(f"{path} already exists; pass --force to replace it.") from None
+    try:
+        _write_all(fd, text.encode("utf-8"), os.path.basename(path), 0)
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -390,3 +390,10 @@ def snapshot(conn: sqlite3.Connection) -> dict[str, object]:
         key=repr,
     )
     return {"files": files, "records": records}
+
+
+def counts(conn: sqlite3.Connection) -> dict[str, int]:
+    return {
+        "files": conn.execute("SELECT count(*) FROM files").fetchone()[0],
+        "records": conn.execute("SELECT count(*) FROM records").fetchone()[0],
+    }

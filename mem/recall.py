@@ -23,6 +23,7 @@ class Request:
     limit: str | None = None
     ranking: str = "lexical"
     context_scope: str | None = None
+    include_archive: bool = False
 
 
 def parse_limit(text: str | None) -> int:
@@ -75,7 +76,11 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
     terms = parse.query_tokens(request.query)
     with contextlib.ExitStack() as stack:
         conn, _ = stack.enter_context(sync.synced(root, "project"))
-        project_files = index.file_rows(conn)
+        project_files = {
+            path: row
+            for path, row in index.file_rows(conn).items()
+            if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
+        }
         if request.ranking == "evidence":
             _check_evidence_sources(root, project_files)
         ranked = _rank(conn, terms, [row.id for row in project_files.values()], now_ms, limit)
@@ -133,7 +138,7 @@ def _entries(
                 {
                     "score": item.score,
                     "kind": "event",
-                    "source": "journal.ndjson",
+                    "source": source_file.rsplit("/", 1)[-1],
                     "ref": record.ref,
                     "text": record.text,
                     "event": js.parse_json(record.line),

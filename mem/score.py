@@ -33,6 +33,11 @@ def decayed(score: float, event_ms: float | None, now_ms: float | None) -> float
     return score * math.pow(0.5, age_days / HALF_LIFE_DAYS)
 
 
+# Archived journals (`mem archive journal`) take ranks from here: on ties they come right
+# after the live journal and before the notes.
+ARCHIVE_RANK_BASE = 1000
+
+
 @dataclass(frozen=True, slots=True)
 class Ranked:
     score: float
@@ -43,4 +48,10 @@ class Ranked:
 
 def order(items: Iterable[Ranked], limit: int) -> list[Ranked]:
     """Score descending; ties keep candidate order (events, then notes by directory, file, section)."""
-    return sorted(items, key=lambda item: (-item.score, item.rank, item.ordinal))[:limit]
+    return sorted(items, key=lambda item: (-item.score, _tier(item.rank), item.rank, item.ordinal))[:limit]
+
+
+def _tier(rank: int) -> int:
+    if rank == 0:
+        return 0
+    return 1 if rank >= ARCHIVE_RANK_BASE else 2

@@ -10,11 +10,12 @@ just its new lines parsed.
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from mem import files, index, parse, pattern_rows
+from mem import files, index, parse, pattern_rows, score
 from mem.files import SourceSpec, SourceStat
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
@@ -41,6 +42,26 @@ BRAIN_SOURCES = [
     SourceSpec(106, "patterns.md", "notes"),
 ]
 SOURCES = {"project": PROJECT_SOURCES, "brain": BRAIN_SOURCES}
+ARCHIVED_JOURNALS = ".bmad/memory/archive"
+
+
+def archived_journal_specs(root: str) -> list[SourceSpec]:
+    """Journals moved by `mem archive journal`, oldest name first; recall reads them on request."""
+    names = [
+        name
+        for name in files.listing(os.path.join(root, ARCHIVED_JOURNALS))
+        if name.startswith("journal-") and name.endswith(".ndjson")
+    ]
+    return [
+        SourceSpec(score.ARCHIVE_RANK_BASE + position, f"{ARCHIVED_JOURNALS}/{name}", "journal")
+        for position, name in enumerate(names)
+    ]
+
+
+def specs_for(root: str, role: str) -> list[SourceSpec]:
+    if role == "project":
+        return SOURCES[role] + archived_journal_specs(root)
+    return SOURCES[role]
 
 TableRows = list[tuple[str, dict[str, object]]]
 # Stores other than notes and the journal: source kind -> rows for their own tables.
@@ -226,7 +247,7 @@ def sync_project(root: str) -> Report:
 
 
 def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
-    specs = SOURCES[role]
+    specs = specs_for(root, role)
     conn = index.connect(path)
     if conn is not None:
         indexed = index.file_rows(conn)
@@ -238,9 +259,7 @@ def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
             conn = index.connect(path)
         if conn is None:
             index.remove(path)
-            with index.build(path, root) as fresh:
-                present = files.stat_sources(root, specs)
-                report = _apply(fresh, Plan(present, []), {})
+            report = build_fresh(root, role, path)
             conn = index.connect(path)
             assert conn is not None, "a freshly built index must open"
             return conn, Report(report.added, rebuilt=True)
@@ -249,3 +268,10 @@ def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
             work = plan(files.stat_sources(root, specs), indexed)
             report = _apply(conn, work, indexed)
         return conn, report
+
+
+def build_fresh(root: str, role: str, path: str) -> Report:
+    """A whole new index of the root's files at `path` (replacing any file there)."""
+    with index.build(path, root) as fresh:
+        present = files.stat_sources(root, specs_for(root, role))
+        return _apply(fresh, Plan(present, []), {})

@@ -1,0 +1,48 @@
+"""Progress on stderr for long operations: only on a terminal, only after the first second."""
+
+from __future__ import annotations
+
+import sys
+import time
+from types import TracebackType
+from typing import TextIO
+
+DELAY_SECONDS = 1.0
+REFRESH_SECONDS = 0.1
+
+
+class Progress:
+    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty()
+        self.started = time.monotonic()
+        self.shown_at = 0.0
+        self.count = 0
+        self.shown = False
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def update(self, where: str) -> None:
+        self.count += 1
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.started < DELAY_SECONDS or now - self.shown_at < REFRESH_SECONDS:
+            return
+        self.shown_at = now
+        self.shown = True
+        line = f"{self.label}: {self.count} folder(s), {where}"
+        self.stream.write("\r\033[K" + line[:120])
+        self.stream.flush()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
