@@ -24,6 +24,7 @@ class Request:
     limit: str | None = None
     ranking: str = "lexical"
     context_scope: str | None = None
+    with_evidence: bool = False
 
 
 def parse_limit(text: str | None) -> int:
@@ -92,10 +93,17 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
             for row in brain_files:
                 relative = os.path.relpath(os.path.join(brain_root, row.path), root)
                 sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
-        top = score.order(ranked, limit)
+        # Evidence ranking drops notes before the limit applies, so it orders every candidate.
+        top = score.order(ranked, limit if request.ranking == "lexical" else len(ranked))
         entries = _entries(top, sources)
     if request.ranking == "evidence":
-        entries = _with_evidence(root, entries)
+        from mem import context
+
+        entries = _with_evidence(root, context.drop_terminated(root, entries))[:limit]
+    if request.with_evidence:
+        from mem import context
+
+        entries = context.annotate_recall(root, entries)
     return entries
 
 
