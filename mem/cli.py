@@ -253,7 +253,9 @@ def evidence_group() -> None:
 
 @evidence_group.command(name="add")
 @click.argument("memory_id")
-@click.option("--source", "sources", multiple=True, metavar="PATH", help="Source file (repeatable, 1 to 50).")
+@click.option(
+    "--source", "sources", multiple=True, metavar="PATH", help="Source file (repeatable, 1 to 50)."
+)
 @click.option("--root", metavar="DIR", help=_ROOT_HELP)
 @project_options
 def evidence_add(
@@ -267,7 +269,8 @@ def evidence_add(
     """
     from mem import clock, evidence, files, render_memory
 
-    added = evidence.add(files.project_root(directory), memory_id, list(sources), root, clock.now_iso())
+    project = files.project_root(directory)
+    added = evidence.add(project, memory_id, list(sources), root, clock.now_iso())
     click.echo(render_memory.evidence_added(added, json_), nl=False)
 
 
@@ -304,13 +307,14 @@ def audit_command(
     """
     from mem import audit, files, render_memory
 
-    results, total = audit.audit(files.project_root(directory), memory_id, root, audit.parse_limit(limit))
+    project = files.project_root(directory)
+    results, total = audit.audit(project, memory_id, root, audit.parse_limit(limit))
     click.echo(render_memory.audit(results, total, json_), nl=False)
 
 
 @cli.command(name="supersede")
 @click.argument("memory_id")
-@click.option("--with", "successor", metavar="ID", help="The full id of the memory that replaces it.")
+@click.option("--with", "successor", metavar="ID", help="Full id of the memory that replaces it.")
 @click.option("--reason", metavar="TEXT", help="Why (at most 2000 characters).")
 @project_options
 def supersede_command(
@@ -320,7 +324,8 @@ def supersede_command(
 
     \b
     Example:
-        mem supersede mem_0123456789abcdef0123 --with mem_3210fedcba9876543210 --reason "Policy changed"
+        mem supersede mem_0123456789abcdef0123 --with mem_3210fedcba9876543210 \\
+            --reason "Policy changed after review"
     """
     from mem import clock, files, lifecycle, render_memory
 

@@ -1,4 +1,4 @@
-"""`mem context`: the state of a project's memory for an agent starting work (evidence-lifecycle.md 6).
+"""`mem context`: a project's memory for an agent starting work (evidence-lifecycle.md 6).
 
 Missing parts are reported as missing, never guessed. Every memory is listed, in file
 order, with its lifecycle status; the evidence envelope (audit and outcome receipts) is
@@ -31,7 +31,11 @@ def gather(root: str, with_evidence: bool) -> dict[str, Any]:
                 "status": audits[key].status,
                 "sources": [source.to_json() for source in audits[key].sources],
                 "outcomes": [
-                    {"id": receipt["id"], "eligible": receipt["eligible"], "reason": receipt["reason"]}
+                    {
+                        "id": receipt["id"],
+                        "eligible": receipt["eligible"],
+                        "reason": receipt["reason"],
+                    }
                     for receipt in receipts
                     if receipt["memory"]["file"] == memory.file
                     and receipt["memory"]["heading"] == memory.heading

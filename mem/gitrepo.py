@@ -93,14 +93,18 @@ def identity(root: str) -> Identity:
     remotes = {}
     for name in listed.stdout.decode("utf-8", errors="replace").split():
         urls = _git(root, "remote", "get-url", "--all", name)
-        text = "" if urls is None or urls.returncode != 0 else urls.stdout.decode("utf-8", "replace")
+        text = (
+            "" if urls is None or urls.returncode != 0 else urls.stdout.decode("utf-8", "replace")
+        )
         remotes[name] = [line for line in text.split("\n") if line.strip()]
     url = chosen_url(remotes)
     if url is None:
         return Identity(None, NOT_PROVABLE)
     canonical = canonical_url(url)
     if canonical is None:
-        return Identity(None, f"Repository identity is not provable: remote URL {url} names no host.")
+        return Identity(
+            None, f"Repository identity is not provable: remote URL {url} names no host."
+        )
     return Identity(canonical, None)
 
 

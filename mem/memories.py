@@ -43,12 +43,23 @@ class Memory:
 
     def ref(self) -> dict[str, str]:
         """The `{id, file, heading, revision}` object records and outputs carry."""
-        return {"id": self.id, "file": self.file, "heading": self.heading, "revision": self.revision}
+        return {
+            "id": self.id,
+            "file": self.file,
+            "heading": self.heading,
+            "revision": self.revision,
+        }
 
 
 def from_text(file: str, text: str) -> list[Memory]:
     return [
-        Memory(memory_id(file, note.heading), file, note.heading, revision_of(note.display), note.ordinal)
+        Memory(
+            memory_id(file, note.heading),
+            file,
+            note.heading,
+            revision_of(note.display),
+            note.ordinal,
+        )
         for note in parse.split_sections(text)
     ]
 
@@ -72,7 +83,8 @@ def resolve(memories: Iterable[Memory], wanted: str, *, suggest: bool) -> Memory
     if matches:
         first = matches[0]
         raise MemError(
-            f'Memory id {wanted} is ambiguous: {first.file} has {len(matches)} sections headed "{first.heading}".'
+            f"Memory id {wanted} is ambiguous: {first.file} has {len(matches)} sections"
+            f' headed "{first.heading}".'
         )
     message = f"Unknown memory id: {wanted}"
     if suggest and wanted:

@@ -7,17 +7,23 @@ rather than stopping recall.
 
 from __future__ import annotations
 
+from typing import Any
+
 from mem.stores import json_lines, text_or_none
 
 Rows = list[tuple[str, dict[str, object]]]
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def evidence_rows(data: bytes) -> Rows:
     """Rows of the `evidence` index table."""
     rows: Rows = []
     for number, record in json_lines(data):
-        ref = record.get("memory") if isinstance(record.get("memory"), dict) else {}
-        source = record.get("source") if isinstance(record.get("source"), dict) else {}
+        ref = _object(record.get("memory"))
+        source = _object(record.get("source"))
         size = source.get("size")
         rows.append(
             (
@@ -45,8 +51,8 @@ def lifecycle_rows(data: bytes) -> Rows:
     """Rows of the `lifecycle` index table."""
     rows: Rows = []
     for number, event in json_lines(data):
-        ref = event.get("memory") if isinstance(event.get("memory"), dict) else {}
-        successor = event.get("with") if isinstance(event.get("with"), dict) else {}
+        ref = _object(event.get("memory"))
+        successor = _object(event.get("with"))
         rows.append(
             (
                 "lifecycle",

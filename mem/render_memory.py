@@ -1,4 +1,4 @@
-"""Every byte `mem evidence`, `mem audit`, `mem supersede`, `mem retract` and `mem context` print. Pure."""
+"""Every byte that evidence, audit, supersede, retract and context print. Pure."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ def evidence_list(memory: Memory, records: list[dict[str, Any]], as_json: bool) 
         state = "current" if record["current"] else "older revision"
         lines.append(
             f"  {source['path']}  sha256 {source['sha256'][:12]}  {source['size']} bytes"
-            f"  revision {record['memory']['revision'][:12]} ({state})  {record['repo']}  {record['ts']}"
+            f"  revision {record['memory']['revision'][:12]} ({state})"
+            f"  {record['repo']}  {record['ts']}"
         )
     return "\n".join(lines) + "\n"
 
@@ -80,7 +81,9 @@ def audit(results: list[MemoryAudit], total: int, as_json: bool) -> str:
         lines.append(f"{item.status}  {_label(item.memory)}")
         lines.extend(_audit_lines(item, "  "))
     if total > len(results):
-        lines.append(f"mem audit: showing {len(results)} of {total} memories with evidence (--limit)")
+        lines.append(
+            f"mem audit: showing {len(results)} of {total} memories with evidence (--limit)"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -31,9 +31,7 @@ def line_of(record: Record) -> str:
     return js.stringify(record) + "\n"
 
 
-def parse_store(
-    label: str, content: str, well_formed: Callable[[Record], bool]
-) -> list[Record]:
+def parse_store(label: str, content: str, well_formed: Callable[[Record], bool]) -> list[Record]:
     """Every record of a store's text, each checked for shape and integrity. Pure."""
     if content and not content.endswith("\n"):
         raise MemError(f"{label} store has an incomplete final record.")
@@ -74,7 +72,7 @@ def text_or_none(value: Any) -> str | None:
 
 
 def json_lines(data: bytes) -> list[tuple[int, dict[str, Any]]]:
-    """(line number, object) of every line that parses; the rest is skipped, as index loaders may."""
+    """(line number, object) of each line that parses; index loaders may skip the rest."""
     found = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
         try:

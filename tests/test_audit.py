@@ -8,8 +8,8 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from conftest import RunMem, git
+
 from mem import memories
 
 LESSONS = ".agents/memory/lessons.md"
@@ -30,7 +30,12 @@ def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
                 content = Path(path).read_bytes()
             else:
                 content = None
-            found[os.path.relpath(path, root)] = (info.st_mode, content, info.st_mtime_ns, info.st_size)
+            found[os.path.relpath(path, root)] = (
+                info.st_mode,
+                content,
+                info.st_mtime_ns,
+                info.st_size,
+            )
     return found
 
 
@@ -48,8 +53,18 @@ def test_each_status_and_reason(git_project: Path, run_mem: RunMem, isolated_env
     src = git_project / "src"
     (src / "stable.py").write_text("stable\n", encoding="utf-8")
     added = run_mem(
-        "evidence", "add", CACHE, "--source", "src/policy.py", "--source", "src/limits.py",
-        "--source", "src/retry.py", "--source", "src/stable.py", cwd=git_project,
+        "evidence",
+        "add",
+        CACHE,
+        "--source",
+        "src/policy.py",
+        "--source",
+        "src/limits.py",
+        "--source",
+        "src/retry.py",
+        "--source",
+        "src/stable.py",
+        cwd=git_project,
     )
     assert added.returncode == 0, added.stderr
 
@@ -70,7 +85,9 @@ def test_each_status_and_reason(git_project: Path, run_mem: RunMem, isolated_env
         "src/stable.py": ("unchanged", None),
     }
     policy = next(s for s in result["sources"] if s["path"] == "src/policy.py")
-    assert policy["currentSha256"] != policy["recordedSha256"] and len(policy["currentSha256"]) == 64
+    assert (
+        policy["currentSha256"] != policy["recordedSha256"] and len(policy["currentSha256"]) == 64
+    )
 
     text = run_mem("audit", CACHE, cwd=git_project).stdout
     assert text == (
@@ -85,12 +102,17 @@ def test_each_status_and_reason(git_project: Path, run_mem: RunMem, isolated_env
     moved = _audit(run_mem, git_project, CACHE)["results"][0]  # type: ignore[index]
     assert moved["status"] == "inconclusive"
     assert {status for status, _ in _sources(moved).values()} == {"inconclusive"}
-    reason = "repository identity differs: recorded github.com/Org/Repo, checkout github.com/Org/Fork"
+    reason = (
+        "repository identity differs: recorded github.com/Org/Repo, checkout github.com/Org/Fork"
+    )
     assert _sources(moved)["src/stable.py"] == ("inconclusive", reason)
 
     git(git_project, "remote", "set-url", "origin", "https://GitHub.com/Org/Repo")
     back = _audit(run_mem, git_project, CACHE)["results"][0]  # type: ignore[index]
-    assert _sources(back)["src/policy.py"] == ("changed", "differs from the record (size 22 -> 57 bytes)")
+    assert _sources(back)["src/policy.py"] == (
+        "changed",
+        "differs from the record (size 22 -> 57 bytes)",
+    )
 
     lessons = git_project / LESSONS
     lessons.write_text(
@@ -106,9 +128,19 @@ def test_each_status_and_reason(git_project: Path, run_mem: RunMem, isolated_env
     assert not (isolated_env / "cache").exists(), "audit must not build an index cache"
 
 
-def test_directory_and_oversized_sources_are_inconclusive(git_project: Path, run_mem: RunMem) -> None:
-    run_mem("evidence", "add", CACHE, "--source", "src/policy.py", "--source", "src/limits.py",
-            cwd=git_project)
+def test_directory_and_oversized_sources_are_inconclusive(
+    git_project: Path, run_mem: RunMem
+) -> None:
+    run_mem(
+        "evidence",
+        "add",
+        CACHE,
+        "--source",
+        "src/policy.py",
+        "--source",
+        "src/limits.py",
+        cwd=git_project,
+    )
     (git_project / "src/policy.py").unlink()
     (git_project / "src/policy.py").mkdir()
     (git_project / "src/limits.py").write_bytes(b"x" * (1024 * 1024 + 5))
@@ -124,8 +156,16 @@ def test_directory_and_oversized_sources_are_inconclusive(git_project: Path, run
 
 
 def test_audit_writes_nothing(git_project: Path, run_mem: RunMem, isolated_env: Path) -> None:
-    run_mem("evidence", "add", CACHE, "--source", "src/policy.py", "--source", "src/limits.py",
-            cwd=git_project)
+    run_mem(
+        "evidence",
+        "add",
+        CACHE,
+        "--source",
+        "src/policy.py",
+        "--source",
+        "src/limits.py",
+        cwd=git_project,
+    )
     (git_project / "src/policy.py").write_text("edited\n", encoding="utf-8")
     (git_project / "src/limits.py").unlink()
     before = snapshot(git_project)
@@ -150,22 +190,29 @@ def test_order_and_limit(git_project: Path, run_mem: RunMem) -> None:
         (DECISIONS, "2026-06-01 — Use BullMQ for job queues", "e"),  # inconclusive (symlink)
     ):
         ids[source] = memories.memory_id(file, heading)
-        done = run_mem("evidence", "add", ids[source], "--source", f"src/{source}.txt", cwd=git_project)
+        done = run_mem(
+            "evidence", "add", ids[source], "--source", f"src/{source}.txt", cwd=git_project
+        )
         assert done.returncode == 0, done.stderr
     (src / "b.txt").write_text("bb", encoding="utf-8")
     (src / "c.txt").unlink()
     (src / "e.txt").unlink()
     (src / "e.txt").symlink_to("a.txt")
     lessons = git_project / LESSONS
-    lessons.write_text(lessons.read_text(encoding="utf-8").replace("zero cache", "zero-value cache"),
-                       encoding="utf-8")
+    lessons.write_text(
+        lessons.read_text(encoding="utf-8").replace("zero cache", "zero-value cache"),
+        encoding="utf-8",
+    )
 
     everything = _audit(run_mem, git_project)
     assert everything["count"] == 5
     order = [(r["status"], r["memory"]["id"]) for r in everything["results"]]  # type: ignore[index]
     assert order == [
-        ("missing", ids["c"]), ("changed", ids["b"]), ("inconclusive", ids["e"]),
-        ("unknown", ids["d"]), ("unchanged", ids["a"]),
+        ("missing", ids["c"]),
+        ("changed", ids["b"]),
+        ("inconclusive", ids["e"]),
+        ("unknown", ids["d"]),
+        ("unchanged", ids["a"]),
     ]
     limited = run_mem("audit", "--limit", "2", cwd=git_project).stdout.splitlines()
     assert limited[0].startswith(f"missing  {ids['c']}")
@@ -188,7 +235,9 @@ def test_no_evidence(project: Path, run_mem: RunMem) -> None:
 
 
 @pytest.mark.parametrize("args", [(), (CACHE,)])
-def test_exit_zero_whatever_the_status(git_project: Path, run_mem: RunMem, args: tuple[str, ...]) -> None:
+def test_exit_zero_whatever_the_status(
+    git_project: Path, run_mem: RunMem, args: tuple[str, ...]
+) -> None:
     run_mem("evidence", "add", CACHE, "--source", "src/policy.py", cwd=git_project)
     (git_project / "src/policy.py").unlink()
     assert run_mem("audit", *args, cwd=git_project).returncode == 0

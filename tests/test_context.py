@@ -7,8 +7,9 @@ import sqlite3
 from pathlib import Path
 
 from conftest import RunMem, git
-from mem import memories
 from test_audit import snapshot
+
+from mem import memories
 
 LESSONS = ".agents/memory/lessons.md"
 DECISIONS = ".agents/memory/decisions.md"
@@ -35,8 +36,10 @@ def test_missing_parts_are_listed_as_missing(project: Path, run_mem: RunMem) -> 
     assert [(m["id"], m["file"], m["heading"]) for m in listed] == [  # type: ignore[union-attr]
         (m.id, m.file, m.heading) for m in memories.load(str(project))
     ]
-    assert all(list(m) == ["id", "file", "heading", "revision", "status", "supersededBy", "reason"]
-               for m in listed)  # type: ignore[union-attr]
+    assert all(
+        list(m) == ["id", "file", "heading", "revision", "status", "supersededBy", "reason"]
+        for m in listed
+    )  # type: ignore[union-attr]
     assert all(m["status"] == "active" for m in listed)  # type: ignore[union-attr]
     text = run_mem("context", cwd=project).stdout
     assert "## handoff: missing" in text and "## brain: missing" in text
@@ -52,19 +55,29 @@ def test_handoff_brain_and_commits(git_project: Path, run_mem: RunMem, tmp_path:
     (sessions / "notes.txt").write_text("not a handoff\n", encoding="utf-8")
     brain = tmp_path / "_brain"
     brain.mkdir()
-    (git_project / ".agents/memory/.brain-link").write_text(json.dumps(
-        {"linked_brain": str(brain), "brain_type": "portfolio", "linked_at": "2026-10-01T00:00:00.000Z"}
-    ), encoding="utf-8")
+    (git_project / ".agents/memory/.brain-link").write_text(
+        json.dumps(
+            {
+                "linked_brain": str(brain),
+                "brain_type": "portfolio",
+                "linked_at": "2026-10-01T00:00:00.000Z",
+            }
+        ),
+        encoding="utf-8",
+    )
     for number in range(11):
         (git_project / "src" / "log.txt").write_text(str(number), encoding="utf-8")
         git(git_project, "add", "-A")
         git(git_project, "commit", "-q", "-m", f"Change {number}")
     state = _context(run_mem, git_project)
     assert state["handoff"] == {
-        "path": ".agents/memory/sessions/2026-10-17-handoff.md", "text": "# Handoff\nnewest\n"
+        "path": ".agents/memory/sessions/2026-10-17-handoff.md",
+        "text": "# Handoff\nnewest\n",
     }
     assert state["brain"] == {
-        "path": ".agents/memory/.brain-link", "linkedBrain": str(brain), "brainType": "portfolio",
+        "path": ".agents/memory/.brain-link",
+        "linkedBrain": str(brain),
+        "brainType": "portfolio",
         "linkedAt": "2026-10-01T00:00:00.000Z",
     }
     commits = state["commits"]
@@ -94,9 +107,14 @@ def test_evidence_only_on_request(git_project: Path, run_mem: RunMem) -> None:
 def test_recall_with_evidence_keeps_order_and_scores(git_project: Path, run_mem: RunMem) -> None:
     run_mem("evidence", "add", CACHE, "--source", "src/policy.py", cwd=git_project)
     run_mem("supersede", RETRY, "--with", CACHE, "--reason", "merged", cwd=git_project)
-    plain = json.loads(run_mem("recall", "cache", "retry", "budget", "--json", cwd=git_project).stdout)
-    rich = json.loads(run_mem("recall", "cache", "retry", "budget", "--with-evidence", "--json",
-                              cwd=git_project).stdout)
+    plain = json.loads(
+        run_mem("recall", "cache", "retry", "budget", "--json", cwd=git_project).stdout
+    )
+    rich = json.loads(
+        run_mem(
+            "recall", "cache", "retry", "budget", "--with-evidence", "--json", cwd=git_project
+        ).stdout
+    )
     assert [(r["ref"], r["score"]) for r in rich["results"]] == [
         (r["ref"], r["score"]) for r in plain["results"]
     ]
@@ -114,7 +132,16 @@ def test_recall_with_evidence_keeps_order_and_scores(git_project: Path, run_mem:
 
 
 def test_evidence_ranking_drops_terminated_notes(project: Path, run_mem: RunMem) -> None:
-    query = ("recall", "postgres", "pooling", "--ranking", "evidence", "--context-scope", "work", "--json")
+    query = (
+        "recall",
+        "postgres",
+        "pooling",
+        "--ranking",
+        "evidence",
+        "--context-scope",
+        "work",
+        "--json",
+    )
     before = json.loads(run_mem(*query, cwd=project).stdout)
     assert "2026-06-02 — Postgres connection pooling" in [r["ref"] for r in before["results"]]
     assert run_mem("retract", POOLING, "--reason", "pgbouncer removed", cwd=project).returncode == 0
@@ -127,15 +154,25 @@ def test_evidence_ranking_drops_terminated_notes(project: Path, run_mem: RunMem)
 
 
 def test_index_tables_for_sqlite_audits(git_project: Path, run_mem: RunMem) -> None:
-    run_mem("evidence", "add", CACHE, "--source", "src/policy.py", "--source", "src/limits.py",
-            cwd=git_project)
+    run_mem(
+        "evidence",
+        "add",
+        CACHE,
+        "--source",
+        "src/policy.py",
+        "--source",
+        "src/limits.py",
+        cwd=git_project,
+    )
     run_mem("supersede", RETRY, "--with", CACHE, "--reason", "merged", cwd=git_project)
     path = run_mem("index", "path", cwd=git_project).stdout.strip()
     with sqlite3.connect(path) as conn:
         evidence = conn.execute(
             "SELECT line, memory_id, repo, path, size FROM evidence ORDER BY line"
         ).fetchall()
-        events = conn.execute("SELECT line, kind, memory_id, with_id, reason FROM lifecycle").fetchall()
+        events = conn.execute(
+            "SELECT line, kind, memory_id, with_id, reason FROM lifecycle"
+        ).fetchall()
     assert evidence == [
         (1, CACHE, "github.com/Org/Repo", "src/policy.py", 22),
         (2, CACHE, "github.com/Org/Repo", "src/limits.py", 22),

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from conftest import RunMem, git
+
 from mem import js, memories
 
 LESSONS = ".agents/memory/lessons.md"
@@ -24,8 +25,16 @@ def _records(project: Path) -> list[dict[str, object]]:
 
 
 def test_add_records_hashes_with_the_contract_layout(git_project: Path, run_mem: RunMem) -> None:
-    done = run_mem("evidence", "add", CACHE, "--source", "src/policy.py", "--source", "./src//limits.py",
-                   cwd=git_project)
+    done = run_mem(
+        "evidence",
+        "add",
+        CACHE,
+        "--source",
+        "src/policy.py",
+        "--source",
+        "./src//limits.py",
+        cwd=git_project,
+    )
     assert done.returncode == 0, done.stderr
     revision = memories.load(str(git_project))[3].revision
     assert done.stdout == (
@@ -39,10 +48,19 @@ def test_add_records_hashes_with_the_contract_layout(git_project: Path, run_mem:
     first = records[0]
     assert first["kind"] == "memory-evidence" and first["schemaVersion"] == 1
     assert first["ts"] == "2026-10-18T09:30:00.000Z"
-    assert first["memory"] == {"id": CACHE, "file": LESSONS, "heading": "Cache contract", "revision": revision}
+    assert first["memory"] == {
+        "id": CACHE,
+        "file": LESSONS,
+        "heading": "Cache contract",
+        "revision": revision,
+    }
     assert first["repo"] == "github.com/Org/Repo"
     data = (git_project / "src/policy.py").read_bytes()
-    assert first["source"] == {"path": "src/policy.py", "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+    assert first["source"] == {
+        "path": "src/policy.py",
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "size": len(data),
+    }
     assert records[0]["batch"] == records[1]["batch"]
     body = {key: value for key, value in first.items() if key != "id"}
     assert first["id"] == hashlib.sha256(js.stringify(body).encode()).hexdigest()
@@ -54,17 +72,31 @@ def test_add_records_hashes_with_the_contract_layout(git_project: Path, run_mem:
 def test_re_adding_an_unchanged_source_writes_nothing(git_project: Path, run_mem: RunMem) -> None:
     run_mem("evidence", "add", CACHE, "--source", "src/policy.py", cwd=git_project)
     before = (git_project / STORE).read_bytes()
-    again = run_mem("evidence", "add", CACHE, "--source", "src/policy.py", "--json", cwd=git_project)
+    again = run_mem(
+        "evidence", "add", CACHE, "--source", "src/policy.py", "--json", cwd=git_project
+    )
     assert again.returncode == 0
     assert (git_project / STORE).read_bytes() == before
     reply = json.loads(again.stdout)
-    assert reply["written"] == [] and [r["source"]["path"] for r in reply["unchanged"]] == ["src/policy.py"]
-    text = run_mem("evidence", "add", CACHE, "--source", "src/policy.py", "--source", "src/retry.py",
-                   cwd=git_project)
+    assert reply["written"] == [] and [r["source"]["path"] for r in reply["unchanged"]] == [
+        "src/policy.py"
+    ]
+    text = run_mem(
+        "evidence",
+        "add",
+        CACHE,
+        "--source",
+        "src/policy.py",
+        "--source",
+        "src/retry.py",
+        cwd=git_project,
+    )
     assert "src/policy.py already recorded for" in text.stdout
     assert "src/retry.py recorded for" in text.stdout
     (git_project / "src/policy.py").write_text("changed\n", encoding="utf-8")
-    changed = run_mem("evidence", "add", CACHE, "--source", "src/policy.py", "--json", cwd=git_project)
+    changed = run_mem(
+        "evidence", "add", CACHE, "--source", "src/policy.py", "--json", cwd=git_project
+    )
     assert len(json.loads(changed.stdout)["written"]) == 1
     assert len(_records(git_project)) == 3
 
@@ -76,20 +108,41 @@ def test_refusals_name_each_path_and_write_nothing(git_project: Path, run_mem: R
     exact = git_project / "src/exact.bin"
     exact.write_bytes(b"x" * 1024 * 1024)
     done = run_mem(
-        "evidence", "add", CACHE,
-        "--source", "src/policy.py", "--source", "../outside.py", "--source", "/etc/passwd",
-        "--source", ".git/config", "--source", "src/missing.py", "--source", "src",
-        "--source", "src/big.bin", "--source", "src/link.py", "--source", "linked/policy.py",
+        "evidence",
+        "add",
+        CACHE,
+        "--source",
+        "src/policy.py",
+        "--source",
+        "../outside.py",
+        "--source",
+        "/etc/passwd",
+        "--source",
+        ".git/config",
+        "--source",
+        "src/missing.py",
+        "--source",
+        "src",
+        "--source",
+        "src/big.bin",
+        "--source",
+        "src/link.py",
+        "--source",
+        "linked/policy.py",
         cwd=git_project,
     )
     assert done.returncode == 1 and done.stdout == ""
     message = done.stderr
     assert message.startswith("mem evidence: Evidence not recorded (nothing was written): ")
     for expected in (
-        "../outside.py: must be a relative path", "/etc/passwd: must be a relative path",
-        ".git/config: must be a relative path", "src/missing.py: does not exist",
-        "src: is a directory", "src/big.bin: is larger than 1 MiB (1048577 bytes)",
-        "src/link.py: is a symbolic link", "linked/policy.py: passes through the symbolic link linked",
+        "../outside.py: must be a relative path",
+        "/etc/passwd: must be a relative path",
+        ".git/config: must be a relative path",
+        "src/missing.py: does not exist",
+        "src: is a directory",
+        "src/big.bin: is larger than 1 MiB (1048577 bytes)",
+        "src/link.py: is a symbolic link",
+        "linked/policy.py: passes through the symbolic link linked",
     ):
         assert expected in message
     assert "src/policy.py" not in message
@@ -109,7 +162,8 @@ def test_fifty_sources_per_call_and_per_revision(git_project: Path, run_mem: Run
     over = run_mem("evidence", "add", CACHE, "--source", "src/f51.txt", "--json", cwd=git_project)
     assert over.returncode == 1
     assert json.loads(over.stdout) == {
-        "error": f"Memory {CACHE} would rest on 51 source paths at this revision; at most 50 are allowed."
+        "error": f"Memory {CACHE} would rest on 51 source paths at this revision;"
+        " at most 50 are allowed."
     }
     assert len(_records(git_project)) == 50
     none = run_mem("evidence", "add", CACHE, cwd=git_project)
@@ -130,11 +184,20 @@ def test_identity_must_be_provable(git_project: Path, run_mem: RunMem, tmp_path:
     plain = tmp_path / "Repo"
     (plain / "src").mkdir(parents=True)
     (plain / "src/policy.py").write_text("x", encoding="utf-8")
-    outside = run_mem("evidence", "add", CACHE, "--source", "src/policy.py", "--root", str(plain),
-                      cwd=git_project)
+    outside = run_mem(
+        "evidence", "add", CACHE, "--source", "src/policy.py", "--root", str(plain), cwd=git_project
+    )
     assert outside.returncode == 1 and "is not the top level of a git work tree" in outside.stderr
-    sub = run_mem("evidence", "add", CACHE, "--source", "policy.py", "--root", str(git_project / "src"),
-                  cwd=git_project)
+    sub = run_mem(
+        "evidence",
+        "add",
+        CACHE,
+        "--source",
+        "policy.py",
+        "--root",
+        str(git_project / "src"),
+        cwd=git_project,
+    )
     assert sub.returncode == 1 and "is not the top level of a git work tree" in sub.stderr
     assert not (git_project / STORE).exists()
 
@@ -145,8 +208,17 @@ def test_root_can_be_another_work_tree(git_project: Path, run_mem: RunMem, tmp_p
     git(other, "init", "-q", "-b", "main")
     git(other, "remote", "add", "origin", "https://tok@gitlab.com/Team/Service.git")
     (other / "main.go").write_text("package main\n", encoding="utf-8")
-    done = run_mem("evidence", "add", RETRY, "--source", "main.go", "--root", str(other), "--json",
-                   cwd=git_project)
+    done = run_mem(
+        "evidence",
+        "add",
+        RETRY,
+        "--source",
+        "main.go",
+        "--root",
+        str(other),
+        "--json",
+        cwd=git_project,
+    )
     assert done.returncode == 0, done.stdout
     assert json.loads(done.stdout)["written"][0]["repo"] == "gitlab.com/Team/Service"
 
@@ -165,14 +237,18 @@ def test_list_marks_current_records(git_project: Path, run_mem: RunMem) -> None:
     run_mem("evidence", "add", CACHE, "--source", "src/policy.py", cwd=git_project)
     run_mem("evidence", "add", RETRY, "--source", "src/retry.py", cwd=git_project)
     lessons = git_project / LESSONS
-    lessons.write_text(lessons.read_text(encoding="utf-8").replace(
-        "Preserve false and zero cache values.", "Preserve false, zero and empty cache values."),
-        encoding="utf-8")
+    lessons.write_text(
+        lessons.read_text(encoding="utf-8").replace(
+            "Preserve false and zero cache values.", "Preserve false, zero and empty cache values."
+        ),
+        encoding="utf-8",
+    )
     run_mem("evidence", "add", CACHE, "--source", "src/limits.py", cwd=git_project)
     listed = json.loads(run_mem("evidence", "list", CACHE, "--json", cwd=git_project).stdout)
     assert listed["count"] == 2
     assert [(r["source"]["path"], r["current"]) for r in listed["results"]] == [
-        ("src/policy.py", False), ("src/limits.py", True)
+        ("src/policy.py", False),
+        ("src/limits.py", True),
     ]
     text = run_mem("evidence", "list", CACHE, cwd=git_project).stdout
     assert text.startswith(f"mem evidence: 2 record(s) for {CACHE}")
@@ -182,8 +258,9 @@ def test_list_marks_current_records(git_project: Path, run_mem: RunMem) -> None:
 def test_a_corrupt_store_fails_closed(git_project: Path, run_mem: RunMem) -> None:
     run_mem("evidence", "add", CACHE, "--source", "src/policy.py", cwd=git_project)
     store = git_project / STORE
-    store.write_text(store.read_text(encoding="utf-8").replace("src/policy.py", "src/other.py"),
-                     encoding="utf-8")
+    store.write_text(
+        store.read_text(encoding="utf-8").replace("src/policy.py", "src/other.py"), encoding="utf-8"
+    )
     done = run_mem("audit", cwd=git_project)
     assert done.returncode == 1
     assert done.stderr == "mem audit: Evidence record integrity check failed at line 1.\n"

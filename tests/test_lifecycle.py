@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import RunMem, mem_command
+
 from mem import js, memories
 
 LESSONS = ".agents/memory/lessons.md"
@@ -39,8 +39,16 @@ def _edit(project: Path, old: str, new: str) -> None:
 
 
 def test_supersede_appends_a_revision_bound_event(project: Path, run_mem: RunMem) -> None:
-    done = run_mem("supersede", CACHE, "--with", RETRY, "--reason", "Policy changed after review",
-                   "--json", cwd=project)
+    done = run_mem(
+        "supersede",
+        CACHE,
+        "--with",
+        RETRY,
+        "--reason",
+        "Policy changed after review",
+        "--json",
+        cwd=project,
+    )
     assert done.returncode == 0, done.stdout
     reply = json.loads(done.stdout)
     event = reply["written"]
@@ -53,18 +61,25 @@ def test_supersede_appends_a_revision_bound_event(project: Path, run_mem: RunMem
     body = {key: value for key, value in event.items() if key != "id"}
     assert event["id"] == hashlib.sha256(js.stringify(body).encode()).hexdigest()
     assert _events(project) == [event]
-    assert _statuses(run_mem, project)[CACHE] == ("superseded", RETRY, "Policy changed after review")
+    assert _statuses(run_mem, project)[CACHE] == (
+        "superseded",
+        RETRY,
+        "Policy changed after review",
+    )
     assert _statuses(run_mem, project)[RETRY] == ("active", None, None)
 
 
-def test_identical_repeats_are_no_ops_and_conflicts_are_refused(project: Path, run_mem: RunMem) -> None:
+def test_identical_repeats_are_no_ops_and_conflicts_are_refused(
+    project: Path, run_mem: RunMem
+) -> None:
     first = run_mem("supersede", CACHE, "--with", RETRY, "--reason", "r", cwd=project)
     assert first.stdout.startswith(f"mem supersede: {CACHE} superseded by {RETRY} (event ")
     store = (project / STORE).read_bytes()
     again = run_mem("supersede", CACHE, "--with", RETRY, "--reason", "r", cwd=project)
     assert again.returncode == 0
     assert again.stdout == (
-        f"mem supersede: {CACHE} was already superseded by {RETRY} at this revision; nothing written\n"
+        f"mem supersede: {CACHE} was already superseded by {RETRY} at this revision;"
+        " nothing written\n"
     )
     retract = run_mem("retract", CACHE, "--reason", "wrong", cwd=project)
     assert retract.returncode == 1
@@ -81,7 +96,10 @@ def test_identical_repeats_are_no_ops_and_conflicts_are_refused(project: Path, r
     repeat = run_mem("retract", HETZNER, "--reason", "incorrect", "--json", cwd=project)
     assert json.loads(repeat.stdout)["written"] is None
     refused = run_mem("supersede", HETZNER, "--with", RETRY, "--reason", "r", cwd=project)
-    assert refused.stderr == f"mem supersede: Memory {HETZNER} is already retracted at this revision.\n"
+    assert (
+        refused.stderr
+        == f"mem supersede: Memory {HETZNER} is already retracted at this revision.\n"
+    )
     assert len(_events(project)) == 2
 
 
@@ -102,16 +120,31 @@ def test_events_stop_applying_when_either_text_changes(project: Path, run_mem: R
 
 def test_validation(project: Path, run_mem: RunMem) -> None:
     cases = [
-        (("supersede", CACHE, "--with", CACHE, "--reason", "r"), "A memory cannot supersede itself."),
-        (("supersede", CACHE, "--reason", "r"),
-         "--with <new-id> is required: the full id of the replacing memory."),
-        (("supersede", CACHE, "--with", RETRY[:12], "--reason", "r"), f"Unknown memory id: {RETRY[:12]}"),
+        (
+            ("supersede", CACHE, "--with", CACHE, "--reason", "r"),
+            "A memory cannot supersede itself.",
+        ),
+        (
+            ("supersede", CACHE, "--reason", "r"),
+            "--with <new-id> is required: the full id of the replacing memory.",
+        ),
+        (
+            ("supersede", CACHE, "--with", RETRY[:12], "--reason", "r"),
+            f"Unknown memory id: {RETRY[:12]}",
+        ),
         (("retract", CACHE), "--reason must be non-empty text of at most 2000 characters."),
-        (("retract", CACHE, "--reason", " \t"), "--reason must be non-empty text of at most 2000 characters."),
-        (("retract", CACHE, "--reason", "x" * 2001),
-         "--reason must be non-empty text of at most 2000 characters."),
-        (("retract", "mem_ffffffffffffffffffff", "--reason", "r"),
-         "Unknown memory id: mem_ffffffffffffffffffff"),
+        (
+            ("retract", CACHE, "--reason", " \t"),
+            "--reason must be non-empty text of at most 2000 characters.",
+        ),
+        (
+            ("retract", CACHE, "--reason", "x" * 2001),
+            "--reason must be non-empty text of at most 2000 characters.",
+        ),
+        (
+            ("retract", "mem_ffffffffffffffffffff", "--reason", "r"),
+            "Unknown memory id: mem_ffffffffffffffffffff",
+        ),
     ]
     for args, message in cases:
         done = run_mem(*args, cwd=project)
@@ -123,17 +156,23 @@ def test_validation(project: Path, run_mem: RunMem) -> None:
 
 def test_ambiguous_ids_are_refused(project: Path, run_mem: RunMem) -> None:
     lessons = project / LESSONS
-    lessons.write_text(lessons.read_text(encoding="utf-8") + "\n### Retry budget\nSecond copy.\n",
-                       encoding="utf-8")
+    lessons.write_text(
+        lessons.read_text(encoding="utf-8") + "\n### Retry budget\nSecond copy.\n", encoding="utf-8"
+    )
     done = run_mem("supersede", CACHE, "--with", RETRY, "--reason", "r", cwd=project)
     assert done.stderr == (
-        f'mem supersede: Memory id {RETRY} is ambiguous: {LESSONS} has 2 sections headed "Retry budget".\n'
+        f"mem supersede: Memory id {RETRY} is ambiguous: {LESSONS} has 2 sections"
+        ' headed "Retry budget".\n'
     )
 
 
 def test_no_cycles_at_current_revisions(project: Path, run_mem: RunMem) -> None:
-    assert run_mem("supersede", CACHE, "--with", RETRY, "--reason", "r", cwd=project).returncode == 0
-    assert run_mem("supersede", RETRY, "--with", HETZNER, "--reason", "r", cwd=project).returncode == 0
+    assert (
+        run_mem("supersede", CACHE, "--with", RETRY, "--reason", "r", cwd=project).returncode == 0
+    )
+    assert (
+        run_mem("supersede", RETRY, "--with", HETZNER, "--reason", "r", cwd=project).returncode == 0
+    )
     cycle = run_mem("supersede", HETZNER, "--with", CACHE, "--reason", "r", cwd=project)
     assert cycle.returncode == 1
     assert cycle.stderr == (
@@ -142,7 +181,9 @@ def test_no_cycles_at_current_revisions(project: Path, run_mem: RunMem) -> None:
     )
     # once the chain's middle text changes, its supersessions no longer apply: no cycle left
     _edit(project, "### Retry budget\n", "### Retry budget\nRevised.\n")
-    assert run_mem("supersede", HETZNER, "--with", CACHE, "--reason", "r", cwd=project).returncode == 0
+    assert (
+        run_mem("supersede", HETZNER, "--with", CACHE, "--reason", "r", cwd=project).returncode == 0
+    )
 
 
 @pytest.mark.parametrize("round_", range(4))
@@ -154,8 +195,13 @@ def test_concurrent_conflicting_calls_exactly_one_wins(project: Path, round_: in
     ]
     calls = calls[round_ % 3 :] + calls[: round_ % 3]
     processes = [
-        subprocess.Popen([*mem_command(), *args], cwd=project, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [*mem_command(), *args],
+            cwd=project,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for args in calls
     ]
     results = [(process.wait(timeout=60), *process.communicate()) for process in processes]

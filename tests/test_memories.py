@@ -21,7 +21,12 @@ def test_id_is_file_nul_heading_and_revision_is_the_anchor_hash() -> None:
     expected_id = "mem_" + hashlib.sha256(f"{FILE}\0Use BullMQ".encode()).hexdigest()[:20]
     assert memory.id == expected_id
     assert memory.revision == hashlib.sha256(b"Use BullMQ\n- body").hexdigest()
-    assert memory.ref() == {"id": expected_id, "file": FILE, "heading": "Use BullMQ", "revision": memory.revision}
+    assert memory.ref() == {
+        "id": expected_id,
+        "file": FILE,
+        "heading": "Use BullMQ",
+        "revision": memory.revision,
+    }
 
 
 def test_editing_the_body_keeps_the_id_and_changes_the_revision() -> None:
