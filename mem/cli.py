@@ -355,7 +355,7 @@ def retract_command(memory_id: str, reason: str | None, directory: str | None, j
 @click.option("--with-evidence", is_flag=True, help="Add each memory's audit and outcome receipts.")
 @project_options
 def context_command(with_evidence: bool, directory: str | None, json_: bool) -> None:
-    """The project's memory for an agent starting work: context, handoff, brain, commits, memories.
+    """Memory state for an agent starting work: context, handoff, brain, commits, memories.
 
     \b
     Example:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 from conftest import git
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mem import gitrepo
 
@@ -49,6 +51,33 @@ from mem import gitrepo
 )
 def test_canonical_url(url: str, canonical: str | None) -> None:
     assert gitrepo.canonical_url(url) == canonical
+
+
+_NAME = st.text(
+    alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_", min_size=1
+)
+
+
+@given(
+    user=_NAME,
+    token=_NAME,
+    host=st.from_regex(r"[a-z][a-z0-9-]{0,10}\.(com|org|io)", fullmatch=True),
+    owner=_NAME,
+    repo=_NAME,
+    upper=st.booleans(),
+)
+def test_every_spelling_of_a_remote_has_one_identity(
+    user: str, token: str, host: str, owner: str, repo: str, upper: bool
+) -> None:
+    shown = host.upper() if upper else host
+    spellings = [
+        f"{user}@{shown}:{owner}/{repo}.git",
+        f"https://{user}:{token}@{shown}/{owner}/{repo}",
+        f"https://{shown}:443/{owner}/{repo}.git/",
+        f"ssh://{user}@{shown}:22/{owner}/{repo}.git",
+    ]
+    expected = f"{host}/{owner}/{repo}"
+    assert {gitrepo.canonical_url(url) for url in spellings} == {expected}
 
 
 @pytest.mark.parametrize(
