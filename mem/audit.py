@@ -144,12 +144,11 @@ def audit(
     return audits[:limit], len(audits)
 
 
-def statuses(root: str, checkout_root: str | None = None) -> dict[tuple[str, str], MemoryAudit]:
-    """(memory id, revision) -> audit, for every memory of the project (context, recall)."""
-    checkout = os.path.realpath(checkout_root) if checkout_root else root
+def statuses(root: str, current: list[Memory]) -> dict[tuple[str, str], MemoryAudit]:
+    """(memory id, revision) -> audit of each given memory against the project's checkout."""
     records = evidence.read_records(root)
-    identity = gitrepo.identity(checkout) if records else gitrepo.Identity(None, None)
+    identity = gitrepo.identity(root) if records else gitrepo.Identity(None, None)
     return {
-        (memory.id, memory.revision): audit_memory(memory, records, identity, checkout)
-        for memory in memories.load(root)
+        (memory.id, memory.revision): audit_memory(memory, records, identity, root)
+        for memory in current
     }

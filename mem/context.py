@@ -20,7 +20,7 @@ COMMITS = 10
 
 def gather(root: str, with_evidence: bool) -> dict[str, Any]:
     current, lifecycle_statuses = lifecycle.project_statuses(root)
-    audits = audit.statuses(root) if with_evidence else {}
+    audits = audit.statuses(root, current) if with_evidence else {}
     receipts = _receipts(root) if with_evidence else []
     listed = []
     for memory in current:
@@ -105,10 +105,8 @@ def _receipts(root: str) -> list[dict[str, Any]]:
 
 def annotate_recall(root: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`recall --with-evidence`: each project note's lifecycle and audit status, order untouched."""
-    events = lifecycle.read_events(root)
-    current = memories.load(root)
-    lifecycle_statuses = lifecycle.statuses(events, current)
-    audits = audit.statuses(root)
+    current, lifecycle_statuses = lifecycle.project_statuses(root)
+    audits = audit.statuses(root, current)
     for entry in entries:
         if entry["kind"] != "note" or entry["sourceFile"] not in memories.MEMORY_FILES:
             continue
@@ -126,22 +124,3 @@ def annotate_recall(root: str, entries: list[dict[str, Any]]) -> list[dict[str, 
         }
     return entries
 
-
-def drop_terminated(root: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Evidence ranking drops notes whose current revision is superseded or retracted."""
-    current = memories.load(root)
-    terminated = {
-        key
-        for key, status in lifecycle.statuses(lifecycle.read_events(root), current).items()
-        if status.status != "active"
-    }
-    return [
-        entry
-        for entry in entries
-        if entry["kind"] != "note"
-        or (
-            memories.memory_id(entry["sourceFile"], entry["ref"]),
-            memories.revision_of(entry["text"]),
-        )
-        not in terminated
-    ]

@@ -9,6 +9,7 @@ so of two concurrent conflicting calls exactly one succeeds. Markdown is never t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from mem import files, js, memories, stores
 from mem.errors import MemError
@@ -82,6 +83,22 @@ def statuses(events: list[stores.Record], current: list[Memory]) -> dict[tuple[s
 def project_statuses(root: str) -> tuple[list[Memory], dict[tuple[str, str], Status]]:
     current = memories.load(root)
     return current, statuses(read_events(root), current)
+
+
+def drop_terminated(root: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Evidence ranking drops recall notes whose current revision is superseded or retracted."""
+    _, found = project_statuses(root)
+    terminated = {key for key, status in found.items() if status.status != "active"}
+    return [
+        entry
+        for entry in entries
+        if entry["kind"] != "note"
+        or (
+            memories.memory_id(entry["sourceFile"], entry["ref"]),
+            memories.revision_of(entry["text"]),
+        )
+        not in terminated
+    ]
 
 
 @dataclass(frozen=True)

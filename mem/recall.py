@@ -97,9 +97,9 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
         top = score.order(ranked, limit if request.ranking == "lexical" else len(ranked))
         entries = _entries(top, sources)
     if request.ranking == "evidence":
-        from mem import context
+        from mem import lifecycle
 
-        entries = _with_evidence(root, context.drop_terminated(root, entries))[:limit]
+        entries = _with_evidence(root, lifecycle.drop_terminated(root, entries))[:limit]
     if request.with_evidence:
         from mem import context
 
