@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 from conftest import RunMem, mem_command
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mem import js, memories
+from mem import js, lifecycle, memories
+from mem.errors import MemError
 
 LESSONS = ".agents/memory/lessons.md"
 CACHE = memories.memory_id(LESSONS, "Cache contract")
 RETRY = memories.memory_id(LESSONS, "Retry budget")
 HETZNER = memories.memory_id(LESSONS, "Hetzner firewall first")
 STORE = Path(".bmad/memory/lifecycle.ndjson")
+NOW = "2026-10-18T09:30:00.000Z"
 
 
 def _events(project: Path) -> list[dict[str, object]]:
@@ -212,3 +218,61 @@ def test_concurrent_conflicting_calls_exactly_one_wins(project: Path, round_: in
             assert f"Memory {CACHE} is already " in stderr and "at this revision." in stderr
     assert len(_events(project)) == 1
     assert not (project / ".bmad/memory/writer.lock").exists()
+
+
+_OPERATIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["supersede", "retract", "edit"]),
+        st.integers(0, 2),
+        st.integers(0, 2),
+    ),
+    max_size=12,
+)
+
+
+def _operate(root: str, kind: str, old: str, new: str) -> lifecycle.Outcome:
+    if kind == "retract":
+        return lifecycle.retract(root, old, "r", NOW)
+    return lifecycle.supersede(root, old, new, "r", NOW)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_OPERATIONS)
+def test_operations_append_one_line_or_nothing(operations: list[tuple[str, int, int]]) -> None:
+    headings = ["Alpha", "Beta", "Gamma"]
+    ids = [memories.memory_id(LESSONS, heading) for heading in headings]
+    bodies = ["a", "b", "c"]
+    with tempfile.TemporaryDirectory() as scratch:
+        root = os.path.realpath(scratch)
+        notes = Path(root, LESSONS)
+        notes.parent.mkdir(parents=True)
+        store = Path(root, STORE)
+
+        def write_notes() -> None:
+            notes.write_text(
+                "".join(f"### {h}\n{b}\n\n" for h, b in zip(headings, bodies, strict=True)),
+                encoding="utf-8",
+            )
+
+        write_notes()
+        for kind, first, second in operations:
+            if kind == "edit":
+                bodies[first] += "+"
+                write_notes()
+                continue
+            before = store.read_bytes() if store.exists() else b""
+            try:
+                outcome = _operate(root, kind, ids[first], ids[second])
+            except MemError:
+                assert (store.read_bytes() if store.exists() else b"") == before
+                continue
+            after = store.read_bytes()
+            assert after.count(b"\n") - before.count(b"\n") == (1 if outcome.written else 0)
+            assert after.startswith(before)
+            assert (
+                _operate(root, kind, ids[first], ids[second]).written is False
+            )  # the identical repeat is a no-op
+            assert store.read_bytes() == after
+            current, found = lifecycle.project_statuses(root)
+            target = next(m for m in current if m.id == ids[first])
+            assert found[(target.id, target.revision)].status != "active"
