@@ -119,6 +119,7 @@ def cli() -> None:
 
 
 @cli.command()
+@click.option("--with-evidence", is_flag=True, help="Add each note's lifecycle and audit status.")
 @legacy_options
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
 def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options: Any) -> None:
@@ -424,9 +425,9 @@ def archive(store: str, directory: str | None, approve: bool, json_: bool) -> No
     Example:
         mem archive journal --approve
     """
-    from mem import clock, files, report, stores
+    from mem import clock, files, housekeeping, report
 
-    result = stores.archive(files.project_root(directory), store, approve, clock.now_iso())
+    result = housekeeping.archive(files.project_root(directory), store, approve, clock.now_iso())
     _emit(result, json_, report.archive_text)
 
 
@@ -442,9 +443,9 @@ def unlock(directory: str | None, json_: bool) -> None:
     Example:
         mem unlock
     """
-    from mem import files, report, stores
+    from mem import files, housekeeping, report
 
-    _emit(stores.unlock(files.project_root(directory)), json_, report.unlock_text)
+    _emit(housekeeping.unlock(files.project_root(directory)), json_, report.unlock_text)
 
 
 @cli.command()
@@ -485,6 +486,140 @@ def patterns_command(directory: str | None, json_: bool) -> None:
 
     listed = pattern_store.scored_patterns(files.project_root(directory))
     click.echo(render.patterns_json(listed) if json_ else render.patterns_text(listed), nl=False)
+
+
+def project_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`-d/--directory` and `--json`, as the memory commands take them."""
+    command = click.option(
+        "--json", "json_", is_flag=True, is_eager=True, callback=_remember_json, help="JSON output."
+    )(command)
+    return click.option(
+        "-d", "--directory", help="Project directory (default: the current directory)."
+    )(command)
+
+
+_ROOT_HELP = "Top level of the git work tree the sources live in (default: the project directory)."
+
+
+@cli.group(name="evidence")
+def evidence_group() -> None:
+    """Record and list the checkout files a memory rests on."""
+
+
+@evidence_group.command(name="add")
+@click.argument("memory_id")
+@click.option(
+    "--source", "sources", multiple=True, metavar="PATH", help="Source file (repeatable, 1 to 50)."
+)
+@click.option("--root", metavar="DIR", help=_ROOT_HELP)
+@project_options
+def evidence_add(
+    memory_id: str, sources: tuple[str, ...], root: str | None, directory: str | None, json_: bool
+) -> None:
+    """Record the SHA-256 of source files for a memory's current revision.
+
+    \b
+    Example:
+        mem evidence add mem_0123456789abcdef0123 --source src/policy.py --source docs/policy.md
+    """
+    from mem import clock, evidence, files, render_memory
+
+    project = files.project_root(directory)
+    added = evidence.add(project, memory_id, list(sources), root, clock.now_iso())
+    click.echo(render_memory.evidence_added(added, json_), nl=False)
+
+
+@evidence_group.command(name="list")
+@click.argument("memory_id")
+@project_options
+def evidence_list(memory_id: str, directory: str | None, json_: bool) -> None:
+    """List a memory's evidence records, all revisions, marking the current ones.
+
+    \b
+    Example:
+        mem evidence list mem_0123456789abcdef0123 --json
+    """
+    from mem import evidence, files, render_memory
+
+    memory, records = evidence.listed(files.project_root(directory), memory_id)
+    click.echo(render_memory.evidence_list(memory, records, json_), nl=False)
+
+
+@cli.command(name="audit")
+@click.argument("memory_id", required=False)
+@click.option("--root", metavar="DIR", help=_ROOT_HELP)
+@click.option("--limit", metavar="N", help="Memories to list, 1 to 1000 (default 20).")
+@project_options
+def audit_command(
+    memory_id: str | None, root: str | None, limit: str | None, directory: str | None, json_: bool
+) -> None:
+    """Compare recorded evidence with the checkout, writing nothing.
+
+    \b
+    Example:
+        mem audit --limit 20
+        mem audit mem_0123456789abcdef0123 --json
+    """
+    from mem import audit, files, render_memory
+
+    project = files.project_root(directory)
+    results, total = audit.audit(project, memory_id, root, audit.parse_limit(limit))
+    click.echo(render_memory.audit(results, total, json_), nl=False)
+
+
+@cli.command(name="supersede")
+@click.argument("memory_id")
+@click.option("--with", "successor", metavar="ID", help="Full id of the memory that replaces it.")
+@click.option("--reason", metavar="TEXT", help="Why (at most 2000 characters).")
+@project_options
+def supersede_command(
+    memory_id: str, successor: str | None, reason: str | None, directory: str | None, json_: bool
+) -> None:
+    """Record that a memory's current revision is replaced by another memory.
+
+    \b
+    Example:
+        mem supersede mem_0123456789abcdef0123 --with mem_3210fedcba9876543210 \\
+            --reason "Policy changed after review"
+    """
+    from mem import clock, files, lifecycle, render_memory
+
+    root = files.project_root(directory)
+    outcome = lifecycle.supersede(root, memory_id, successor, reason, clock.now_iso())
+    click.echo(render_memory.lifecycle_outcome("supersede", outcome, json_), nl=False)
+
+
+@cli.command(name="retract")
+@click.argument("memory_id")
+@click.option("--reason", metavar="TEXT", help="Why (at most 2000 characters).")
+@project_options
+def retract_command(memory_id: str, reason: str | None, directory: str | None, json_: bool) -> None:
+    """Record that a memory's current revision is withdrawn.
+
+    \b
+    Example:
+        mem retract mem_0123456789abcdef0123 --reason "The recorded conclusion was incorrect"
+    """
+    from mem import clock, files, lifecycle, render_memory
+
+    outcome = lifecycle.retract(files.project_root(directory), memory_id, reason, clock.now_iso())
+    click.echo(render_memory.lifecycle_outcome("retract", outcome, json_), nl=False)
+
+
+@cli.command(name="context")
+@click.option("--with-evidence", is_flag=True, help="Add each memory's audit and outcome receipts.")
+@project_options
+def context_command(with_evidence: bool, directory: str | None, json_: bool) -> None:
+    """Memory state for an agent starting work: context, handoff, brain, commits, memories.
+
+    \b
+    Example:
+        mem context --with-evidence --json
+    """
+    from mem import context, files, render_memory
+
+    state = context.gather(files.project_root(directory), with_evidence)
+    click.echo(render_memory.context(state, json_), nl=False)
 
 
 def main() -> NoReturn:

@@ -76,6 +76,7 @@ def recall_output(
         ranking=options["ranking"] or "lexical",
         context_scope=options["context_scope"],
         include_archive=include_archive,
+        with_evidence=bool(options.get("with_evidence")),
     )
     results = recall.recall(files.project_root(options["directory"]), request, clock.now_iso())
     if as_json:

@@ -24,6 +24,7 @@ class Request:
     ranking: str = "lexical"
     context_scope: str | None = None
     include_archive: bool = False
+    with_evidence: bool = False
 
 
 def parse_limit(text: str | None) -> int:
@@ -83,7 +84,9 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
         }
         if request.ranking == "evidence":
             _check_evidence_sources(root, project_files)
-        ranked = _rank(conn, terms, [row.id for row in project_files.values()], now_ms, limit)
+        # Evidence ranking drops notes before the limit applies, so it orders every candidate.
+        candidate_limit = limit if request.ranking == "lexical" else None
+        ranked = _rank(conn, terms, [row.id for row in project_files.values()], now_ms, candidate_limit)
         sources: dict[int, tuple[index.Connection, str]] = {
             row.rank: (conn, row.path) for row in project_files.values()
         }
@@ -92,14 +95,20 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
             brain_conn, _ = stack.enter_context(sync.synced(brain_root, "brain"))
             seen = {row.real_path for row in project_files.values()}
             brain_files = [row for row in index.file_rows(brain_conn).values() if row.real_path not in seen]
-            ranked += _rank(brain_conn, terms, [row.id for row in brain_files], now_ms, limit)
+            ranked += _rank(brain_conn, terms, [row.id for row in brain_files], now_ms, candidate_limit)
             for row in brain_files:
                 relative = os.path.relpath(os.path.join(brain_root, row.path), root)
                 sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
-        top = score.order(ranked, limit)
+        top = score.order(ranked, limit if candidate_limit else len(ranked))
         entries = _entries(top, sources)
     if request.ranking == "evidence":
-        entries = _with_evidence(root, entries)
+        from mem import lifecycle
+
+        entries = _with_evidence(root, lifecycle.drop_terminated(root, entries))[:limit]
+    if request.with_evidence:
+        from mem import context
+
+        entries = context.annotate_recall(root, entries)
     return entries
 
 

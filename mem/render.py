@@ -36,7 +36,17 @@ def recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
         else:
             lines.append(f"  {position}. [{score}] note {entry['source']} § {entry['ref']}")
         lines.append(f"     {truncate(entry['text'])}")
+        if entry.get("memory"):
+            lines.append(_memory_status(entry["memory"]))
     return "\n".join(lines) + "\n"
+
+
+def _memory_status(memory: dict[str, Any]) -> str:
+    """`recall --with-evidence`: a note's lifecycle and audit status under its text."""
+    state = memory["status"]
+    if memory["supersededBy"]:
+        state += f" by {memory['supersededBy']}"
+    return f"     {memory['id']}: {state}; audit {memory['audit']}"
 
 
 def recall_json(query: str, scope: str, ranking: str, results: list[dict[str, Any]]) -> str:

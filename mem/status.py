@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem import brain, files, index_audit, js, stores
+from mem import brain, files, housekeeping, index_audit, js
 
 RECEIPT_LIMIT = 1000
 NOTE_FILES = ("decisions.md", "lessons.md", "patterns.md")
@@ -88,7 +88,7 @@ def health(project: dict[str, Any], global_: dict[str, Any]) -> dict[str, Any]:
 
 def store_sizes(root: str) -> list[dict[str, Any]]:
     found = []
-    for name, relative in stores.STORES.items():
+    for name, relative in housekeeping.STORES.items():
         info = files.file_info(os.path.join(root, relative))
         size = 0 if info is None else info.st_size
         entry: dict[str, Any] = {
@@ -103,7 +103,7 @@ def store_sizes(root: str) -> list[dict[str, Any]]:
 
 
 def receipts(root: str) -> int:
-    path = os.path.join(root, stores.STORES["outcomes"])
+    path = os.path.join(root, housekeeping.STORES["outcomes"])
     text = files.read_small_text(path) if os.path.isfile(path) else None
     return 0 if text is None else sum(1 for line in text.split("\n") if js.trim(line))
 

@@ -1,106 +1,84 @@
-"""The NDJSON stores under `.bmad/memory/`: archiving a full one, clearing a dead writer's lock."""
+"""Self-hashing NDJSON stores: the evidence and lifecycle records under `.bmad/memory/`.
+
+A record's `id` is the hex SHA-256 of the compact JSON of the record without `id`, so a
+store can prove each line is what was written. Reading is strict (fail closed): these
+records decide what users are told to review, so a torn or edited line stops the command
+with the line number instead of being skipped.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import os
+import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from mem import files, js
 from mem.errors import MemError
 
-STORES = {
-    "journal": ".bmad/memory/journal.ndjson",
-    "outcomes": ".bmad/memory/outcomes.ndjson",
-    "promotions": ".bmad/memory/promotions.ndjson",
-    "evidence": ".bmad/memory/evidence.ndjson",
-    "lifecycle": ".bmad/memory/lifecycle.ndjson",
-}
-ARCHIVE_DIR = ".bmad/memory/archive"
-# Where each kind of record keeps its time; the first present one names the archive.
-TIME_KEYS = ("ts", "observedAt", "recordedAt", "createdAt")
+Record = dict[str, Any]
 
 
-def store_path(name: str) -> str:
-    if name not in STORES:
-        raise MemError(f"Unknown store: {name} (expected {', '.join(STORES)}).")
-    return STORES[name]
+def record_id(body: Record) -> str:
+    return hashlib.sha256(js.stringify(body).encode("utf-8")).hexdigest()
 
 
-def record_times(content: str) -> list[str]:
-    """Pure: the time of every parseable record, in file order."""
-    times = []
-    for line in content.split("\n"):
-        try:
-            record = js.parse_json(js.trim(line))
-        except ValueError:
+def with_id(body: Record) -> Record:
+    """The record as stored: `id` first, then the body's keys in their order."""
+    return {"id": record_id(body), **body}
+
+
+def line_of(record: Record) -> str:
+    return js.stringify(record) + "\n"
+
+
+def parse_store(label: str, content: str, well_formed: Callable[[Record], bool]) -> list[Record]:
+    """Every record of a store's text, each checked for shape and integrity. Pure."""
+    if content and not content.endswith("\n"):
+        raise MemError(f"{label} store has an incomplete final record.")
+    records: list[Record] = []
+    for number, line in enumerate(content.split("\n"), start=1):
+        if not js.trim(line):
             continue
-        if isinstance(record, dict):
-            for key in TIME_KEYS:
-                value = record.get(key)
-                if isinstance(value, str | int | float) and not isinstance(value, bool):
-                    times.append(value if isinstance(value, str) else js.number_to_string(value))
-                    break
-    return times
+        try:
+            record = js.parse_json(line)
+        except ValueError:
+            raise MemError(f"{label} store line {number} is not valid JSON.") from None
+        if (
+            not isinstance(record, dict)
+            or record.get("schemaVersion") != 1
+            or not well_formed(record)
+            or record.get("id") != record_id({k: v for k, v in record.items() if k != "id"})
+        ):
+            raise MemError(f"{label} record integrity check failed at line {number}.")
+        records.append(record)
+    return records
 
 
-def archive_name(name: str, times: list[str], fallback: str) -> str:
-    """`<name>-<first ts>--<last ts>.ndjson`, with the colons a file name cannot hold removed."""
-    first, last = (times[0], times[-1]) if times else (fallback, fallback)
-
-    def safe(ts: str) -> str:
-        return "".join(ch for ch in ts if ch.isalnum() or ch in "-._") or "unknown"
-
-    return f"{name}-{safe(first)}--{safe(last)}.ndjson"
+def read_store(
+    root: str, relative: str, label: str, well_formed: Callable[[Record], bool]
+) -> list[Record]:
+    content = files.read_bounded(root, relative)
+    return [] if content is None else parse_store(label, content, well_formed)
 
 
-def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
-    """Move a store whole into archive/ (never replacing an archive) and start an empty one."""
-    relative = store_path(name)
-    # A dry run reads only; the move happens under the lock every writer of the store takes.
-    with files.writer_lock(root) if approve else contextlib.nullcontext():
-        path = files.safe_path(root, relative)
-        info = files.file_info(path)
-        if info is None or info.st_size == 0:
-            raise MemError(f"{relative} is empty; there is nothing to archive.")
-        content = files.read_source(path).decode("utf-8", errors="replace")
-        times = record_times(content)
-        base = archive_name(name, times, now)
-        target = f"{ARCHIVE_DIR}/{base}"
-        taken = set(files.list_names(root, ARCHIVE_DIR))
-        number = 2
-        while os.path.basename(target) in taken:
-            target = f"{ARCHIVE_DIR}/{base.removesuffix('.ndjson')}-{number}.ndjson"
-            number += 1
-        result: dict[str, Any] = {
-            "store": relative,
-            "archive": target,
-            "bytes": info.st_size,
-            "records": len(times),
-            "first": times[0] if times else None,
-            "last": times[-1] if times else None,
-            "approved": approve,
-        }
-        if approve:
-            files.move_without_replace(root, relative, target)
-            files.create_new(root, relative, "")
-    return result
+def is_memory_ref(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(value.get(key), str) for key in ("id", "file", "heading", "revision")
+    )
 
 
-def unlock(root: str) -> dict[str, Any]:
-    """Remove writer.lock only when its owner is provably dead on this host (deviation D6)."""
-    owner = files.read_lock_owner(root)
-    if owner is None:
-        return {"lock": "free", "removed": False, "owner": None}
-    described = {"pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
-    if owner.alive is not False:
-        raise MemError(
-            f"writer.lock is held ({owner.describe()}); it was left in place. "
-            "Only a lock whose owner is provably dead on this host is removed."
-        )
-    if not files.remove_dead_lock(root, owner):
-        raise MemError(
-            "writer.lock changed while it was inspected; it was left in place."
-            " Run `mem unlock` again."
-        )
-    return {"lock": "removed", "removed": True, "owner": described}
+def text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def json_lines(data: bytes) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, object) of each line that parses; index loaders may skip the rest."""
+    found = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            value = js.parse_json(raw.decode("utf-8"))
+        except ValueError:  # UnicodeDecodeError included
+            continue
+        if isinstance(value, dict):
+            found.append((number, value))
+    return found

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from mem import files, index, parse, pattern_rows, score
+from mem import files, index, memory_tables, parse, pattern_rows, score
 from mem.files import SourceSpec, SourceStat
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
@@ -29,6 +29,8 @@ PROJECT_SOURCES = [
     SourceSpec(4, ".agents/memory/decisions.md", "notes"),
     SourceSpec(5, ".agents/memory/lessons.md", "notes"),
     SourceSpec(6, ".agents/memory/patterns.md", "notes"),
+    SourceSpec(20, ".bmad/memory/evidence.ndjson", "evidence"),
+    SourceSpec(21, ".bmad/memory/lifecycle.ndjson", "lifecycle"),
     SourceSpec(30, ".bmad/memory/pattern-scores.json", "pattern-scores"),
     SourceSpec(31, ".bmad/memory/promotions.ndjson", "promotions"),
 ]
@@ -70,6 +72,8 @@ TableRows = list[tuple[str, dict[str, object]]]
 LOADERS: dict[str, Callable[[bytes], TableRows]] = {
     "pattern-scores": pattern_rows.score_rows,
     "promotions": pattern_rows.promotion_rows,
+    "evidence": memory_tables.evidence_rows,
+    "lifecycle": memory_tables.lifecycle_rows,
 }
 
 

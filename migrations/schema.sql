@@ -96,3 +96,39 @@ CREATE TABLE promotions (
     line TEXT NOT NULL,
     UNIQUE (file_id, byte_offset)
 );
+
+-- One row per line of .bmad/memory/evidence.ndjson (lines that do not parse are left out;
+-- `mem audit` reads the file itself, strictly).
+CREATE TABLE evidence (
+    file_id INTEGER NOT NULL REFERENCES files (id),
+    line INTEGER NOT NULL,          -- 1-based line number in the store
+    record_id TEXT,                 -- SHA-256 of the record without its id
+    ts TEXT,
+    memory_id TEXT,                 -- 'mem_' + 20 hex
+    memory_file TEXT,
+    memory_heading TEXT,
+    revision TEXT,                  -- SHA-256 of the memory's trimmed text when recorded
+    repo TEXT,                      -- canonical repository identity, e.g. github.com/Org/Repo
+    path TEXT,                      -- source path relative to the repository root
+    sha256 TEXT,                    -- of the source's raw bytes when recorded
+    size INTEGER,
+    batch TEXT,                     -- shared by the records of one `mem evidence add`
+    PRIMARY KEY (file_id, line)
+);
+
+-- One row per line of .bmad/memory/lifecycle.ndjson (supersede and retract events).
+CREATE TABLE lifecycle (
+    file_id INTEGER NOT NULL REFERENCES files (id),
+    line INTEGER NOT NULL,
+    event_id TEXT,
+    kind TEXT,                      -- 'superseded' or 'retracted'
+    ts TEXT,
+    memory_id TEXT,
+    memory_file TEXT,
+    memory_heading TEXT,
+    revision TEXT,                  -- the revision the event binds
+    with_id TEXT,                   -- the successor (superseded only)
+    with_revision TEXT,
+    reason TEXT,
+    PRIMARY KEY (file_id, line)
+);

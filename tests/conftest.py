@@ -63,3 +63,39 @@ def project(tmp_path: Path) -> Path:
     target = tmp_path / "project"
     shutil.copytree(FIXTURES / "demo", target, symlinks=True)
     return target
+
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test Author",
+    "GIT_AUTHOR_EMAIL": "author@example.com",
+    "GIT_COMMITTER_NAME": "Test Committer",
+    "GIT_COMMITTER_EMAIL": "committer@example.com",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(directory: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(directory), *args], capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+@pytest.fixture
+def git_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The demo project as a git work tree with one commit and an `origin` remote.
+
+    Git reads only the environment set here (no global or system config), and every
+    subprocess, `mem` included, inherits it.
+    """
+    for key, value in GIT_ENV.items():
+        monkeypatch.setenv(key, value)
+    git(project, "init", "-q", "-b", "main")
+    git(project, "remote", "add", "origin", "git@GitHub.com:Org/Repo.git")
+    (project / "src").mkdir()
+    for name in ("policy.py", "limits.py", "retry.py"):
+        (project / "src" / name).write_text(f"# {name}\nVALUE = 1\n", encoding="utf-8")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "Initial import")
+    return project

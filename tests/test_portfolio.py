@@ -15,7 +15,7 @@ from conftest import RunMem
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mem import brain, portfolio, scan, stores
+from mem import brain, housekeeping, portfolio, scan
 
 NOW = "2026-10-18T09:30:00.000Z"
 
@@ -571,9 +571,9 @@ def test_archive_refuses_an_empty_store(project: Path, run_mem: RunMem) -> None:
 
 def test_archive_names() -> None:
     content = '{"ts":"2026-01-02T03:04:05.000Z"}\ntorn\n{"observedAt":"2026-02-01T00:00:00.000Z"}\n'
-    times = stores.record_times(content)
+    times = housekeeping.record_times(content)
     assert times == ["2026-01-02T03:04:05.000Z", "2026-02-01T00:00:00.000Z"]
-    assert stores.archive_name("outcomes", times, NOW) == (
+    assert housekeeping.archive_name("outcomes", times, NOW) == (
         "outcomes-2026-01-02T030405.000Z--2026-02-01T000000.000Z.ndjson"
     )
     assert portfolio.slug("Über die Brücke: Teil 2") == "uber-die-brucke-teil-2"
@@ -734,9 +734,9 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
             elif operation == "remove":
                 lessons.unlink(missing_ok=True)
             elif operation == "archive":
-                store = Path(root, stores.STORES["journal"])
+                store = Path(root, housekeeping.STORES["journal"])
                 if store.exists() and store.stat().st_size:
-                    stores.archive(root, "journal", True, now)
+                    housekeeping.archive(root, "journal", True, now)
             elif operation == "recall":
                 recall.recall(root, recall.Request("postgres", include_archive=step % 2 == 0), now)
             else:
@@ -748,7 +748,7 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
 def test_archive_choices_are_the_stores() -> None:
     from mem import cli
 
-    assert list(cli.STORE_NAMES) == list(stores.STORES)
+    assert list(cli.STORE_NAMES) == list(housekeeping.STORES)
 
 
 def test_portfolio_recall_uses_the_linked_brain(tmp_path: Path, run_mem: RunMem) -> None:
