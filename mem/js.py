@@ -26,6 +26,16 @@ def trim(text: str) -> str:
     return text.strip(JS_WHITESPACE)
 
 
+def length(text: str) -> int:
+    """String.prototype.length: UTF-16 code units."""
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+
+
+def utf16_key(text: str) -> bytes:
+    """Sort key of Array.prototype.sort's default order: UTF-16 code units."""
+    return text.encode("utf-16-be", errors="surrogatepass")
+
+
 def number_to_string(value: float | int) -> str:
     """ECMAScript Number::toString(10)."""
     if isinstance(value, bool):
@@ -74,8 +84,13 @@ def to_fixed(value: float, places: int) -> str:
     return ("-" + text) if value < 0 else text
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _string(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    text = json.dumps(value, ensure_ascii=False)
+    # Well-formed JSON.stringify escapes a lone surrogate instead of emitting invalid UTF-16.
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _scalar(value: Any) -> str | None:
@@ -94,13 +109,25 @@ def _scalar(value: Any) -> str | None:
     return None
 
 
+def _is_array_index(key: str) -> bool:
+    return key.isascii() and key.isdigit() and str(int(key)) == key and int(key) < 2**32 - 1
+
+
+def property_order(value: dict[str, Any]) -> list[str]:
+    """JavaScript's own-key order: array-index keys ascending, then the rest as inserted."""
+    indices = [key for key in value if _is_array_index(key)]
+    if not indices:
+        return list(value)
+    return sorted(indices, key=int) + [key for key in value if not _is_array_index(key)]
+
+
 def stringify(value: Any) -> str:
     """Compact JSON.stringify(value)."""
     scalar = _scalar(value)
     if scalar is not None:
         return scalar
     if isinstance(value, dict):
-        return "{" + ",".join(_string(k) + ":" + stringify(v) for k, v in value.items()) + "}"
+        return "{" + ",".join(_string(k) + ":" + stringify(value[k]) for k in property_order(value)) + "}"
     if isinstance(value, list | tuple):
         return "[" + ",".join(stringify(v) for v in value) + "]"
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
@@ -115,7 +142,7 @@ def stringify_pretty(value: Any, indent: str = "") -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        items = (inner + _string(k) + ": " + stringify_pretty(v, inner) for k, v in value.items())
+        items = (inner + _string(k) + ": " + stringify_pretty(value[k], inner) for k in property_order(value))
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     if isinstance(value, list | tuple):
         if not value:
