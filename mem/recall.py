@@ -9,11 +9,12 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from mem import brain, clock, files, index, js, parse, score, sync
+from mem import brain, clock, files, index, js, outcomes, parse, receipts, score, sync
 from mem.errors import MemError
 
-MAX_SCOPE_ITEMS = 30
-OUTCOMES = ".bmad/memory/outcomes.ndjson"
+# Evidence ranking's reward: the reward folding of {acceptance: true}.
+EVIDENCE_REWARD = 1
+EVIDENCE_BOOST = 0.25
 
 
 @dataclass(frozen=True)
@@ -38,20 +39,7 @@ def parse_limit(text: str | None) -> int:
 
 def context_scope(text: str | None) -> list[str]:
     """The explicit project scope of evidence ranking: normalised, de-duplicated, sorted."""
-    items = [] if text is None else [item.strip() for item in text.split(",")]
-    if not items or len(items) > MAX_SCOPE_ITEMS:
-        raise MemError("An explicit non-empty project scope is required.")
-    for item in items:
-        segments = item.split("/")
-        if (
-            not item
-            or "\\" in item
-            or item.startswith("/")
-            or ":" in item
-            or any(segment in ("", ".", "..") for segment in segments)
-        ):
-            raise MemError("Outcome scope must be a normalized relative path.")
-    return sorted(set(items))
+    return receipts.scope_items([] if text is None else [js.trim(item) for item in text.split(",")])
 
 
 def validate(request: Request) -> int:
@@ -77,8 +65,10 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
     with contextlib.ExitStack() as stack:
         conn, _ = stack.enter_context(sync.synced(root, "project"))
         project_files = index.file_rows(conn)
+        evidence = None
         if request.ranking == "evidence":
             _check_evidence_sources(root, project_files)
+            evidence = _receipt_reasons(root, context_scope(request.context_scope))
         ranked = _rank(conn, terms, {row.id for row in project_files.values()}, now_ms)
         sources: dict[int, tuple[sqlite3.Connection, str]] = {
             row.rank: (conn, row.path) for row in project_files.values()
@@ -92,10 +82,11 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
             for row in brain_files:
                 relative = os.path.relpath(os.path.join(brain_root, row.path), root)
                 sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
-        top = score.order(ranked, limit)
+        # Evidence can drop and boost entries: it must see every candidate before the cut.
+        top = score.order(ranked, len(ranked) if evidence else limit)
         entries = _entries(top, sources)
-    if request.ranking == "evidence":
-        entries = _with_evidence(root, entries)
+    if evidence is not None:
+        entries = _with_evidence(entries, evidence)[:limit]
     return entries
 
 
@@ -184,10 +175,47 @@ def _check_evidence_sources(root: str, indexed: dict[str, index.FileRow]) -> Non
             raise MemError("Memory source must contain valid UTF-8.")
 
 
-def _with_evidence(root: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    store = files.read_bounded(root, OUTCOMES)
-    if store and js.trim(store):
-        raise MemError("Evidence ranking is not available yet.")
+def _receipt_reasons(root: str, scope: list[str]) -> list[tuple[dict[str, Any], str | None]]:
+    """Every receipt with its eligibility for this query scope, recomputed from the files."""
+    stored = outcomes.read_store(root)
+    return list(zip(stored, outcomes.reasons(root, stored, scope), strict=True))
+
+
+def _with_evidence(
+    entries: list[dict[str, Any]], evidence: list[tuple[dict[str, Any], str | None]]
+) -> list[dict[str, Any]]:
+    """Section 8: boost notes with eligible receipts, drop notes whose receipts all failed."""
+    by_anchor: dict[tuple[Any, Any], list[tuple[dict[str, Any], str | None]]] = {}
+    for receipt, reason in evidence:
+        memory = receipt.get("memory")
+        key = (receipts.field(memory, "file"), receipts.field(memory, "heading"))
+        by_anchor.setdefault(key, []).append((receipt, reason))
+    kept = []
     for entry in entries:
-        entry["evidence"] = {"status": "unverified", "receiptIds": [], "boost": 0}
-    return entries
+        matching = by_anchor.get((entry["sourceFile"], entry["ref"])) if entry["kind"] == "note" else None
+        if not matching:
+            kept.append({**entry, "evidence": {"status": "unverified", "receiptIds": [], "boost": 0}})
+            continue
+        text_sha256 = receipts.sha256_text(entry["text"])
+        qualifying = [
+            receipt["id"]
+            for receipt, reason in matching
+            if reason is None and receipts.field(receipt.get("memory"), "textSha256") == text_sha256
+        ]
+        if not qualifying:
+            continue  # a stale or contradicted anchor never falls back to an unverified note
+        kept.append(
+            {
+                **entry,
+                "lexicalScore": entry["score"],
+                "score": entry["score"] * (1 + EVIDENCE_BOOST * EVIDENCE_REWARD),
+                "evidence": {
+                    "status": "accepted-current",
+                    "receiptIds": qualifying,
+                    "reward": EVIDENCE_REWARD,
+                    "boost": EVIDENCE_BOOST,
+                    "lessonCausality": "unmeasured",
+                },
+            }
+        )
+    return sorted(kept, key=lambda entry: -entry["score"])
