@@ -176,7 +176,7 @@ def file_rows(conn: sqlite3.Connection) -> dict[str, FileRow]:
 
 
 # Every table whose rows are derived from one source file (a `file_id` column).
-FILE_TABLES = ["records"]
+FILE_TABLES = ["records", "receipts"]
 
 
 def delete_file(conn: sqlite3.Connection, file_id: int) -> None:

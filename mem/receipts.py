@@ -219,3 +219,53 @@ def _list(value: Any) -> list[Any]:
 def _anchor_key(receipt: dict[str, Any]) -> str:
     memory = receipt.get("memory")
     return js.stringify([field(memory, "file"), field(memory, "heading")])
+
+
+def index_rows(data: bytes) -> list[tuple[str, dict[str, object]]]:
+    """Rows of the index's `receipts` table: every JSON-object line, damaged or not."""
+    parsed = []
+    for number, raw in enumerate(data.decode("utf-8", errors="replace").split("\n"), start=1):
+        line = js.trim(raw)
+        try:
+            record = js.parse_json(line) if line else None
+        except ValueError:
+            record = None
+        if isinstance(record, dict):
+            parsed.append((number, line, record))
+    whole = [record for _, _, record in parsed if intact(record)]
+    relationship = dict(zip((r["id"] for r in whole), relationship_reasons(whole), strict=True))
+    rows: list[tuple[str, dict[str, object]]] = []
+    for number, line, record in parsed:
+        memory = record.get("memory")
+        source = record.get("source")
+        ok = intact(record)
+        rows.append(
+            (
+                "receipts",
+                {
+                    "line": number,
+                    "id": _text(record.get("id")),
+                    "intact": int(ok),
+                    "ts": _text(record.get("ts")),
+                    "memory_file": _text(field(memory, "file")),
+                    "memory_heading": _text(field(memory, "heading")),
+                    "text_sha256": _text(field(memory, "textSha256")),
+                    "scope": js.stringify(_list(record.get("scope"))),
+                    "run_id": _text(field(source, "runId")),
+                    "task_id": _text(field(source, "taskId")),
+                    "attempt_id": _text(field(source, "attemptId")),
+                    "verification_id": _text(field(source, "verificationId")),
+                    "accepted_at": _text(field(source, "acceptedAt")),
+                    "interpretation": _text(record.get("interpretation")),
+                    "supersedes": js.stringify(_list(record.get("supersedes"))),
+                    "contradicts": js.stringify(_list(record.get("contradicts"))),
+                    "relationship": relationship.get(record["id"]) if ok else None,
+                    "record": line,
+                },
+            )
+        )
+    return rows
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from mem import files, index, parse
+from mem import files, index, parse, receipts
 from mem.files import SourceSpec, SourceStat
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
@@ -29,6 +29,7 @@ PROJECT_SOURCES = [
     SourceSpec(4, ".agents/memory/decisions.md", "notes"),
     SourceSpec(5, ".agents/memory/lessons.md", "notes"),
     SourceSpec(6, ".agents/memory/patterns.md", "notes"),
+    SourceSpec(20, ".bmad/memory/outcomes.ndjson", "outcomes"),
 ]
 # Deviation D7: a brain keeps notes in memory/ (the reference's layout) and at its root.
 BRAIN_SOURCES = [
@@ -45,7 +46,7 @@ TableRows = list[tuple[str, dict[str, object]]]
 # Stores other than notes and the journal: source kind -> rows for their own tables.
 # A store adds a SourceSpec above, its tables (with file_id) to schema.sql and
 # index.FILE_TABLES, and its loader here.
-LOADERS: dict[str, Callable[[bytes], TableRows]] = {}
+LOADERS: dict[str, Callable[[bytes], TableRows]] = {"outcomes": receipts.index_rows}
 
 
 @dataclass(frozen=True)
