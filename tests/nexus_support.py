@@ -18,6 +18,7 @@ sys.path.insert(0, str(NEXUS))
 import relocate  # noqa: E402  (the fixtures' own relocation tool)
 
 NOT_ACCEPTED = "Outcome source is not an accepted task with current independently verified evidence."
+MISSING = object()  # an observation field left out entirely
 LOCKED = "Nexus state is being written or recovered; retry observation after its owner finishes."
 
 
@@ -87,7 +88,7 @@ def write_observation(project: Path, name: str = "obs.json", **fields: Any) -> s
         "interpretation": "Operator association only; lesson causality is not claimed.",
     }
     for key, value in fields.items():
-        if value is None:
+        if value is MISSING:
             observation.pop(key, None)
         else:
             observation[key] = value
