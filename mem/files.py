@@ -332,7 +332,7 @@ def nexus_target(root: str, relative: str) -> str:
 
 
 def entry_kind(path: str) -> str | None:
-    """'file', 'directory', 'link' or 'other' for what is at path (links not followed); None if missing."""
+    """'file', 'directory', 'link' or 'other' at path, links not followed; None if missing."""
     try:
         mode = os.lstat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):

@@ -127,7 +127,8 @@ def stringify(value: Any) -> str:
     if scalar is not None:
         return scalar
     if isinstance(value, dict):
-        return "{" + ",".join(_string(k) + ":" + stringify(value[k]) for k in property_order(value)) + "}"
+        items = (_string(k) + ":" + stringify(value[k]) for k in property_order(value))
+        return "{" + ",".join(items) + "}"
     if isinstance(value, list | tuple):
         return "[" + ",".join(stringify(v) for v in value) + "]"
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
@@ -142,7 +143,9 @@ def stringify_pretty(value: Any, indent: str = "") -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        items = (inner + _string(k) + ": " + stringify_pretty(value[k], inner) for k in property_order(value))
+        items = (
+            inner + _string(k) + ": " + stringify_pretty(value[k], inner) for k in property_order(value)
+        )
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     if isinstance(value, list | tuple):
         if not value:

@@ -25,14 +25,21 @@ RUN_LIMIT = 32 * 1024 * 1024
 SNAPSHOT_FILE_LIMIT = 16 * 1024 * 1024
 SCOPE_FILE_LIMIT = 10_000
 NEXUS_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
-DEVICE_NAME = re.compile(r"(?:con|prn|aux|nul|com[1-9]|lpt[1-9])(?:\..*)?", re.IGNORECASE | re.DOTALL)
+DEVICE_NAME = re.compile(
+    r"(?:con|prn|aux|nul|com[1-9]|lpt[1-9])(?:\..*)?", re.IGNORECASE | re.DOTALL
+)
 UNSAFE_CHARACTERS = set('\\:<>"|?*') | {chr(code) for code in range(0x20)}
 
-NOT_ACCEPTED = "Outcome source is not an accepted task with current independently verified evidence."
+NOT_ACCEPTED = (
+    "Outcome source is not an accepted task with current independently verified evidence."
+)
 LOCKED = "Nexus state is being written or recovered; retry observation after its owner finishes."
 UNBOUND = "Nexus acceptance does not bind the current attempt and artifacts."
 CORRUPT = "Nexus: Corrupt run state; original bytes were preserved."
 FOREIGN = "Nexus: Corrupt or foreign run state; original bytes were preserved."
+OBSOLETE_ENVIRONMENT = (
+    "Nexus: Verification environment is missing or obsolete; fresh evidence is required."
+)
 STALE = "Nexus: Stale evidence: checked artifacts or write scope changed."
 TASK_STATES = ("pending", "accepted", "rejected")
 EXECUTION_STATES = ("running", "blocked", "ambiguous", "completed", "failed", "cancelled")
@@ -237,9 +244,7 @@ class _Freshness:
             or _get(environment, "policy") != "minimal-local-v1"
             or _get(environment, "sha256") != _digest(_get(environment, "values"))
         ):
-            raise MemError(
-                "Nexus: Verification environment is missing or obsolete; fresh evidence is required."
-            )
+            raise MemError(OBSOLETE_ENVIRONMENT)
         self.protected(definition)
         scope = self.snapshot(self.scope_files(_list(_get(definition, "scope"))))
         artifacts = self.snapshot(_list(_get(definition, "artifacts")))
@@ -283,7 +288,9 @@ class _Freshness:
         if _get(step, "commandHash") != digest:
             raise MemError(changed)
 
-    def check_records(self, definition: Any, attempt: Any, verification: Any, environment: Any) -> None:
+    def check_records(
+        self, definition: Any, attempt: Any, verification: Any, environment: Any
+    ) -> None:
         records = _get(verification, "checks")
         planned = _get(definition, "checks")
         incomplete = MemError("Nexus: Verification receipt is incomplete.")

@@ -60,6 +60,8 @@ def observe(root: str, input_path: str | None, now: str) -> dict[str, Any]:
             raise MemError("Outcome sources changed while being observed.")
         if len(stored) >= receipts.STORE_MAX:
             raise MemError("Outcome store is full; archive it explicitly.")
-        receipt = receipts.build(now, anchor, scope, source, interpretation, supersedes, contradicts)
+        receipt = receipts.build(
+            now, anchor, scope, source, interpretation, supersedes, contradicts
+        )
         files.append_line(root, outcomes.STORE, js.stringify(receipt) + "\n")
     return receipt

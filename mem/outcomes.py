@@ -53,7 +53,9 @@ def _current_reason(
     run_id = receipts.field(source, "runId")
     task_id = receipts.field(source, "taskId")
     try:
-        anchor = current_anchor(root, receipts.field(memory, "file"), receipts.field(memory, "heading"))
+        anchor = current_anchor(
+            root, receipts.field(memory, "file"), receipts.field(memory, "heading")
+        )
         if js.stringify(anchor) != js.stringify(memory):
             return "stale-memory-section"
         # Within one call every receipt of a task sees the same resolution.

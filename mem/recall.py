@@ -192,9 +192,11 @@ def _with_evidence(
         by_anchor.setdefault(key, []).append((receipt, reason))
     kept = []
     for entry in entries:
-        matching = by_anchor.get((entry["sourceFile"], entry["ref"])) if entry["kind"] == "note" else None
+        is_note = entry["kind"] == "note"
+        matching = by_anchor.get((entry["sourceFile"], entry["ref"])) if is_note else None
         if not matching:
-            kept.append({**entry, "evidence": {"status": "unverified", "receiptIds": [], "boost": 0}})
+            unverified = {"status": "unverified", "receiptIds": [], "boost": 0}
+            kept.append({**entry, "evidence": unverified})
             continue
         text_sha256 = receipts.sha256_text(entry["text"])
         qualifying = [

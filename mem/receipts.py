@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 from mem import js, parse
 from mem.errors import MemError
@@ -26,7 +26,7 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def bounded_text(value: Any, limit: int) -> bool:
+def bounded_text(value: Any, limit: int) -> TypeGuard[str]:
     """A string that is non-empty after trimming and at most `limit` UTF-16 units long."""
     return isinstance(value, str) and js.trim(value) != "" and js.length(value) <= limit
 
@@ -59,14 +59,20 @@ def _contains(outer: str, inner: str) -> bool:
 
 def overlaps(first: Any, second: Any) -> bool:
     """Whether some path of one scope equals, or lies under or above, some path of the other."""
-    first_items = [item for item in first if isinstance(item, str)] if isinstance(first, list) else []
-    second_items = [item for item in second if isinstance(item, str)] if isinstance(second, list) else []
+    first_items = (
+        [item for item in first if isinstance(item, str)] if isinstance(first, list) else []
+    )
+    second_items = (
+        [item for item in second if isinstance(item, str)] if isinstance(second, list) else []
+    )
     return any(_contains(a, b) or _contains(b, a) for a in first_items for b in second_items)
 
 
 def within(items: list[str], allowed: Any) -> bool:
     """Whether every path equals or lies under some path of the accepted task's scope."""
-    bounds = [bound for bound in allowed if isinstance(bound, str)] if isinstance(allowed, list) else []
+    bounds = (
+        [bound for bound in allowed if isinstance(bound, str)] if isinstance(allowed, list) else []
+    )
     return all(any(_contains(bound, item) for bound in bounds) for item in items)
 
 
@@ -109,7 +115,11 @@ def build(
         "scope": scope,
         "source": source,
         "interpretation": interpretation,
-        "verification": {"status": "passed", "acceptance": "accepted", "lessonCausality": "unmeasured"},
+        "verification": {
+            "status": "passed",
+            "acceptance": "accepted",
+            "lessonCausality": "unmeasured",
+        },
         "supersedes": supersedes,
         "contradicts": contradicts,
     }

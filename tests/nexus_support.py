@@ -17,7 +17,9 @@ sys.path.insert(0, str(NEXUS))
 
 import relocate  # noqa: E402  (the fixtures' own relocation tool)
 
-NOT_ACCEPTED = "Outcome source is not an accepted task with current independently verified evidence."
+NOT_ACCEPTED = (
+    "Outcome source is not an accepted task with current independently verified evidence."
+)
 MISSING = object()  # an observation field left out entirely
 LOCKED = "Nexus state is being written or recovered; retry observation after its owner finishes."
 
@@ -49,20 +51,33 @@ def load_run(project: Path, run_id: str = "one") -> dict[str, Any]:
     return relocate.js_loads(run_path(project, run_id).read_text(encoding="utf-8"))
 
 
-def save_run(project: Path, envelope: dict[str, Any], run_id: str = "one", *, reseal: bool = True,
-             replan: bool = False) -> None:
+def save_run(
+    project: Path,
+    envelope: dict[str, Any],
+    run_id: str = "one",
+    *,
+    reseal: bool = True,
+    replan: bool = False,
+) -> None:
     """Write a run file; `replan` recomputes planHash, `reseal` the envelope hash."""
     run = envelope.get("run") if isinstance(envelope, dict) else None
     if replan and isinstance(run, dict):
         run["planHash"] = sha256_json(run["plan"])
     if reseal and isinstance(run, dict):
         envelope["sha256"] = sha256_json(run)
-    run_path(project, run_id).write_text(relocate.js_stringify(envelope, indent=2) + "\n",
-                                         encoding="utf-8")
+    run_path(project, run_id).write_text(
+        relocate.js_stringify(envelope, indent=2) + "\n", encoding="utf-8"
+    )
 
 
-def mutate_run(project: Path, change: Callable[[dict[str, Any]], Any], run_id: str = "one", *,
-               reseal: bool = True, replan: bool = False) -> None:
+def mutate_run(
+    project: Path,
+    change: Callable[[dict[str, Any]], Any],
+    run_id: str = "one",
+    *,
+    reseal: bool = True,
+    replan: bool = False,
+) -> None:
     envelope = load_run(project, run_id)
     change(envelope)
     save_run(project, envelope, run_id, reseal=reseal, replan=replan)

@@ -8,11 +8,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import RunMem
 from nexus_support import NEXUS, expected, relocated, store_lines
 
-from conftest import RunMem
-
-RECORDED = re.compile(r"mem observe: ([0-9a-f]{64}) recorded; lesson causality remains unmeasured\.\n")
+RECORDED = re.compile(
+    r"mem observe: ([0-9a-f]{64}) recorded; lesson causality remains unmeasured\.\n"
+)
 
 
 def output(done) -> tuple[str, int]:  # type: ignore[no-untyped-def]
@@ -87,7 +88,9 @@ def test_e_dependency_chain(tmp_path: Path, run_mem: RunMem) -> None:
     ]:
         done = run_mem("observe", "--input", observation, cwd=project)
         assert output(done) == expected("e-dependency-chain", recorded)
-    assert output(run_mem("outcomes", cwd=project)) == expected("e-dependency-chain", "outcomes.txt")
+    assert output(run_mem("outcomes", cwd=project)) == expected(
+        "e-dependency-chain", "outcomes.txt"
+    )
 
 
 def test_e_restoring_the_dependency_restores_eligibility(tmp_path: Path, run_mem: RunMem) -> None:
@@ -125,7 +128,9 @@ def test_g_rerun_makes_an_old_receipt_stale(tmp_path: Path, run_mem: RunMem) -> 
 
 def test_h_observed_current(tmp_path: Path, run_mem: RunMem) -> None:
     project = relocated("h-observed-current", tmp_path)
-    assert output(run_mem("outcomes", cwd=project)) == expected("h-observed-current", "outcomes.txt")
+    assert output(run_mem("outcomes", cwd=project)) == expected(
+        "h-observed-current", "outcomes.txt"
+    )
     assert output(run_mem("outcomes", "--json", cwd=project)) == expected(
         "h-observed-current", "outcomes-json.txt"
     )
@@ -142,7 +147,10 @@ def test_h_receipt_is_byte_identical_to_the_reference(tmp_path: Path, run_mem: R
     [receipt] = store_lines(project)
     store.unlink()
     done = run_mem("observe", "--input", "obs.json", cwd=project, env={"MEM_NOW": receipt["ts"]})
-    assert done.stdout == f"mem observe: {receipt['id']} recorded; lesson causality remains unmeasured.\n"
+    assert (
+        done.stdout
+        == f"mem observe: {receipt['id']} recorded; lesson causality remains unmeasured.\n"
+    )
     assert store.read_bytes() == recorded
 
 
@@ -162,4 +170,3 @@ def test_an_unrelocated_copy_is_foreign(tmp_path: Path, run_mem: RunMem) -> None
     )
     done = run_mem("observe", "--input", "obs.json", cwd=project)
     assert done.returncode == 1
-

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from nexus_support import NOT_ACCEPTED, LOCKED, mutate_run, relocated, run_path
+from nexus_support import LOCKED, NOT_ACCEPTED, mutate_run, relocated, run_path
 
 from mem import outcomes
 
@@ -69,7 +69,10 @@ def raw(project: Path, change: Callable[[str], str]) -> None:
         (lambda text: "5", FOREIGN),
         (lambda text: text.replace('"schemaVersion": 1,', '"schemaVersion": 2,', 1), FOREIGN),
         (lambda text: text.replace('"sha256": "', '"sha256": "0', 1), FOREIGN),
-        (lambda text: text.replace('"schemaVersion": 1,', '"schemaVersion": 1.0,'), "accepted-current"),
+        (
+            lambda text: text.replace('"schemaVersion": 1,', '"schemaVersion": 1.0,'),
+            "accepted-current",
+        ),
     ],
 )
 def test_raw_run_file_changes(project: Path, change: Callable[[str], str], message: str) -> None:
@@ -77,14 +80,18 @@ def test_raw_run_file_changes(project: Path, change: Callable[[str], str], messa
     assert status(project) == (message if message == "accepted-current" else UNAVAILABLE + message)
 
 
-def _set(path: Callable[[dict[str, Any]], dict[str, Any]], key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+def _set(
+    path: Callable[[dict[str, Any]], dict[str, Any]], key: str, value: Any
+) -> Callable[[dict[str, Any]], None]:
     def change(envelope: dict[str, Any]) -> None:
         path(envelope)[key] = value
 
     return change
 
 
-def _drop(path: Callable[[dict[str, Any]], dict[str, Any]], key: str) -> Callable[[dict[str, Any]], None]:
+def _drop(
+    path: Callable[[dict[str, Any]], dict[str, Any]], key: str
+) -> Callable[[dict[str, Any]], None]:
     def change(envelope: dict[str, Any]) -> None:
         del path(envelope)[key]
 
@@ -121,17 +128,32 @@ RESEALED = [  # (change, expected status); the envelope hash is recomputed after
     (_set(_env, "run", None), UNAVAILABLE + FOREIGN),
     (_project_slash, UNAVAILABLE + FOREIGN),
     (_set(_run, "sequence", 7.0), "accepted-current"),
-    (lambda e: definition(e).update(objective="changed"), UNAVAILABLE + "Nexus: Run plan integrity mismatch."),
+    (
+        lambda e: definition(e).update(objective="changed"),
+        UNAVAILABLE + "Nexus: Run plan integrity mismatch.",
+    ),
     (
         _drop(_run, "plan"),
         UNAVAILABLE + 'The "data" argument must be of type string or an instance of Buffer, '
         "TypedArray, or DataView. Received undefined",
     ),
     (_set(task, "integration", "done"), UNAVAILABLE + "Nexus: Invalid task lifecycle record."),
-    (_set(attempt, "verificationRounds", -1), UNAVAILABLE + "Nexus: Invalid attempt lifecycle record."),
-    (_drop(attempt, "verification"), UNAVAILABLE + "Cannot read properties of undefined (reading 'status')"),
-    (_drop(attempt, "cancellation"), UNAVAILABLE + "Cannot read properties of undefined (reading 'status')"),
-    (_drop(attempt, "backend"), UNAVAILABLE + "Cannot read properties of undefined (reading 'kind')"),
+    (
+        _set(attempt, "verificationRounds", -1),
+        UNAVAILABLE + "Nexus: Invalid attempt lifecycle record.",
+    ),
+    (
+        _drop(attempt, "verification"),
+        UNAVAILABLE + "Cannot read properties of undefined (reading 'status')",
+    ),
+    (
+        _drop(attempt, "cancellation"),
+        UNAVAILABLE + "Cannot read properties of undefined (reading 'status')",
+    ),
+    (
+        _drop(attempt, "backend"),
+        UNAVAILABLE + "Cannot read properties of undefined (reading 'kind')",
+    ),
     (
         lambda e: task(e)["integrationReceipt"].update(attemptId="other"),
         UNAVAILABLE + "Nexus acceptance does not bind the current attempt and artifacts.",
@@ -165,7 +187,9 @@ RESEALED = [  # (change, expected status); the envelope hash is recomputed after
 
 
 @pytest.mark.parametrize(("change", "expected"), RESEALED)
-def test_resealed_run_changes(project: Path, change: Callable[[dict[str, Any]], None], expected: str) -> None:
+def test_resealed_run_changes(
+    project: Path, change: Callable[[dict[str, Any]], None], expected: str
+) -> None:
     mutate_run(project, change)
     assert status(project) == expected
 
@@ -203,9 +227,7 @@ def test_plan_check_changes(project: Path, check: dict[str, str], field: str) ->
     assert status(project) == UNAVAILABLE + NOT_ACCEPTED
 
 
-@pytest.mark.parametrize(
-    "dependency", ["ghost", "task", "Bad"]
-)
+@pytest.mark.parametrize("dependency", ["ghost", "task", "Bad"])
 def test_bad_dependencies(project: Path, dependency: str) -> None:
     mutate_run(project, lambda e: definition(e).update(dependsOn=[dependency]), replan=True)
     assert status(project) == UNAVAILABLE + NOT_ACCEPTED
@@ -241,7 +263,9 @@ def test_file_changes_make_evidence_stale(project: Path, change: Callable[[Path]
         lambda p: (p / ".bmad-plus" / "nexus" / "runs" / "other.json").write_text("garbage"),
     ],
 )
-def test_harmless_changes_keep_evidence_current(project: Path, change: Callable[[Path], Any]) -> None:
+def test_harmless_changes_keep_evidence_current(
+    project: Path, change: Callable[[Path], Any]
+) -> None:
     change(project)
     assert status(project) == "accepted-current"
 

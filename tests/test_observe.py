@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import RunMem, mem_command
 from nexus_support import (
     LOCKED,
     MISSING,
@@ -20,7 +21,6 @@ from nexus_support import (
     write_observation,
 )
 
-from conftest import RunMem, mem_command
 from mem import js, nexus, observe, outcomes, receipts
 from mem.errors import MemError
 
@@ -98,7 +98,9 @@ def test_task_id_must_be_bounded_text(accepted: Path, task_id: Any) -> None:
 
 @pytest.mark.parametrize("run_id", ["One", "../x", "-a", "a" * 65])
 def test_run_id_must_be_a_nexus_id(accepted: Path, run_id: str) -> None:
-    refused(accepted, "Nexus: Run ID must use 1-64 lowercase letters, numbers, _ or -.", runId=run_id)
+    refused(
+        accepted, "Nexus: Run ID must use 1-64 lowercase letters, numbers, _ or -.", runId=run_id
+    )
 
 
 def test_missing_run_file(accepted: Path) -> None:
@@ -119,14 +121,23 @@ def test_nexus_lock_file_blocks(accepted: Path) -> None:
 def test_duplicate_attempt(accepted: Path, run_mem: RunMem) -> None:
     assert run_mem("observe", "--input", write_observation(accepted), cwd=accepted).returncode == 0
     done = run_mem("observe", "--input", "obs.json", "--json", cwd=accepted)
-    assert done.stdout == '{"error":"Duplicate outcome: this task attempt already supplied a receipt."}\n'
+    assert (
+        done.stdout
+        == '{"error":"Duplicate outcome: this task attempt already supplied a receipt."}\n'
+    )
     assert done.returncode == 1
     assert len(store_lines(accepted)) == 1
 
 
 @pytest.mark.parametrize(
     "file",
-    ["../brain/patterns.md", ".agents/memory/context.md", ".agents/memory/lessons.MD", "lessons.md", 5],
+    [
+        "../brain/patterns.md",
+        ".agents/memory/context.md",
+        ".agents/memory/lessons.MD",
+        "lessons.md",
+        5,
+    ],
 )
 def test_memory_file_must_be_a_project_note_file(accepted: Path, file: Any) -> None:
     refused(
@@ -153,7 +164,9 @@ def test_memory_heading_must_be_bounded(accepted: Path, heading: Any) -> None:
     )
 
 
-@pytest.mark.parametrize("heading", ["Nowhere", " Verified artifacts only", "verified artifacts only"])
+@pytest.mark.parametrize(
+    "heading", ["Nowhere", " Verified artifacts only", "verified artifacts only"]
+)
 def test_memory_heading_must_name_one_section(accepted: Path, heading: str) -> None:
     refused(
         accepted,
@@ -202,14 +215,26 @@ def test_scope_below_the_task_scope_is_recorded_sorted_and_unique(accepted: Path
     "value", ["abc", {"a": 1}, 7, True, ["x", "x"], [f"id{n}" for n in range(31)]]
 )
 def test_relationships_must_be_a_unique_bounded_list(accepted: Path, value: Any) -> None:
-    refused(accepted, "Outcome relationships must be a unique bounded receipt-ID list.", supersedes=value)
-    refused(accepted, "Outcome relationships must be a unique bounded receipt-ID list.", contradicts=value)
+    refused(
+        accepted,
+        "Outcome relationships must be a unique bounded receipt-ID list.",
+        supersedes=value,
+    )
+    refused(
+        accepted,
+        "Outcome relationships must be a unique bounded receipt-ID list.",
+        contradicts=value,
+    )
 
 
 @pytest.mark.parametrize("value", [["missing"], [["x"], ["x"]], [5]])
 def test_related_receipt_must_exist(accepted: Path, value: list[Any]) -> None:
     # Like JavaScript's Set, two equal-looking arrays are distinct values: unique, but unknown.
-    refused(accepted, "Related outcome must exist in the same applicable project scope.", supersedes=value)
+    refused(
+        accepted,
+        "Related outcome must exist in the same applicable project scope.",
+        supersedes=value,
+    )
 
 
 @pytest.mark.parametrize("value", [None, False, 0, "", MISSING])
@@ -254,7 +279,9 @@ def test_interpretation_must_be_bounded_text(accepted: Path, text: Any) -> None:
 def test_sources_that_change_while_observing_are_refused(
     accepted: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    resolutions = iter([{"scope": ["work"], "attemptId": "a"}, {"scope": ["work"], "attemptId": "b"}])
+    resolutions = iter(
+        [{"scope": ["work"], "attemptId": "a"}, {"scope": ["work"], "attemptId": "b"}]
+    )
     monkeypatch.setattr(nexus, "accepted_source", lambda *_: next(resolutions))
     refused(accepted, "Outcome sources changed while being observed.")
 
@@ -274,11 +301,24 @@ def synthetic_store(count: int) -> str:
             "schemaVersion": 1,
             "kind": "accepted-outcome",
             "ts": NOW,
-            "memory": {"file": ".agents/memory/lessons.md", "heading": "Old", "textSha256": "0" * 64},
+            "memory": {
+                "file": ".agents/memory/lessons.md",
+                "heading": "Old",
+                "textSha256": "0" * 64,
+            },
             "scope": ["work"],
-            "source": {"kind": "nexus", "runId": "old", "taskId": "task", "attemptId": f"a{number}"},
+            "source": {
+                "kind": "nexus",
+                "runId": "old",
+                "taskId": "task",
+                "attemptId": f"a{number}",
+            },
             "interpretation": "synthetic",
-            "verification": {"status": "passed", "acceptance": "accepted", "lessonCausality": "unmeasured"},
+            "verification": {
+                "status": "passed",
+                "acceptance": "accepted",
+                "lessonCausality": "unmeasured",
+            },
             "supersedes": [],
             "contradicts": [],
         }
@@ -319,12 +359,31 @@ def test_receipt_record_layout(accepted: Path, run_mem: RunMem) -> None:
     done = run_mem("observe", "--input", write_observation(accepted), "--json", cwd=accepted)
     written = json.loads(done.stdout)["written"]
     assert list(written) == [
-        "id", "schemaVersion", "kind", "ts", "memory", "scope", "source", "interpretation",
-        "verification", "supersedes", "contradicts",
+        "id",
+        "schemaVersion",
+        "kind",
+        "ts",
+        "memory",
+        "scope",
+        "source",
+        "interpretation",
+        "verification",
+        "supersedes",
+        "contradicts",
     ]
     assert list(written["source"]) == [
-        "kind", "runId", "taskId", "attemptId", "verificationId", "verificationSha256",
-        "acceptedAt", "artifactHashes", "resourceHashes", "scope", "objective", "baseline",
+        "kind",
+        "runId",
+        "taskId",
+        "attemptId",
+        "verificationId",
+        "verificationSha256",
+        "acceptedAt",
+        "artifactHashes",
+        "resourceHashes",
+        "scope",
+        "objective",
+        "baseline",
     ]
     assert written["ts"] == NOW
     body = {key: value for key, value in written.items() if key != "id"}
@@ -343,7 +402,9 @@ def test_two_processes_observing_one_attempt(accepted: Path) -> None:
     write_observation(accepted)
     command = [*mem_command(), "observe", "--input", "obs.json"]
     racers = [
-        subprocess.Popen(command, cwd=accepted, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            command, cwd=accepted, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         for _ in range(2)
     ]
     results = [(racer.wait(timeout=60), racer.stderr.read()) for racer in racers]  # type: ignore[union-attr]
@@ -352,7 +413,9 @@ def test_two_processes_observing_one_attempt(accepted: Path) -> None:
         racer.stderr.close()  # type: ignore[union-attr]
     assert sorted(status for status, _ in results) == [0, 1]
     [loser] = [stderr for status, stderr in results if status == 1]
-    assert loser == "mem observe: Duplicate outcome: this task attempt already supplied a receipt.\n"
+    assert (
+        loser == "mem observe: Duplicate outcome: this task attempt already supplied a receipt.\n"
+    )
     assert len(store_lines(accepted)) == 1
     assert not (accepted / ".bmad" / "memory" / "writer.lock").exists()
 

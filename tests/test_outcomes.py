@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import RunMem
 from nexus_support import (
     NOT_ACCEPTED,
     clone_run,
@@ -19,7 +20,6 @@ from nexus_support import (
     write_observation,
 )
 
-from conftest import RunMem
 from mem import observe, outcomes
 from mem.errors import MemError
 
@@ -72,7 +72,9 @@ def reasons(project: Path) -> list[str | None]:
     return [result["reason"] for result in outcomes.inspect(str(project))]
 
 
-def evidence(run_mem: RunMem, project: Path, *words: str, scope: str = "work") -> list[dict[str, Any]]:
+def evidence(
+    run_mem: RunMem, project: Path, *words: str, scope: str = "work"
+) -> list[dict[str, Any]]:
     done = run_mem(
         "recall", *words, "--ranking", "evidence", "--context-scope", scope, "--json", cwd=project
     )
@@ -103,7 +105,9 @@ def test_contradiction_then_supersession(project: Path, run_mem: RunMem) -> None
     assert text == f"{first}: superseded\n{second}: superseded\n{third}: accepted-current\n"
 
 
-def test_re_observing_a_contradicted_section_stays_contradictory(project: Path, run_mem: RunMem) -> None:
+def test_re_observing_a_contradicted_section_stays_contradictory(
+    project: Path, run_mem: RunMem
+) -> None:
     first = record(project, "one", "Cache contract")
     record(project, "two", "Cache alternative", contradicts=[first])
     record(project, "three", "Cache contract")
@@ -114,7 +118,9 @@ def test_re_observing_a_contradicted_section_stays_contradictory(project: Path, 
 
 def test_evidence_boosts_the_observed_note(project: Path, run_mem: RunMem) -> None:
     receipt = record(project, "one", "Cache contract")
-    lexical = json.loads(run_mem("recall", "cache", "values", "--json", cwd=project).stdout)["results"]
+    lexical = json.loads(run_mem("recall", "cache", "values", "--json", cwd=project).stdout)[
+        "results"
+    ]
     assert lexical[0]["ref"] == "Cache shortcut"
     contract = next(r for r in lexical if r["ref"] == "Cache contract")
     results = evidence(run_mem, project, "cache", "values")
@@ -129,18 +135,40 @@ def test_evidence_boosts_the_observed_note(project: Path, run_mem: RunMem) -> No
         "boost": 0.25,
         "lessonCausality": "unmeasured",
     }
-    assert list(top) == ["score", "kind", "source", "sourceFile", "ref", "text", "lexicalScore", "evidence"]
+    assert list(top) == [
+        "score",
+        "kind",
+        "source",
+        "sourceFile",
+        "ref",
+        "text",
+        "lexicalScore",
+        "evidence",
+    ]
     assert all(r["evidence"]["status"] == "unverified" for r in results[1:])
     assert "Billing export" not in [r["ref"] for r in results]
     outside = evidence(run_mem, project, "cache", "values", scope="other")
-    assert [r["ref"] for r in outside] == ["Cache shortcut", "Cache alternative", "Cache resolution"]
+    assert [r["ref"] for r in outside] == [
+        "Cache shortcut",
+        "Cache alternative",
+        "Cache resolution",
+    ]
 
 
 def test_the_limit_applies_after_evidence(project: Path, run_mem: RunMem) -> None:
     record(project, "one", "Cache contract")
     done = run_mem(
-        "recall", "cache", "values", "--ranking", "evidence", "--context-scope", "work",
-        "--limit", "1", "--json", cwd=project,
+        "recall",
+        "cache",
+        "values",
+        "--ranking",
+        "evidence",
+        "--context-scope",
+        "work",
+        "--limit",
+        "1",
+        "--json",
+        cwd=project,
     )
     assert [r["ref"] for r in json.loads(done.stdout)["results"]] == ["Cache contract"]
 
@@ -217,7 +245,9 @@ def test_a_symlinked_agents_memory_breaks_evidence_recall_only(
     moved = tmp_path / "moved-memory"
     shutil.move(project / ".agents" / "memory", moved)
     os.symlink(moved, project / ".agents" / "memory")
-    done = run_mem("recall", "cache", "--ranking", "evidence", "--context-scope", "work", cwd=project)
+    done = run_mem(
+        "recall", "cache", "--ranking", "evidence", "--context-scope", "work", cwd=project
+    )
     assert done.stderr == "mem recall: Memory paths cannot follow symbolic links or junctions.\n"
     assert done.returncode == 1
     assert run_mem("recall", "cache", cwd=project).returncode == 0
@@ -236,10 +266,15 @@ def test_a_symlinked_agents_memory_breaks_evidence_recall_only(
         (lambda text: text.replace('"schemaVersion":1', '"schemaVersion":2'), INTEGRITY),
     ],
 )
-def test_a_damaged_store_fails_closed(project: Path, run_mem: RunMem, damage: Any, message: str | None) -> None:
+def test_a_damaged_store_fails_closed(
+    project: Path, run_mem: RunMem, damage: Any, message: str | None
+) -> None:
     record(project, "one", "Cache contract")
     store(project).write_text(damage(store(project).read_text()))
-    for args in (["outcomes"], ["recall", "cache", "--ranking", "evidence", "--context-scope", "work"]):
+    for args in (
+        ["outcomes"],
+        ["recall", "cache", "--ranking", "evidence", "--context-scope", "work"],
+    ):
         done = run_mem(*args, cwd=project)
         assert done.returncode == 1
         if message is not None:
