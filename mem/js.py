@@ -144,7 +144,8 @@ def stringify_pretty(value: Any, indent: str = "") -> str:
         if not value:
             return "{}"
         items = (
-            inner + _string(k) + ": " + stringify_pretty(value[k], inner) for k in property_order(value)
+            inner + _string(k) + ": " + stringify_pretty(value[k], inner)
+            for k in property_order(value)
         )
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     if isinstance(value, list | tuple):
