@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -170,3 +171,30 @@ def test_an_unrelocated_copy_is_foreign(tmp_path: Path, run_mem: RunMem) -> None
     )
     done = run_mem("observe", "--input", "obs.json", cwd=project)
     assert done.returncode == 1
+
+
+def test_json_flow_through_the_cli(tmp_path: Path, run_mem: RunMem) -> None:
+    project = relocated("a-accepted", tmp_path)
+    done = run_mem("observe", "--input", "obs.json", "--directory", str(project), "--json")
+    assert done.returncode == 0
+    receipt_id = json.loads(done.stdout)["written"]["id"]
+    listed = json.loads(run_mem("outcomes", "--json", "-d", str(project)).stdout)
+    assert [(r["id"], r["eligible"], r["reason"]) for r in listed["results"]] == [
+        (receipt_id, True, None)
+    ]
+    recalled = run_mem(
+        "recall",
+        "verified",
+        "artifacts",
+        "--ranking",
+        "evidence",
+        "--context-scope",
+        "work",
+        "--json",
+        cwd=project,
+    )
+    top = json.loads(recalled.stdout)["results"][0]
+    assert (top["ref"], top["evidence"]["receiptIds"]) == ("Verified artifacts only", [receipt_id])
+    again = run_mem("observe", "--input", "obs.json", "-d", str(project), "--json")
+    assert again.returncode == 1
+    assert "Duplicate" in json.loads(again.stdout)["error"]
