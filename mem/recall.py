@@ -9,7 +9,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from mem import brain, clock, files, index, js, outcomes, parse, receipts, score, sync
+from mem import brain, clock, files, index, js, parse, score, sync
 from mem.errors import MemError
 
 # Evidence ranking's reward: the reward folding of {acceptance: true}.
@@ -39,6 +39,8 @@ def parse_limit(text: str | None) -> int:
 
 def context_scope(text: str | None) -> list[str]:
     """The explicit project scope of evidence ranking: normalised, de-duplicated, sorted."""
+    from mem import receipts  # evidence ranking only: lexical recall does not pay the import
+
     return receipts.scope_items([] if text is None else [js.trim(item) for item in text.split(",")])
 
 
@@ -177,6 +179,8 @@ def _check_evidence_sources(root: str, indexed: dict[str, index.FileRow]) -> Non
 
 def _receipt_reasons(root: str, scope: list[str]) -> list[tuple[dict[str, Any], str | None]]:
     """Every receipt with its eligibility for this query scope, recomputed from the files."""
+    from mem import outcomes
+
     stored = outcomes.read_store(root)
     return list(zip(stored, outcomes.reasons(root, stored, scope), strict=True))
 
@@ -185,6 +189,8 @@ def _with_evidence(
     entries: list[dict[str, Any]], evidence: list[tuple[dict[str, Any], str | None]]
 ) -> list[dict[str, Any]]:
     """Section 8: boost notes with eligible receipts, drop notes whose receipts all failed."""
+    from mem import receipts
+
     by_anchor: dict[tuple[Any, Any], list[tuple[dict[str, Any], str | None]]] = {}
     for receipt, reason in evidence:
         memory = receipt.get("memory")

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from mem import files, index, parse, receipts
+from mem import files, index, parse
 from mem.files import SourceSpec, SourceStat
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
@@ -43,10 +43,18 @@ BRAIN_SOURCES = [
 SOURCES = {"project": PROJECT_SOURCES, "brain": BRAIN_SOURCES}
 
 TableRows = list[tuple[str, dict[str, object]]]
+
+
+def _receipt_rows(data: bytes) -> TableRows:
+    from mem import receipts  # paid only when the outcome store changed
+
+    return receipts.index_rows(data)
+
+
 # Stores other than notes and the journal: source kind -> rows for their own tables.
 # A store adds a SourceSpec above, its tables (with file_id) to schema.sql and
 # index.FILE_TABLES, and its loader here.
-LOADERS: dict[str, Callable[[bytes], TableRows]] = {"outcomes": receipts.index_rows}
+LOADERS: dict[str, Callable[[bytes], TableRows]] = {"outcomes": _receipt_rows}
 
 
 @dataclass(frozen=True)
