@@ -310,31 +310,8 @@ class _Freshness:
             ):
                 raise incomplete
 
-    def portable(self, relative: Any, directory: bool = False) -> str:
-        """A portable project-relative path, as Nexus requires of every file key and cwd."""
-        if (
-            not isinstance(relative, str)
-            or not js.trim(relative)
-            or js.length(relative) > 500
-            or "\0" in relative
-        ):
-            raise MemError("Nexus: Relative path must be a nonempty bounded string.")
-        if directory and relative == ".":
-            return relative
-        if (
-            any(character in UNSAFE_CHARACTERS for character in relative)
-            or relative.startswith("/")
-            or relative == ".."
-            or relative.startswith("../")
-        ):
-            raise MemError(f"Nexus: Unsafe relative path: {relative}")
-        for segment in relative.split("/"):
-            if segment in ("", ".") or segment[-1] in ". " or DEVICE_NAME.fullmatch(segment):
-                raise MemError(f"Nexus: Nonportable path: {relative}")
-        return relative
-
     def directory(self, relative: Any) -> None:
-        relative = self.portable(relative, directory=True)
+        relative = _portable(relative, directory=True)
         files.nexus_target(self.root, _child(relative, ".nexus-directory-probe"))
         if not files.is_directory(self.absolute(relative)):
             raise MemError(f"Nexus: Check cwd is not a directory: {relative}")
@@ -344,7 +321,7 @@ class _Freshness:
 
     def snapshot(self, paths: list[Any]) -> dict[str, str]:
         """Required files, de-duplicated and in UTF-16 order, each mapped to its SHA-256."""
-        unique = list(dict.fromkeys(self.portable(path) for path in paths))
+        unique = list(dict.fromkeys(_portable(path) for path in paths))
         return {path: self.file_hash(path) for path in sorted(unique, key=js.utf16_key)}
 
     def file_hash(self, relative: str) -> str:
@@ -359,7 +336,7 @@ class _Freshness:
     def scope_files(self, scope: list[Any]) -> list[str]:
         collected: list[str] = []
         for entry in scope:
-            entry = self.portable(entry, directory=True)
+            entry = _portable(entry, directory=True)
             if files.entry_kind(self.absolute(entry)) == "file":
                 files.nexus_target(self.root, entry)
                 collected.append(entry)
@@ -385,6 +362,30 @@ class _Freshness:
                 raise MemError(f"Nexus: Scope exceeds the {SCOPE_FILE_LIMIT} file snapshot limit.")
         else:
             raise MemError(f"Nexus: Scope contains a non-regular file: {relative}")
+
+
+def _portable(relative: Any, directory: bool = False) -> str:
+    """A portable project-relative path, as Nexus requires of every file key and cwd."""
+    if (
+        not isinstance(relative, str)
+        or not js.trim(relative)
+        or js.length(relative) > 500
+        or "\0" in relative
+    ):
+        raise MemError("Nexus: Relative path must be a nonempty bounded string.")
+    if directory and relative == ".":
+        return relative
+    if (
+        any(character in UNSAFE_CHARACTERS for character in relative)
+        or relative.startswith("/")
+        or relative == ".."
+        or relative.startswith("../")
+    ):
+        raise MemError(f"Nexus: Unsafe relative path: {relative}")
+    for segment in relative.split("/"):
+        if segment in ("", ".") or segment[-1] in ". " or DEVICE_NAME.fullmatch(segment):
+            raise MemError(f"Nexus: Nonportable path: {relative}")
+    return relative
 
 
 def _child(directory: str, name: str) -> str:
