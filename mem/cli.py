@@ -622,6 +622,24 @@ def context_command(with_evidence: bool, directory: str | None, json_: bool) -> 
     click.echo(render_memory.context(state, json_), nl=False)
 
 
+@cli.command()
+@legacy_options
+def observe(words: tuple[str, ...], json_: bool, **options: Any) -> None:
+    """Record that accepted, verified Nexus work supports a memory section.
+
+    The input names the Nexus run and task, the memory section (file and heading), the
+    scope and an interpretation; the receipt goes to .bmad/memory/outcomes.ndjson.
+
+    \b
+    Example:
+        mem observe --input observation.json --json
+    """
+    from mem import clock, observe as observe_, render
+
+    receipt = observe_.observe(_directory(options), options["input"], clock.now_iso())
+    click.echo(render.written_json(receipt) if json_ else render.observe_text(receipt), nl=False)
+
+
 def main() -> NoReturn:
     cli.main(prog_name="mem")
     sys.exit(0)

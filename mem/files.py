@@ -474,6 +474,7 @@ def write_export(path: str, text: str, replace: bool) -> None:
     finally:
         os.close(fd)
 
+
 def regular_files_named(root: str, relative: str, suffix: str) -> list[str] | None:
     """The sorted names ending in suffix of a project directory's regular files; None if absent."""
     path = safe_path(root, relative)
@@ -573,3 +574,121 @@ def read_checkout_file(root: str, relative: str) -> CheckoutFile:
     import hashlib  # evidence only: recall never hashes checkout files
 
     return CheckoutFile("file", hashlib.sha256(data).hexdigest(), len(data))
+
+
+# Nexus run state (nexus-run-state.md section 3). Read-only: nothing here writes Nexus files.
+
+
+def missing_file_message(path: str) -> str:
+    """The reference surfaces Node's own text for a missing file; the same words name the path."""
+    return f"ENOENT: no such file or directory, stat '{path}'"
+
+
+def nexus_target(root: str, relative: str) -> str:
+    """Nexus's safe-target walk: no link, a directory at every parent, a regular file at the end.
+
+    The walk stops silently at the first component that does not exist. Components above the
+    root are not walked: the root is already a realpath (deviation D5).
+    """
+    segments = relative.split("/") if isinstance(relative, str) else []
+    if (
+        not segments
+        or any(segment in ("", ".", "..") for segment in segments)
+        or any(character in relative for character in "\\:\0")
+    ):
+        raise MemError(f"Adapter file must be a relative project path: {relative}")
+    current = root
+    for position, segment in enumerate(segments):
+        current = os.path.join(current, segment)
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            break
+        if stat.S_ISLNK(info.st_mode):
+            raise MemError(f"Adapter path contains a symlink or junction: {current}")
+        final = position == len(segments) - 1
+        if final and not stat.S_ISREG(info.st_mode):
+            raise MemError(f"Adapter target is not a regular file: {current}")
+        if not final and not stat.S_ISDIR(info.st_mode):
+            raise MemError(f"Adapter parent is not a directory: {current}")
+    return os.path.join(root, *segments)
+
+
+def entry_kind(path: str) -> str | None:
+    """'file', 'directory', 'link' or 'other' at path, links not followed; None if missing."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISLNK(mode):
+        return "link"
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "directory"
+    return "other"
+
+
+def is_directory(path: str) -> bool:
+    """Whether path is a directory (following links); a missing path is Node's ENOENT error."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except FileNotFoundError:
+        raise MemError(missing_file_message(path)) from None
+    except OSError as error:
+        raise MemError(f"Cannot read {path}: {error.strerror}.") from None
+
+
+def directory_names(path: str) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError as error:
+        raise MemError(f"Cannot read {path}: {error.strerror}.") from None
+
+
+def read_limited(path: str, limit: int) -> bytes | None:
+    """A file's bytes, or None when it holds more than `limit` bytes; missing is ENOENT."""
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > limit:
+                return None
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise MemError(missing_file_message(path)) from None
+    except OSError as error:
+        raise MemError(f"Cannot read {path}: {error.strerror}.") from None
+    return None if len(data) > limit else data
+
+
+def exists(path: str) -> bool:
+    return os.path.lexists(path)
+
+
+def executable_bytes(command: str) -> bytes:
+    """The bytes of a check's executable: the literal `node` is looked up on PATH, links resolved.
+
+    An executable may live outside the project, so no safe-target walk applies (as in Nexus).
+    """
+    if command == "node":
+        import shutil
+
+        found = shutil.which("node")
+        if found is None:
+            raise MemError("Nexus: Check command must be node or an absolute executable path.")
+        command = found
+    if not os.path.isabs(command):
+        raise MemError("Nexus: Check command must be node or an absolute executable path.")
+    real = os.path.realpath(command)
+    try:
+        info = os.stat(real)
+    except FileNotFoundError:
+        raise MemError(missing_file_message(real)) from None
+    except OSError as error:
+        raise MemError(f"Cannot read {real}: {error.strerror}.") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise MemError("Nexus: Check command is not a regular executable.")
+    try:
+        with open(real, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        raise MemError(f"Cannot read {real}: {error.strerror}.") from None

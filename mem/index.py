@@ -255,7 +255,7 @@ def file_rows(conn: sqlite3.Connection) -> dict[str, FileRow]:
 
 
 # Every table whose rows are derived from one source file (a `file_id` column).
-FILE_TABLES = ["records", "pattern_scores", "promotions", "evidence", "lifecycle"]
+FILE_TABLES = ["records", "evidence", "lifecycle", "receipts", "pattern_scores", "promotions"]
 
 
 def delete_file(conn: sqlite3.Connection, file_id: int) -> None:

@@ -24,6 +24,16 @@ def trim(text: str) -> str:
     return text.strip(JS_WHITESPACE)
 
 
+def length(text: str) -> int:
+    """String.prototype.length: UTF-16 code units."""
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+
+
+def utf16_key(text: str) -> bytes:
+    """Sort key of Array.prototype.sort's default order: UTF-16 code units."""
+    return text.encode("utf-16-be", errors="surrogatepass")
+
+
 def number_to_string(value: float | int) -> str:
     """ECMAScript Number::toString(10)."""
     if isinstance(value, bool):
@@ -79,8 +89,13 @@ def to_fixed(value: float, places: int) -> str:
     return ("-" + text) if value < 0 else text
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _string(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    text = json.dumps(value, ensure_ascii=False)
+    # Well-formed JSON.stringify escapes a lone surrogate instead of emitting invalid UTF-16.
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _scalar(value: Any) -> str | None:
@@ -99,26 +114,16 @@ def _scalar(value: Any) -> str | None:
     return None
 
 
-MAX_ARRAY_INDEX = 2**32 - 2
-
-
 def _is_array_index(key: str) -> bool:
-    return (
-        key.isascii()
-        and key.isdigit()
-        and (key == "0" or key[0] != "0")
-        and int(key) <= MAX_ARRAY_INDEX
-    )
+    return key.isascii() and key.isdigit() and str(int(key)) == key and int(key) < 2**32 - 1
 
 
-def object_items(value: dict[str, Any]) -> list[tuple[str, Any]]:
-    """A JavaScript object's own properties in its order: array-index keys ("42") first,
-    ascending, then the others in insertion order."""
-    indices = sorted((key for key in value if _is_array_index(key)), key=int)
+def property_order(value: dict[str, Any]) -> list[str]:
+    """JavaScript's own-key order: array-index keys ascending, then the rest as inserted."""
+    indices = [key for key in value if _is_array_index(key)]
     if not indices:
-        return list(value.items())
-    rest = [(key, item) for key, item in value.items() if not _is_array_index(key)]
-    return [(key, value[key]) for key in indices] + rest
+        return list(value)
+    return sorted(indices, key=int) + [key for key in value if not _is_array_index(key)]
 
 
 def stringify(value: Any) -> str:
@@ -127,7 +132,8 @@ def stringify(value: Any) -> str:
     if scalar is not None:
         return scalar
     if isinstance(value, dict):
-        return "{" + ",".join(_string(k) + ":" + stringify(v) for k, v in object_items(value)) + "}"
+        items = (_string(k) + ":" + stringify(value[k]) for k in property_order(value))
+        return "{" + ",".join(items) + "}"
     if isinstance(value, list | tuple):
         return "[" + ",".join(stringify(v) for v in value) + "]"
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
@@ -142,7 +148,10 @@ def stringify_pretty(value: Any, indent: str = "") -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        items = (inner + _string(k) + ": " + stringify_pretty(v, inner) for k, v in object_items(value))
+        items = (
+            inner + _string(k) + ": " + stringify_pretty(value[k], inner)
+            for k in property_order(value)
+        )
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     if isinstance(value, list | tuple):
         if not value:

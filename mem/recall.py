@@ -11,8 +11,9 @@ from typing import Any
 from mem import brain, clock, files, index, js, parse, score, sync
 from mem.errors import MemError
 
-MAX_SCOPE_ITEMS = 30
-OUTCOMES = ".bmad/memory/outcomes.ndjson"
+# Evidence ranking's reward: the reward folding of {acceptance: true}.
+EVIDENCE_REWARD = 1
+EVIDENCE_BOOST = 0.25
 
 
 @dataclass(frozen=True)
@@ -39,20 +40,9 @@ def parse_limit(text: str | None) -> int:
 
 def context_scope(text: str | None) -> list[str]:
     """The explicit project scope of evidence ranking: normalised, de-duplicated, sorted."""
-    items = [] if text is None else [item.strip() for item in text.split(",")]
-    if not items or len(items) > MAX_SCOPE_ITEMS:
-        raise MemError("An explicit non-empty project scope is required.")
-    for item in items:
-        segments = item.split("/")
-        if (
-            not item
-            or "\\" in item
-            or item.startswith("/")
-            or ":" in item
-            or any(segment in ("", ".", "..") for segment in segments)
-        ):
-            raise MemError("Outcome scope must be a normalized relative path.")
-    return sorted(set(items))
+    from mem import receipts  # evidence ranking only: lexical recall does not pay the import
+
+    return receipts.scope_items([] if text is None else [js.trim(item) for item in text.split(",")])
 
 
 def validate(request: Request) -> int:
@@ -82,9 +72,11 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
             for path, row in index.file_rows(conn).items()
             if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
         }
+        evidence = None
         if request.ranking == "evidence":
             _check_evidence_sources(root, project_files)
-        # Evidence ranking drops notes before the limit applies, so it orders every candidate.
+            evidence = _receipt_reasons(root, context_scope(request.context_scope))
+        # Evidence ranking drops and boosts entries before the limit applies: it sees every candidate.
         candidate_limit = limit if request.ranking == "lexical" else None
         ranked = _rank(conn, terms, [row.id for row in project_files.values()], now_ms, candidate_limit)
         sources: dict[int, tuple[index.Connection, str]] = {
@@ -101,10 +93,10 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
                 sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
         top = score.order(ranked, limit if candidate_limit else len(ranked))
         entries = _entries(top, sources)
-    if request.ranking == "evidence":
+    if evidence is not None:
         from mem import lifecycle
 
-        entries = _with_evidence(root, lifecycle.drop_terminated(root, entries))[:limit]
+        entries = _with_evidence(lifecycle.drop_terminated(root, entries), evidence)[:limit]
     if request.with_evidence:
         from mem import context
 
@@ -192,10 +184,53 @@ def _check_evidence_sources(root: str, indexed: dict[str, index.FileRow]) -> Non
             raise MemError("Memory source must contain valid UTF-8.")
 
 
-def _with_evidence(root: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    store = files.read_bounded(root, OUTCOMES)
-    if store and js.trim(store):
-        raise MemError("Evidence ranking is not available yet.")
+def _receipt_reasons(root: str, scope: list[str]) -> list[tuple[dict[str, Any], str | None]]:
+    """Every receipt with its eligibility for this query scope, recomputed from the files."""
+    from mem import outcomes
+
+    stored = outcomes.read_store(root)
+    return list(zip(stored, outcomes.reasons(root, stored, scope), strict=True))
+
+
+def _with_evidence(
+    entries: list[dict[str, Any]], evidence: list[tuple[dict[str, Any], str | None]]
+) -> list[dict[str, Any]]:
+    """Section 8: boost notes with eligible receipts, drop notes whose receipts all failed."""
+    from mem import receipts
+
+    by_anchor: dict[tuple[Any, Any], list[tuple[dict[str, Any], str | None]]] = {}
+    for receipt, reason in evidence:
+        memory = receipt.get("memory")
+        key = (receipts.field(memory, "file"), receipts.field(memory, "heading"))
+        by_anchor.setdefault(key, []).append((receipt, reason))
+    kept = []
     for entry in entries:
-        entry["evidence"] = {"status": "unverified", "receiptIds": [], "boost": 0}
-    return entries
+        is_note = entry["kind"] == "note"
+        matching = by_anchor.get((entry["sourceFile"], entry["ref"])) if is_note else None
+        if not matching:
+            unverified = {"status": "unverified", "receiptIds": [], "boost": 0}
+            kept.append({**entry, "evidence": unverified})
+            continue
+        text_sha256 = receipts.sha256_text(entry["text"])
+        qualifying = [
+            receipt["id"]
+            for receipt, reason in matching
+            if reason is None and receipts.field(receipt.get("memory"), "textSha256") == text_sha256
+        ]
+        if not qualifying:
+            continue  # a stale or contradicted anchor never falls back to an unverified note
+        kept.append(
+            {
+                **entry,
+                "lexicalScore": entry["score"],
+                "score": entry["score"] * (1 + EVIDENCE_BOOST * EVIDENCE_REWARD),
+                "evidence": {
+                    "status": "accepted-current",
+                    "receiptIds": qualifying,
+                    "reward": EVIDENCE_REWARD,
+                    "boost": EVIDENCE_BOOST,
+                    "lessonCausality": "unmeasured",
+                },
+            }
+        )
+    return sorted(kept, key=lambda entry: -entry["score"])

@@ -72,6 +72,10 @@ def written_json(record: dict[str, Any]) -> str:
     return js.stringify_pretty({"written": record}) + "\n"
 
 
+def observe_text(receipt: dict[str, Any]) -> str:
+    return f"mem observe: {receipt['id']} recorded; lesson causality remains unmeasured.\n"
+
+
 def error_json(message: str) -> str:
     return js.stringify({"error": message}) + "\n"
 

@@ -31,6 +31,7 @@ PROJECT_SOURCES = [
     SourceSpec(6, ".agents/memory/patterns.md", "notes"),
     SourceSpec(20, ".bmad/memory/evidence.ndjson", "evidence"),
     SourceSpec(21, ".bmad/memory/lifecycle.ndjson", "lifecycle"),
+    SourceSpec(22, ".bmad/memory/outcomes.ndjson", "outcomes"),
     SourceSpec(30, ".bmad/memory/pattern-scores.json", "pattern-scores"),
     SourceSpec(31, ".bmad/memory/promotions.ndjson", "promotions"),
 ]
@@ -66,14 +67,23 @@ def specs_for(root: str, role: str) -> list[SourceSpec]:
     return SOURCES[role]
 
 TableRows = list[tuple[str, dict[str, object]]]
+
+
+def _receipt_rows(data: bytes) -> TableRows:
+    from mem import receipts  # paid only when the outcome store changed
+
+    return receipts.index_rows(data)
+
+
 # Stores other than notes and the journal: source kind -> rows for their own tables.
 # A store adds a SourceSpec above, its tables (with file_id) to schema.sql and
 # index.FILE_TABLES, and its loader here.
 LOADERS: dict[str, Callable[[bytes], TableRows]] = {
-    "pattern-scores": pattern_rows.score_rows,
-    "promotions": pattern_rows.promotion_rows,
     "evidence": memory_tables.evidence_rows,
     "lifecycle": memory_tables.lifecycle_rows,
+    "outcomes": _receipt_rows,
+    "pattern-scores": pattern_rows.score_rows,
+    "promotions": pattern_rows.promotion_rows,
 }
 
 

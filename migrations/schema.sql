@@ -132,3 +132,30 @@ CREATE TABLE lifecycle (
     reason TEXT,
     PRIMARY KEY (file_id, line)
 );
+
+-- One row per line of .bmad/memory/outcomes.ndjson that is a JSON object, for audits only.
+-- Whether a receipt is eligible needs the Nexus run state and the memory file: only
+-- `mem outcomes` decides it, from the files, every time. `relationship` is what the store
+-- alone says (section 14 steps 1-2).
+CREATE TABLE receipts (
+    file_id INTEGER NOT NULL REFERENCES files (id),
+    line INTEGER NOT NULL,          -- 1-based line number in the store
+    id TEXT,
+    intact INTEGER NOT NULL,        -- 1 when id is the SHA-256 of the rest of the record
+    ts TEXT,
+    memory_file TEXT,
+    memory_heading TEXT,
+    text_sha256 TEXT,
+    scope TEXT,                     -- JSON array of project paths
+    run_id TEXT,
+    task_id TEXT,
+    attempt_id TEXT,
+    verification_id TEXT,
+    accepted_at TEXT,
+    interpretation TEXT,
+    supersedes TEXT,                -- JSON array of earlier receipt ids
+    contradicts TEXT,               -- JSON array of earlier receipt ids
+    relationship TEXT,              -- 'superseded', 'contradictory' or NULL
+    record TEXT NOT NULL,           -- the line as stored
+    UNIQUE (file_id, line)
+);
