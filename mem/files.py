@@ -14,7 +14,7 @@ import os
 import stat
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mem.errors import MemError
 
@@ -77,8 +77,7 @@ def read_bounded(root: str, relative: str) -> str | None:
         raise MemError("Memory source must contain valid UTF-8.") from None
 
 
-@dataclass(frozen=True)
-class LockOwner:
+class LockOwner(NamedTuple):
     pid: int | None
     hostname: str | None
     raw: str
@@ -268,8 +267,7 @@ def _fsync_directory(path: str) -> None:
         os.close(fd)
 
 
-@dataclass(frozen=True, slots=True)
-class SourceSpec:
+class SourceSpec(NamedTuple):
     """A canonical file a root may hold, in the reference's candidate order."""
 
     rank: int
@@ -277,8 +275,7 @@ class SourceSpec:
     kind: str  # "journal" or "notes"
 
 
-@dataclass(frozen=True, slots=True)
-class SourceStat:
+class SourceStat(NamedTuple):
     spec: SourceSpec
     real: str
     size: int
@@ -494,8 +491,7 @@ def regular_files_named(root: str, relative: str, suffix: str) -> list[str] | No
 SOURCE_LIMIT = 1024 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class CheckoutFile:
+class CheckoutFile(NamedTuple):
     """A checkout file as evidence sees it: its hash, or why it is missing or unusable."""
 
     state: str  # "file", "missing" or "refused"

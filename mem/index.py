@@ -11,9 +11,8 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-import uuid
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import xxhash
 
@@ -63,8 +62,7 @@ def usable_cache_dir() -> str | None:
     return directory if os.access(directory, os.W_OK | os.X_OK) else None
 
 
-@dataclass(frozen=True, slots=True)
-class FileRow:
+class FileRow(NamedTuple):
     id: int
     path: str
     kind: str
@@ -78,8 +76,7 @@ class FileRow:
     utf8: int
 
 
-@dataclass(frozen=True, slots=True)
-class RecordRow:
+class RecordRow(NamedTuple):
     """A record as the sync writes it (ids are assigned on insert)."""
 
     ordinal: int
@@ -94,16 +91,14 @@ class RecordRow:
     line: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(NamedTuple):
     score: float
     rank: int
     ordinal: int
     id: int
 
 
-@dataclass(frozen=True, slots=True)
-class LocalEvent:
+class LocalEvent(NamedTuple):
     """An event whose ts names no zone: its decay depends on the reader's time zone."""
 
     lexical: float
@@ -200,6 +195,8 @@ def remove(path: str) -> None:
 @contextlib.contextmanager
 def build(path: str, root: str) -> Iterator[sqlite3.Connection]:
     """A new index, populated by the caller, that appears at `path` whole or not at all."""
+    import uuid  # builders only
+
     temp = f"{path}.{uuid.uuid4().hex}.tmp"
     conn = sqlite3.connect(temp, isolation_level=None)
     try:
@@ -351,8 +348,7 @@ def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[Rec
     conn.executemany("INSERT INTO records_fts (rowid, terms) VALUES (?, ?)", terms)
 
 
-@dataclass(frozen=True, slots=True)
-class StoredRecord:
+class StoredRecord(NamedTuple):
     id: int
     kind: str
     path: str

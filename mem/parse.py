@@ -7,8 +7,7 @@ the JavaScript regular-expression details the reference implementation depends o
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mem import js
 
@@ -29,8 +28,7 @@ def query_tokens(query: str) -> list[str]:
     return list(dict.fromkeys(tokenize(query)))
 
 
-@dataclass(frozen=True, slots=True)
-class Note:
+class Note(NamedTuple):
     ordinal: int
     heading: str
     text: str  # heading + "\n" + body, untrimmed: what is scored
@@ -58,8 +56,7 @@ def split_sections(content: str) -> list[Note]:
     return notes
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     offset: int  # byte offset of the line in the journal: a total, append-stable order
     data: dict[str, Any]
     line: str

@@ -5,10 +5,9 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from mem import brain, clock, files, index, js, parse, score, sync
+from mem import clock, files, index, js, parse, score, sync
 from mem.errors import MemError
 
 # Evidence ranking's reward: the reward folding of {acceptance: true}.
@@ -16,8 +15,7 @@ EVIDENCE_REWARD = 1
 EVIDENCE_BOOST = 0.25
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     query: str
     scope: str = "project"
     portfolio: str | None = None
@@ -165,6 +163,8 @@ def _portfolio_root(root: str, request: Request) -> str | None:
     if request.portfolio is not None:
         # Relative to the process's working directory, not to --directory (as the reference).
         return os.path.realpath(os.path.abspath(request.portfolio))
+    from mem import brain  # portfolio scope only
+
     linked = brain.linked_brain(root)
     return None if linked is None else os.path.realpath(linked)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 HALF_LIFE_DAYS = 30
 DAY_MS = 86_400_000
@@ -38,8 +38,7 @@ def decayed(score: float, event_ms: float | None, now_ms: float | None) -> float
 ARCHIVE_RANK_BASE = 1000
 
 
-@dataclass(frozen=True, slots=True)
-class Ranked:
+class Ranked(NamedTuple):
     score: float
     rank: int  # source position in candidate order
     ordinal: int  # position within the source

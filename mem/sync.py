@@ -13,9 +13,9 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from mem import files, index, memory_tables, parse, pattern_rows, score
+from mem import files, index, parse, score
 from mem.files import SourceSpec, SourceStat
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
@@ -69,26 +69,31 @@ def specs_for(root: str, role: str) -> list[SourceSpec]:
 TableRows = list[tuple[str, dict[str, object]]]
 
 
-def _receipt_rows(data: bytes) -> TableRows:
-    from mem import receipts  # paid only when the outcome store changed
+def _loader(module: str, function: str) -> Callable[[bytes], TableRows]:
+    """A store's loader, imported only when that store changed: a recall never pays for it."""
 
-    return receipts.index_rows(data)
+    def load(data: bytes) -> TableRows:
+        import importlib
+
+        rows: TableRows = getattr(importlib.import_module(f"mem.{module}"), function)(data)
+        return rows
+
+    return load
 
 
 # Stores other than notes and the journal: source kind -> rows for their own tables.
 # A store adds a SourceSpec above, its tables (with file_id) to schema.sql and
 # index.FILE_TABLES, and its loader here.
 LOADERS: dict[str, Callable[[bytes], TableRows]] = {
-    "evidence": memory_tables.evidence_rows,
-    "lifecycle": memory_tables.lifecycle_rows,
-    "outcomes": _receipt_rows,
-    "pattern-scores": pattern_rows.score_rows,
-    "promotions": pattern_rows.promotion_rows,
+    "evidence": _loader("memory_tables", "evidence_rows"),
+    "lifecycle": _loader("memory_tables", "lifecycle_rows"),
+    "outcomes": _loader("receipts", "index_rows"),
+    "pattern-scores": _loader("pattern_rows", "score_rows"),
+    "promotions": _loader("pattern_rows", "promotion_rows"),
 }
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     check: list[SourceStat]  # new, or stat changed, or racily clean: hash them
     removed: list[str]  # indexed paths that are no longer sources
 
@@ -163,8 +168,7 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     added: int = 0
     changed: int = 0
     appended: int = 0
