@@ -24,6 +24,7 @@ bench: $(VENV)/.installed
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy
 	$(VENV)/bin/ruff check mem tests bench
+	$(VENV)/bin/ruff format --check mem tests bench
 	$(VENV)/bin/mypy mem
 
 fmt: $(VENV)/.installed

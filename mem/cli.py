@@ -96,7 +96,9 @@ def legacy_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Every legacy action accepts every legacy option, as under commander."""
     for names, metavar, help_ in reversed(LEGACY_OPTIONS):
         dest = names[-1].lstrip("-").replace("-", "_")
-        command = click.option(*names, dest, metavar=metavar.strip("<>").upper(), help=help_)(command)
+        command = click.option(*names, dest, metavar=metavar.strip("<>").upper(), help=help_)(
+            command
+        )
     command = click.option(
         "--json", "json_", is_flag=True, is_eager=True, callback=_remember_json, help="JSON output."
     )(command)
@@ -131,7 +133,9 @@ def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options
     """
     from mem import entry
 
-    click.echo(entry.recall_output(words, json_, options, include_archive=include_archive), nl=False)
+    click.echo(
+        entry.recall_output(words, json_, options, include_archive=include_archive), nl=False
+    )
 
 
 @cli.command()
@@ -634,7 +638,8 @@ def observe(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     Example:
         mem observe --input observation.json --json
     """
-    from mem import clock, observe as observe_, render
+    from mem import clock, render
+    from mem import observe as observe_
 
     receipt = observe_.observe(_directory(options), options["input"], clock.now_iso())
     click.echo(render.written_json(receipt) if json_ else render.observe_text(receipt), nl=False)

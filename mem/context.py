@@ -123,4 +123,3 @@ def annotate_recall(root: str, entries: list[dict[str, Any]]) -> list[dict[str, 
             "audit": found.status if found else "unknown",
         }
     return entries
-

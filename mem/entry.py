@@ -33,7 +33,9 @@ LEGACY_OPTIONS: list[tuple[tuple[str, ...], str, str]] = [
     (("--evidence",), "<ids>", "reinforce: comma-separated evidence ids."),
 ]
 _DESTINATION = {
-    name: names[-1].lstrip("-").replace("-", "_") for names, _, _ in LEGACY_OPTIONS for name in names
+    name: names[-1].lstrip("-").replace("-", "_")
+    for names, _, _ in LEGACY_OPTIONS
+    for name in names
 }
 
 
@@ -63,7 +65,10 @@ def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | No
 
 
 def recall_output(
-    words: list[str] | tuple[str, ...], as_json: bool, options: dict[str, Any], include_archive: bool = False
+    words: list[str] | tuple[str, ...],
+    as_json: bool,
+    options: dict[str, Any],
+    include_archive: bool = False,
 ) -> str:
     from mem import clock, files, recall, render
 

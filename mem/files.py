@@ -127,7 +127,10 @@ def read_lock_owner(root: str) -> LockOwner | None:
 
 @contextlib.contextmanager
 def writer_lock(root: str) -> Iterator[None]:
-    """Hold `.bmad/memory/writer.lock`, the lock bmad-plus writers take too (re-entrant per process)."""
+    """Hold `.bmad/memory/writer.lock`, which bmad-plus writers take too.
+
+    Re-entrant per process: a writer that already holds it runs directly.
+    """
     if root in _held_roots:
         yield
         return
@@ -154,6 +157,7 @@ def writer_lock(root: str) -> Iterator[None]:
         yield
     finally:
         _held_roots.discard(root)
+        current: str | None
         try:
             with open(path, encoding="utf-8", errors="replace") as handle:
                 current = handle.read()
@@ -223,7 +227,10 @@ def write_atomic(root: str, relative: str, text: str) -> None:
 
 
 def replace_owned(root: str, relative: str, text: str) -> None:
-    """Atomically rewrite one of mem's own files (a brain link, a project index), never a person's."""
+    """Atomically rewrite one of mem's own files (a brain link, a project index).
+
+    Never a person's file: those are only ever appended to or created.
+    """
     _replace(root, relative, text.encode("utf-8"))
 
 
@@ -256,7 +263,9 @@ def _write_all(fd: int, data: bytes, relative: str, restore_size: int) -> None:
     except OSError as error:
         # A half-written record would leave a torn line that blocks every later writer.
         os.ftruncate(fd, restore_size)
-        raise MemError(f"Could not write {relative}: {error.strerror}; nothing was added.") from None
+        raise MemError(
+            f"Could not write {relative}: {error.strerror}; nothing was added."
+        ) from None
 
 
 def _fsync_directory(path: str) -> None:
@@ -445,7 +454,7 @@ def read_small_text(path: str, limit: int = STORE_LIMIT) -> str | None:
 
 
 def write_export(path: str, text: str, replace: bool) -> None:
-    """Write a file a person asked for at an explicit path; refuses to replace one unless told to."""
+    """Write a file a person asked for at an explicit path; never replaces one unless told to."""
     directory = os.path.dirname(path) or "."
     if not os.path.isdir(directory):
         raise MemError(f"Directory not found: {directory}")

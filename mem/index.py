@@ -25,7 +25,10 @@ Connection = sqlite3.Connection
 def _schema_path() -> str:
     # Installed, migrations/ ships inside the package; in a checkout it sits beside it.
     package = os.path.dirname(os.path.abspath(__file__))
-    for candidate in (os.path.join(package, "migrations"), os.path.join(os.path.dirname(package), "migrations")):
+    for candidate in (
+        os.path.join(package, "migrations"),
+        os.path.join(os.path.dirname(package), "migrations"),
+    ):
         path = os.path.join(candidate, "schema.sql")
         if os.path.exists(path):
             return path
@@ -117,13 +120,19 @@ def _frequencies(terms: list[str]) -> tuple[str, str]:
 def _lexical_sql(width: int) -> str:
     # score.lexical in SQL, operation for operation, so the doubles come out identical:
     # hits summed in query-term order, then hits × (matched / |Q|) / √n.
-    hits = " + ".join(f"(CASE WHEN f{i + 1} > 0 THEN 1 + ln(f{i + 1}) ELSE 0 END)" for i in range(width))
+    hits = " + ".join(
+        f"(CASE WHEN f{i + 1} > 0 THEN 1 + ln(f{i + 1}) ELSE 0 END)" for i in range(width)
+    )
     matched = " + ".join(f"(f{i + 1} > 0)" for i in range(width))
     return f"(0.0 + {hits}) * (({matched}) * 1.0 / {width}) / sqrt(r.tokens)"
 
 
 def top_scored(
-    conn: sqlite3.Connection, terms: list[str], file_ids: list[int], now_ms: float | None, limit: int | None
+    conn: sqlite3.Connection,
+    terms: list[str],
+    file_ids: list[int],
+    now_ms: float | None,
+    limit: int | None,
 ) -> tuple[list[Scored], list[LocalEvent]]:
     """The best `limit` records (all when None) by lexical score with event decay, in SQL.
 
@@ -141,7 +150,8 @@ def top_scored(
     )
     files_list = ",".join(str(int(file_id)) for file_id in file_ids)
     base = (
-        f" FROM (SELECT doc, {columns} FROM records_terms WHERE term IN ({members}) GROUP BY doc) AS t"
+        f" FROM (SELECT doc, {columns} FROM records_terms"
+        f" WHERE term IN ({members}) GROUP BY doc) AS t"
         " JOIN records AS r ON r.id = t.doc JOIN files AS f ON f.id = r.file_id"
         f" WHERE r.file_id IN ({files_list})"
     )
@@ -295,7 +305,8 @@ def upsert_file(
     utf8: bool,
 ) -> int:
     conn.execute(
-        "INSERT INTO files (path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8)"
+        "INSERT INTO files"
+        " (path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (path) DO UPDATE SET kind = excluded.kind, rank = excluded.rank,"
         " real_path = excluded.real_path, hash = excluded.hash, size = excluded.size,"
@@ -308,11 +319,18 @@ def upsert_file(
 
 
 def touch_file(
-    conn: sqlite3.Connection, path: str, digest: str, size: int, mtime_ns: int, inode: int, checked_ns: int
+    conn: sqlite3.Connection,
+    path: str,
+    digest: str,
+    size: int,
+    mtime_ns: int,
+    inode: int,
+    checked_ns: int,
 ) -> None:
     """Record a new stat for unchanged bytes; a no-op if another process changed the row."""
     conn.execute(
-        "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, checked_ns = ? WHERE path = ? AND hash = ?",
+        "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, checked_ns = ?"
+        " WHERE path = ? AND hash = ?",
         (size, mtime_ns, inode, checked_ns, path, digest),
     )
 

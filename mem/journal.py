@@ -51,7 +51,9 @@ def build_event(
     if not agent:
         raise MemError("appendEvent: event.agent is required")
     if outcome is not None and outcome not in OUTCOMES:
-        raise MemError("appendEvent: event.outcome must be one of success|failure|partial|abandoned")
+        raise MemError(
+            "appendEvent: event.outcome must be one of success|failure|partial|abandoned"
+        )
     task = task or ""
     return {
         "ts": ts,

@@ -203,6 +203,8 @@ _ISO_DATE = re.compile(
     r"(?P<zone>Z|[+-]\d{2}:?\d{2})?)?",
     re.IGNORECASE,
 )
+
+
 class ParsedDate:
     """Epoch milliseconds, and whether the text named no zone (JavaScript reads it as local)."""
 

@@ -127,7 +127,7 @@ def to_js_string(value: Any) -> str:
 
 
 def parse_journal(data: bytes, base_offset: int = 0) -> list[Event]:
-    """Every parseable JSON-object line; torn and corrupt lines are skipped, as the reference does."""
+    """Every line that parses as a JSON object; torn and corrupt lines are skipped, as upstream."""
     events: list[Event] = []
     offset = 0
     for raw in data.split(b"\n"):

@@ -74,9 +74,11 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
         if request.ranking == "evidence":
             _check_evidence_sources(root, project_files)
             evidence = _receipt_reasons(root, context_scope(request.context_scope))
-        # Evidence ranking drops and boosts entries before the limit applies: it sees every candidate.
+        # Evidence ranking drops and boosts entries before the limit: it sees every candidate.
         candidate_limit = limit if request.ranking == "lexical" else None
-        ranked = _rank(conn, terms, [row.id for row in project_files.values()], now_ms, candidate_limit)
+        ranked = _rank(
+            conn, terms, [row.id for row in project_files.values()], now_ms, candidate_limit
+        )
         sources: dict[int, tuple[index.Connection, str]] = {
             row.rank: (conn, row.path) for row in project_files.values()
         }
@@ -84,8 +86,12 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
         if brain_root is not None:
             brain_conn, _ = stack.enter_context(sync.synced(brain_root, "brain"))
             seen = {row.real_path for row in project_files.values()}
-            brain_files = [row for row in index.file_rows(brain_conn).values() if row.real_path not in seen]
-            ranked += _rank(brain_conn, terms, [row.id for row in brain_files], now_ms, candidate_limit)
+            brain_files = [
+                row for row in index.file_rows(brain_conn).values() if row.real_path not in seen
+            ]
+            ranked += _rank(
+                brain_conn, terms, [row.id for row in brain_files], now_ms, candidate_limit
+            )
             for row in brain_files:
                 relative = os.path.relpath(os.path.join(brain_root, row.path), root)
                 sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
@@ -103,7 +109,11 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
 
 
 def _rank(
-    conn: index.Connection, terms: list[str], file_ids: list[int], now_ms: float | None, limit: int | None
+    conn: index.Connection,
+    terms: list[str],
+    file_ids: list[int],
+    now_ms: float | None,
+    limit: int | None,
 ) -> list[score.Ranked]:
     scored, local = index.top_scored(conn, terms, file_ids, now_ms, limit)
     ranked = [score.Ranked(item.score, item.rank, item.ordinal, item.id) for item in scored]

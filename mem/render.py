@@ -50,7 +50,13 @@ def _memory_status(memory: dict[str, Any]) -> str:
 
 
 def recall_json(query: str, scope: str, ranking: str, results: list[dict[str, Any]]) -> str:
-    envelope = {"query": query, "scope": scope, "ranking": ranking, "count": len(results), "results": results}
+    envelope = {
+        "query": query,
+        "scope": scope,
+        "ranking": ranking,
+        "count": len(results),
+        "results": results,
+    }
     return js.stringify_pretty(envelope) + "\n"
 
 

@@ -46,8 +46,13 @@ class Ranked(NamedTuple):
 
 
 def order(items: Iterable[Ranked], limit: int) -> list[Ranked]:
-    """Score descending; ties keep candidate order (events, then notes by directory, file, section)."""
-    return sorted(items, key=lambda item: (-item.score, _tier(item.rank), item.rank, item.ordinal))[:limit]
+    """Score descending; ties keep candidate order.
+
+    Candidate order: events in file order, then notes by directory, file and section.
+    """
+    return sorted(items, key=lambda item: (-item.score, _tier(item.rank), item.rank, item.ordinal))[
+        :limit
+    ]
 
 
 def _tier(rank: int) -> int:

@@ -66,6 +66,7 @@ def specs_for(root: str, role: str) -> list[SourceSpec]:
         return SOURCES[role] + archived_journal_specs(root)
     return SOURCES[role]
 
+
 TableRows = list[tuple[str, dict[str, object]]]
 
 
@@ -187,11 +188,23 @@ def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]
         row = indexed.get(source.spec.relative)
         spec = source.spec
         stat_args = (len(data), source.mtime_ns, source.inode, checked_ns)
-        if row is not None and row.hash == hashed and row.real_path == source.real and row.rank == spec.rank:
+        if (
+            row is not None
+            and row.hash == hashed
+            and row.real_path == source.real
+            and row.rank == spec.rank
+        ):
             index.touch_file(conn, spec.relative, hashed, *stat_args)
             continue
         file_id = index.upsert_file(
-            conn, spec.relative, spec.kind, spec.rank, source.real, hashed, *stat_args, _is_utf8(data)
+            conn,
+            spec.relative,
+            spec.kind,
+            spec.rank,
+            source.real,
+            hashed,
+            *stat_args,
+            _is_utf8(data),
         )
         if row is not None and _is_append(spec.kind, row, data):
             index.insert_records(conn, file_id, records_for(spec.kind, data[row.size :], row.size))
@@ -209,7 +222,7 @@ def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]
 
 
 def _touched_only(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]) -> bool:
-    """Racily clean files whose bytes did not change only need a new stat: no parse, no file lock."""
+    """Racily clean files whose bytes did not change need only a new stat: no parse, no lock."""
     if work.removed:
         return False
     touches = []
@@ -221,7 +234,9 @@ def _touched_only(conn: index.Connection, work: Plan, indexed: dict[str, index.F
         data = files.read_source(source.real)
         if digest(data) != row.hash:
             return False
-        touches.append((source.spec.relative, row.hash, len(data), source.mtime_ns, source.inode, checked_ns))
+        touches.append(
+            (source.spec.relative, row.hash, len(data), source.mtime_ns, source.inode, checked_ns)
+        )
     with index.transaction(conn):
         for touch in touches:
             index.touch_file(conn, *touch)

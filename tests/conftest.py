@@ -42,8 +42,12 @@ RunMem = Callable[..., subprocess.CompletedProcess[str]]
 
 @pytest.fixture
 def run_mem() -> RunMem:
-    def run(*args: str, cwd: Path | str | None = None, env: dict[str, str] | None = None,
-            input: str | None = None) -> subprocess.CompletedProcess[str]:
+    def run(
+        *args: str,
+        cwd: Path | str | None = None,
+        env: dict[str, str] | None = None,
+        input: str | None = None,
+    ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [*mem_command(), *args],
             cwd=cwd,

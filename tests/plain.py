@@ -42,8 +42,13 @@ def plain_recall(root: str, query: str, now: str, limit: int = 8) -> list[dict[s
             for note in parse.split_sections(text):
                 value = lexical(note.text)
                 if value > 0:
-                    entry = {"score": value, "kind": "note", "sourceFile": f"{directory}/{name}",
-                             "ref": note.heading, "text": note.display}
+                    entry = {
+                        "score": value,
+                        "kind": "note",
+                        "sourceFile": f"{directory}/{name}",
+                        "ref": note.heading,
+                        "text": note.display,
+                    }
                     found.append((value, len(found), entry))
     found.sort(key=lambda item: (-item[0], item[1]))
     return [entry for _, _, entry in found[:limit]]

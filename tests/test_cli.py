@@ -29,7 +29,9 @@ def test_errors_go_to_stderr_or_one_json_line(run_mem: RunMem, project: Path) ->
 
 
 def test_write_then_recall_round_trip(run_mem: RunMem, project: Path) -> None:
-    written = run_mem("write", "--agent", "forge", "--task", "tune pgbouncer pool size", "--json", cwd=project)
+    written = run_mem(
+        "write", "--agent", "forge", "--task", "tune pgbouncer pool size", "--json", cwd=project
+    )
     event = json.loads(written.stdout)["written"]
     found = json.loads(run_mem("recall", "pgbouncer", "pool", "--json", cwd=project).stdout)
     assert event in [entry.get("event") for entry in found["results"]]
@@ -52,7 +54,9 @@ def _hold_lock(project: Path, pid: int) -> str:
     return owner
 
 
-def test_a_live_foreign_lock_blocks_writers_and_is_left_alone(run_mem: RunMem, project: Path) -> None:
+def test_a_live_foreign_lock_blocks_writers_and_is_left_alone(
+    run_mem: RunMem, project: Path
+) -> None:
     holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
         owner = _hold_lock(project, holder.pid)
@@ -61,7 +65,9 @@ def test_a_live_foreign_lock_blocks_writers_and_is_left_alone(run_mem: RunMem, p
         done = run_mem("write", "--agent", "forge", cwd=project)
         assert time.monotonic() - started >= 1.9  # 200 attempts, 10 ms apart
         assert done.returncode == 1
-        assert done.stderr.startswith("mem write: Memory writer lock is occupied. Inspect writer.lock")
+        assert done.stderr.startswith(
+            "mem write: Memory writer lock is occupied. Inspect writer.lock"
+        )
         assert f"owner pid {holder.pid} on host {socket.gethostname()}, alive" in done.stderr
         assert (project / ".bmad/memory/writer.lock").read_text(encoding="utf-8") == owner
         assert (project / ".bmad/memory/journal.ndjson").read_bytes() == journal
@@ -72,8 +78,12 @@ def test_a_live_foreign_lock_blocks_writers_and_is_left_alone(run_mem: RunMem, p
 
 
 def test_a_dead_owner_is_named_as_not_running(run_mem: RunMem, project: Path) -> None:
-    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                              capture_output=True, text=True, check=True)
+    finished = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     _hold_lock(project, int(finished.stdout))
     done = run_mem("write", "--agent", "forge", cwd=project)
     assert done.returncode == 1
@@ -91,7 +101,13 @@ def test_symlinked_store_directory_is_refused_for_writes(run_mem: RunMem, tmp_pa
 
 
 def test_python_dash_m_is_the_same_entry_point(project: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "mem", "recall", "hetzner"], cwd=project,
-                          capture_output=True, text=True, env=os.environ.copy(), check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "mem", "recall", "hetzner"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+        check=False,
+    )
     assert done.returncode == 0
     assert done.stdout.startswith('mem recall: 1 match(es) for "hetzner"')

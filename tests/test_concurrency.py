@@ -17,12 +17,19 @@ def test_parallel_writers_and_readers(project: Path) -> None:
     journal = project / ".bmad/memory/journal.ndjson"
     journal.unlink()
     mem = " ".join(mem_command())
-    writer_script = f'for i in $(seq 1 {WRITES_EACH}); do {mem} write --agent "w$W" --task "task $W-$i" -d "$P" >/dev/null || exit 1; done'
-    reader_script = f'while [ ! -e "$P/done" ]; do {mem} recall task -d "$P" >/dev/null || exit 1; done'
+    writer_script = (
+        f"for i in $(seq 1 {WRITES_EACH}); do"
+        f' {mem} write --agent "w$W" --task "task $W-$i" -d "$P" >/dev/null || exit 1; done'
+    )
+    reader_script = (
+        f'while [ ! -e "$P/done" ]; do {mem} recall task -d "$P" >/dev/null || exit 1; done'
+    )
     env = {**os.environ, "P": str(project)}
     readers = [subprocess.Popen(["bash", "-c", reader_script], env=env) for _ in range(2)]
     writers = [
-        subprocess.Popen(["bash", "-c", writer_script], env={**env, "W": str(n)}, stderr=subprocess.PIPE)
+        subprocess.Popen(
+            ["bash", "-c", writer_script], env={**env, "W": str(n)}, stderr=subprocess.PIPE
+        )
         for n in range(WRITERS)
     ]
     errors = [writer.communicate()[1] for writer in writers]
@@ -36,6 +43,10 @@ def test_parallel_writers_and_readers(project: Path) -> None:
         f"task {w}-{i}" for w in range(WRITERS) for i in range(1, WRITES_EACH + 1)
     )
     assert not (project / ".bmad/memory/writer.lock").exists()
-    found = subprocess.run([*mem_command(), "recall", "task", "--limit", "1000", "--json", "-d", str(project)],
-                           capture_output=True, text=True, check=True)
+    found = subprocess.run(
+        [*mem_command(), "recall", "task", "--limit", "1000", "--json", "-d", str(project)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert json.loads(found.stdout)["count"] == WRITERS * WRITES_EACH

@@ -10,8 +10,26 @@ from mem import cli, entry
 
 option_names = [name for names, _, _ in entry.LEGACY_OPTIONS for name in names]
 token = st.one_of(
-    st.sampled_from(["postgres", "pooling", "x", "", " ", "--json", "-", "--", "--bogus", "-h", "--help",
-                     "--limit=3", "-dx", "--jso", "é", "-3"]),
+    st.sampled_from(
+        [
+            "postgres",
+            "pooling",
+            "x",
+            "",
+            " ",
+            "--json",
+            "-",
+            "--",
+            "--bogus",
+            "-h",
+            "--help",
+            "--limit=3",
+            "-dx",
+            "--jso",
+            "é",
+            "-3",
+        ]
+    ),
     st.sampled_from(option_names),
     st.text(max_size=6),
 )
@@ -38,7 +56,9 @@ def test_anything_unusual_goes_to_click() -> None:
     assert entry.plain_recall(["recall", "x", "--limit"]) is None
     assert entry.plain_recall(["recall", "x", "--with-something", "y"]) is None
     assert entry.plain_recall(["recall", "postgres", "--limit", "3", "--json"]) == (
-        ["postgres"], True, {**{d: None for d in entry._DESTINATION.values()}, "limit": "3"}
+        ["postgres"],
+        True,
+        {**{d: None for d in entry._DESTINATION.values()}, "limit": "3"},
     )
 
 
@@ -47,11 +67,17 @@ def test_click_is_not_needed_for_a_plain_recall() -> None:
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-c",
-         "import sys; sys.argv = ['mem', 'recall', 'nothing-here'];"
-         "import atexit; atexit.register(lambda: print('click' in sys.modules, file=sys.stderr));"
-         "from mem.entry import main; main()"],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.argv = ['mem', 'recall', 'nothing-here'];"
+            "import atexit;"
+            "atexit.register(lambda: print('click' in sys.modules, file=sys.stderr));"
+            "from mem.entry import main; main()",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == "False"

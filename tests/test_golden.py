@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import FIXTURES, mem_command
 
 GOLDEN = FIXTURES / "golden"

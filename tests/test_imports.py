@@ -15,7 +15,10 @@ HEAVY = ("sqlite_utils", "filelock")
 def _imported_by_recall(project: Path) -> set[str]:
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "mem", "recall", "postgres", "-d", str(project)],
-        capture_output=True, text=True, check=True, cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=project,
     )
     return {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "|" in line}
 

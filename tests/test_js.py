@@ -54,8 +54,18 @@ def test_to_fixed_known_ties() -> None:
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("0x10", 16.0), ("", 0.0), ("  ", 0.0), (" 1e-3 ", 0.001), ("Infinity", math.inf), ("-Infinity", -math.inf),
-     (".5", 0.5), ("5.", 5.0), ("0b101", 5.0), ("0o17", 15.0)],
+    [
+        ("0x10", 16.0),
+        ("", 0.0),
+        ("  ", 0.0),
+        (" 1e-3 ", 0.001),
+        ("Infinity", math.inf),
+        ("-Infinity", -math.inf),
+        (".5", 0.5),
+        ("5.", 5.0),
+        ("0b101", 5.0),
+        ("0o17", 15.0),
+    ],
 )
 def test_number_conversion(text: str, value: float) -> None:
     assert js.to_number(text) == value
@@ -91,7 +101,10 @@ def test_invalid_dates(text: str) -> None:
 def test_json_matches_javascript_layout() -> None:
     value = {"a": [1, 2.0, {"b": None}], "é": "ü\n\u2028", "e": [], "o": {}, "n": math.nan}
     assert js.stringify(value) == '{"a":[1,2,{"b":null}],"é":"ü\\n\u2028","e":[],"o":{},"n":null}'
-    assert js.stringify_pretty({"a": [], "b": {"c": 1}}) == '{\n  "a": [],\n  "b": {\n    "c": 1\n  }\n}'
+    assert (
+        js.stringify_pretty({"a": [], "b": {"c": 1}})
+        == '{\n  "a": [],\n  "b": {\n    "c": 1\n  }\n}'
+    )
 
 
 def test_json_parse_refuses_what_javascript_refuses() -> None:
@@ -106,7 +119,10 @@ NODE = shutil.which("node")
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 @settings(max_examples=1, deadline=None)
-@given(st.lists(finite, min_size=300, max_size=300), st.lists(st.text(max_size=8), min_size=50, max_size=50))
+@given(
+    st.lists(finite, min_size=300, max_size=300),
+    st.lists(st.text(max_size=8), min_size=50, max_size=50),
+)
 def test_agrees_with_v8(numbers: list[float], strings: list[str]) -> None:
     assert NODE is not None
     script = (
@@ -116,7 +132,9 @@ def test_agrees_with_v8(numbers: list[float], strings: list[str]) -> None:
         " numeric: input.strings.map(s => String(Number(s)))}));"
     )
     payload = json.dumps({"numbers": numbers, "strings": strings})
-    done = subprocess.run([NODE, "-e", script], input=payload, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [NODE, "-e", script], input=payload, capture_output=True, text=True, check=True
+    )
     v8 = json.loads(done.stdout)
     assert [js.number_to_string(x) for x in numbers] == v8["numbers"]
     assert [js.to_fixed(x, 3) if abs(x) < 1e21 else None for x in numbers] == v8["fixed"]

@@ -9,7 +9,17 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mem"
 PURE = {"js", "parse", "score", "render"}
-IMPURE = {"os", "time", "sqlite3", "subprocess", "socket", "mem.files", "mem.index", "mem.sync", "mem.clock"}
+IMPURE = {
+    "os",
+    "time",
+    "sqlite3",
+    "subprocess",
+    "socket",
+    "mem.files",
+    "mem.index",
+    "mem.sync",
+    "mem.clock",
+}
 
 
 def _imports(module: Path) -> set[str]:

@@ -16,13 +16,17 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plain import comparable, plain_recall
 
 from mem import index, parse, recall, sync
-from plain import comparable, plain_recall
 
 NOW = "2026-10-18T09:30:00.000Z"
 WORDS = ["postgres", "redis", "pool", "cache", "deploy", "Cache", "café", "x", "a-b", "2026-06-02"]
-NOTE_FILES = [f"{d}/{f}" for d in (".bmad/memory", ".agents/memory") for f in ("decisions.md", "lessons.md", "patterns.md")]
+NOTE_FILES = [
+    f"{d}/{f}"
+    for d in (".bmad/memory", ".agents/memory")
+    for f in ("decisions.md", "lessons.md", "patterns.md")
+]
 JOURNAL = ".bmad/memory/journal.ndjson"
 
 words = st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join)
@@ -31,7 +35,9 @@ section = st.tuples(st.sampled_from(["### ", "###\t", "#### ", "###", "## "]), w
 )
 note_file = st.lists(section, max_size=5).map("".join)
 event = st.builds(
-    lambda agent, task, day: f'{{"ts":"2026-10-{day:02d}T00:00:00.000Z","agent":"{agent}","task":"{task}"}}\n',
+    lambda agent, task, day: (
+        f'{{"ts":"2026-10-{day:02d}T00:00:00.000Z","agent":"{agent}","task":"{task}"}}\n'
+    ),
     st.sampled_from(["forge", "sentinel"]),
     words,
     st.integers(min_value=1, max_value=28),
@@ -39,9 +45,17 @@ event = st.builds(
 operation = st.one_of(
     st.tuples(st.just("write-notes"), st.sampled_from(NOTE_FILES), note_file),
     st.tuples(st.just("delete"), st.sampled_from([*NOTE_FILES, JOURNAL]), st.just("")),
-    st.tuples(st.just("append"), st.just(JOURNAL), st.lists(event, min_size=1, max_size=3).map("".join)),
-    st.tuples(st.just("append"), st.just(JOURNAL), st.sampled_from(['{"ts":"2026-10-05', "garbage\n", "\n", " "])),
-    st.tuples(st.just("rewrite-journal"), st.just(JOURNAL), st.lists(event, max_size=3).map("".join)),
+    st.tuples(
+        st.just("append"), st.just(JOURNAL), st.lists(event, min_size=1, max_size=3).map("".join)
+    ),
+    st.tuples(
+        st.just("append"),
+        st.just(JOURNAL),
+        st.sampled_from(['{"ts":"2026-10-05', "garbage\n", "\n", " "]),
+    ),
+    st.tuples(
+        st.just("rewrite-journal"), st.just(JOURNAL), st.lists(event, max_size=3).map("".join)
+    ),
 )
 
 
@@ -75,7 +89,10 @@ def apply(root: Path, step: int, kind: str, relative: str, payload: str) -> None
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(operation, min_size=1, max_size=10), words.filter(lambda q: parse.query_tokens(q) != []))
+@given(
+    st.lists(operation, min_size=1, max_size=10),
+    words.filter(lambda q: parse.query_tokens(q) != []),
+)
 def test_incremental_sync_equals_fresh_build_and_plain_recall(
     operations: list[tuple[str, str, str]], query: str
 ) -> None:
@@ -106,12 +123,21 @@ def test_parsing_never_crashes(data: bytes) -> None:
     sync.records_for("notes", data)
 
 
-@given(st.lists(st.tuples(st.floats(min_value=0, max_value=10), st.integers(0, 5), st.integers(0, 50)), max_size=30),
-       st.randoms())
-def test_ranking_does_not_depend_on_arrival_order(items: list[tuple[float, int, int]], shuffler) -> None:  # type: ignore[no-untyped-def]
+@given(
+    st.lists(
+        st.tuples(st.floats(min_value=0, max_value=10), st.integers(0, 5), st.integers(0, 50)),
+        max_size=30,
+    ),
+    st.randoms(),
+)
+def test_ranking_does_not_depend_on_arrival_order(
+    items: list[tuple[float, int, int]], shuffler
+) -> None:  # type: ignore[no-untyped-def]
     from mem import score
 
-    ranked = [score.Ranked(value, rank, ordinal, i) for i, (value, rank, ordinal) in enumerate(items)]
+    ranked = [
+        score.Ranked(value, rank, ordinal, i) for i, (value, rank, ordinal) in enumerate(items)
+    ]
     shuffled = list(ranked)
     shuffler.shuffle(shuffled)
     key = [(r.score, r.rank, r.ordinal) for r in score.order(ranked, 1000)]

@@ -1,4 +1,4 @@
-"""The index stays in step with the files: stat fast path, racy files, appends, removals, rebuilds."""
+"""The index stays in step with the files: stat fast path, racy files, appends, removals."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from plain import comparable, plain_recall
 
 from mem import index, recall, sync
-from plain import comparable, plain_recall
 
 NOW = "2026-10-18T09:30:00.000Z"
 PAST_NS = 1_700_000_000 * 10**9
@@ -32,7 +32,9 @@ def _snapshot(root: Path) -> dict[str, object]:
         return index.snapshot(conn)
 
 
-def _fresh_snapshot(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+def _fresh_snapshot(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, object]:
     with monkeypatch.context() as scoped:
         scoped.setenv("MEM_CACHE_DIR", str(tmp_path / f"fresh-{os.urandom(4).hex()}"))
         return _snapshot(root)
@@ -42,7 +44,10 @@ def _fresh_snapshot(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def root(tmp_path: Path) -> Path:
     project = tmp_path / "p"
     _write(project / ".agents/memory/decisions.md", "### Pooling\nuse pgbouncer for postgres\n")
-    _write(project / ".bmad/memory/journal.ndjson", '{"ts":"2026-10-01T00:00:00.000Z","agent":"a","task":"postgres"}\n')
+    _write(
+        project / ".bmad/memory/journal.ndjson",
+        '{"ts":"2026-10-01T00:00:00.000Z","agent":"a","task":"postgres"}\n',
+    )
     return project
 
 
@@ -102,14 +107,18 @@ def test_a_torn_tail_is_reparsed_once_completed(root: Path) -> None:
     with journal.open("a", encoding="utf-8") as handle:
         handle.write(' written"}\n')
     _age(journal, 6)
-    assert [hit["text"] for hit in recall.recall(str(root), recall.Request("half"), NOW)] == ["b half written {}"]
+    assert [hit["text"] for hit in recall.recall(str(root), recall.Request("half"), NOW)] == [
+        "b half written {}"
+    ]
 
 
 def test_removed_sources_leave_the_index(root: Path) -> None:
     sync.sync_project(str(root))
     (root / ".agents/memory/decisions.md").unlink()
     assert sync.sync_project(str(root)).removed == 1
-    assert [hit["kind"] for hit in recall.recall(str(root), recall.Request("postgres"), NOW)] == ["event"]
+    assert [hit["kind"] for hit in recall.recall(str(root), recall.Request("postgres"), NOW)] == [
+        "event"
+    ]
 
 
 def test_a_symlinked_memory_dir_is_indexed_once(root: Path) -> None:
