@@ -56,6 +56,20 @@ def index_path(root: str, role: str, directory: str | None = None) -> str:
     return os.path.join(directory or cache_dir(), f"{role}-{key}-v{INDEX_VERSION}.sqlite")
 
 
+def remove_other_versions(path: str) -> int:
+    """Delete indexes another mem version left for the same root: nothing reads them again."""
+    directory, name = os.path.split(path)
+    prefix = name[: name.rindex("-v") + 2]
+    removed = 0
+    for other in sorted(os.listdir(directory)):
+        if other.startswith(prefix) and other.endswith(".sqlite") and other != name:
+            remove(os.path.join(directory, other))
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(os.path.join(directory, other + ".lock"))
+            removed += 1
+    return removed
+
+
 def usable_cache_dir() -> str | None:
     directory = cache_dir()
     try:

@@ -292,6 +292,7 @@ def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
             conn = index.connect(path)
         if conn is None:
             index.remove(path)
+            index.remove_other_versions(path)
             report = build_fresh(root, role, path)
             conn = index.connect(path)
             assert conn is not None, "a freshly built index must open"

@@ -153,3 +153,17 @@ def test_index_lives_in_the_cache_not_the_project(root: Path, isolated_env: Path
     recall.recall(str(root), recall.Request("postgres"), NOW)
     assert sorted(str(path) for path in root.rglob("*")) == before
     assert index.index_path(str(root), "project").startswith(str(isolated_env / "cache"))
+
+
+def test_an_upgrade_leaves_no_old_index_behind(root: Path) -> None:
+    current = Path(index.index_path(str(root), "project"))
+    current.parent.mkdir(parents=True, exist_ok=True)
+    old = current.with_name(current.name.replace(f"-v{index.INDEX_VERSION}", "-v0000000000000000"))
+    for suffix in ("", "-wal", "-shm", ".lock"):
+        Path(f"{old}{suffix}").write_bytes(b"an index of another mem version")
+    other_project = current.with_name("project-0123456789abcdef0123-v0000000000000000.sqlite")
+    other_project.write_bytes(b"another project's index")
+    sync.sync_project(str(root))
+    assert current.exists()
+    assert not [p for p in current.parent.iterdir() if p.name.startswith(old.name)]
+    assert other_project.exists()
