@@ -15,4 +15,7 @@ set -x
 "$mem" recall postgres pooling
 "$mem" recall webhook retries --limit 3 --json
 "$mem" recall hetzner firewall
-"$mem" index path
+"$mem" reinforce --pattern "chromadb batch ingestion" --eval 0.9 --accept true --ci pass
+"$mem" patterns
+"$mem" status
+"$mem" index check
