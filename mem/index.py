@@ -296,13 +296,19 @@ def clear_file(conn: sqlite3.Connection, file_id: int) -> None:
 def insert_table_rows(
     conn: sqlite3.Connection, file_id: int, rows: Iterable[tuple[str, dict[str, object]]]
 ) -> None:
-    """Rows of the other stores' tables: (table, column -> value), file_id added here."""
+    """Rows of the other stores' tables: (table, column -> value), file_id added here.
+
+    sqlite-utils batches them; inside the sync's transaction it works in a savepoint, so
+    the whole sync still commits or rolls back as one. Only a changed store pays the import.
+    """
+    import sqlite_utils
+
+    by_table: dict[str, list[dict[str, object]]] = {}
     for table, row in rows:
-        columns = ["file_id", *row]
-        marks = ",".join("?" * len(columns))
-        conn.execute(
-            f"INSERT INTO {table} ({','.join(columns)}) VALUES ({marks})", [file_id, *row.values()]
-        )
+        by_table.setdefault(table, []).append({"file_id": file_id, **row})
+    database = sqlite_utils.Database(conn)
+    for table, table_rows in by_table.items():
+        database[table].insert_all(table_rows, alter=False)
 
 
 def upsert_file(
@@ -417,7 +423,21 @@ def snapshot(conn: sqlite3.Connection) -> dict[str, object]:
         ).fetchall(),
         key=repr,
     )
-    return {"files": files, "records": records}
+    stores = {
+        table: sorted(_rows_with_path(conn, table), key=repr)
+        for table in FILE_TABLES
+        if table != "records"
+    }
+    return {"files": files, "records": records, **stores}
+
+
+def _rows_with_path(conn: sqlite3.Connection, table: str) -> list[tuple[object, ...]]:
+    """A store table's rows with the source path in place of the surrogate file_id."""
+    cursor = conn.execute(
+        f"SELECT f.path, t.* FROM {table} AS t JOIN files AS f ON f.id = t.file_id"
+    )
+    drop = [column[0] for column in cursor.description].index("file_id")
+    return [row[:drop] + row[drop + 1 :] for row in cursor]
 
 
 def counts(conn: sqlite3.Connection) -> dict[str, int]:
