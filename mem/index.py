@@ -108,18 +108,15 @@ class RecordRow(NamedTuple):
     line: str | None = None
 
 
-class Scored(NamedTuple):
-    score: float
-    rank: int
-    ordinal: int
-    id: int
+class Candidate(NamedTuple):
+    """A record that may rank, with what its exact score is computed from."""
 
-
-class LocalEvent(NamedTuple):
-    """An event whose ts names no zone: its decay depends on the reader's time zone."""
-
-    lexical: float
-    ts_ms: float
+    approximate: float  # the score as SQLite's libm computes it: within an ulp or two of V8's
+    frequencies: tuple[int, ...]  # of each query term, in query order
+    tokens: int
+    kind: str
+    ts_ms: float | None
+    ts_local: int
     rank: int
     ordinal: int
     id: int
@@ -141,56 +138,64 @@ def _lexical_sql(width: int) -> str:
     return f"(0.0 + {hits}) * (({matched}) * 1.0 / {width}) / sqrt(r.tokens)"
 
 
-def top_scored(
+# Rows fetched past the limit to catch records whose exact score may overtake the last one.
+NEAR_TIE_WINDOW = 16
+
+
+def candidates(
     conn: sqlite3.Connection,
     terms: list[str],
     file_ids: list[int],
     now_ms: float | None,
     limit: int | None,
-) -> tuple[list[Scored], list[LocalEvent]]:
-    """The best `limit` records (all when None) by lexical score with event decay, in SQL.
+    margin: float,
+) -> list[Candidate]:
+    """Every record that can be among the best `limit` (all when None), best first.
 
-    Events whose ts names no zone are returned apart, unscored by decay: JavaScript reads
-    such a time as local, and SQLite cannot know the reader's zone.
+    SQLite ranks with libm's `ln` and `pow`, which can differ from V8's fdlibm in the last
+    bit, so the caller recomputes exact scores. To make that safe this returns every record
+    whose approximate score lies within `margin` (relative) of the limit-th one, plus the
+    events whose ts names no zone: JavaScript reads those as local time, which SQLite does
+    not know, so their approximate decay proves nothing.
     """
     if not terms or not file_ids:
-        return [], []
+        return []
     columns, members = _frequencies(terms)
-    lexical = _lexical_sql(len(terms))
-    now_mark = len(terms) + 1
+    width = len(terms)
+    now_mark = width + 1
     decay = (
         f"CASE WHEN r.kind = 'event' AND r.ts_ms IS NOT NULL AND ?{now_mark} > r.ts_ms"
         f" THEN pow(0.5, ((?{now_mark} - r.ts_ms) / 86400000.0) / 30) ELSE 1 END"
     )
     files_list = ",".join(str(int(file_id)) for file_id in file_ids)
-    base = (
+    frequencies = ", ".join(f"t.f{i + 1}" for i in range(width))
+    select = (
+        f"SELECT {_lexical_sql(width)} * ({decay}) AS score,"
+        f" {frequencies}, r.tokens, r.kind, r.ts_ms, coalesce(r.ts_local, 0),"
+        " f.rank, r.ordinal, r.id"
         f" FROM (SELECT doc, {columns} FROM records_terms"
         f" WHERE term IN ({members}) GROUP BY doc) AS t"
         " JOIN records AS r ON r.id = t.doc JOIN files AS f ON f.id = r.file_id"
         f" WHERE r.file_id IN ({files_list})"
     )
+    order = " ORDER BY score DESC, f.rank, r.ordinal"
     parameters: list[object] = [*terms, now_ms]
-    limit_sql = "" if limit is None else f" LIMIT {int(limit)}"
-    scored = [
-        Scored(*row)
-        for row in conn.execute(
-            f"SELECT {lexical} * (CASE WHEN r.ts_local = 1 THEN NULL ELSE {decay} END) AS score,"
-            f" f.rank, r.ordinal, r.id {base} AND coalesce(r.ts_local, 0) = 0"
-            f" ORDER BY score DESC, f.rank, r.ordinal{limit_sql}",
-            parameters,
-        )
-    ]
-    if conn.execute("SELECT 1 FROM records WHERE ts_local = 1 LIMIT 1").fetchone() is None:
-        return scored, []
-    local = [
-        LocalEvent(*row)
-        for row in conn.execute(
-            f"SELECT {lexical} AS lexical, r.ts_ms, f.rank, r.ordinal, r.id {base}"
-            " AND r.ts_local = 1",
-            terms,
-        )
-    ]
-    return scored, local
+    if limit is None:
+        rows = conn.execute(select + order, parameters).fetchall()
+    else:
+        # A bounded heap (ORDER BY ... LIMIT) is much cheaper than sorting every candidate;
+        # only a near-tie wider than the window needs the full threshold query.
+        window = limit + NEAR_TIE_WINDOW
+        zoned = " AND coalesce(r.ts_local, 0) = 0"
+        rows = conn.execute(f"{select}{zoned}{order} LIMIT {window}", parameters).fetchall()
+        if len(rows) == window and rows[-1][0] >= rows[limit - 1][0] * (1 - margin):
+            floor = rows[limit - 1][0] * (1 - margin)
+            rows = conn.execute(
+                f"{select}{zoned} AND score >= {floor!r}{order}", parameters
+            ).fetchall()
+        if conn.execute("SELECT 1 FROM records WHERE ts_local = 1 LIMIT 1").fetchone():
+            rows += conn.execute(f"{select} AND r.ts_local = 1", parameters).fetchall()
+    return [Candidate(row[0], tuple(row[1 : width + 1]), *row[width + 1 :]) for row in rows]
 
 
 def connect(path: str) -> sqlite3.Connection | None:
@@ -308,7 +313,7 @@ def insert_table_rows(
         by_table.setdefault(table, []).append({"file_id": file_id, **row})
     database = sqlite_utils.Database(conn)
     for table, table_rows in by_table.items():
-        database[table].insert_all(table_rows, alter=False)
+        database.table(table).insert_all(table_rows, alter=False)
 
 
 def upsert_file(

@@ -108,6 +108,11 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
     return entries
 
 
+# SQLite's libm and V8's fdlibm differ by an ulp at most; this band is far wider, so every
+# record that could reach the top under exact scores is rescored.
+RANK_MARGIN = 1e-9
+
+
 def _rank(
     conn: index.Connection,
     terms: list[str],
@@ -115,12 +120,16 @@ def _rank(
     now_ms: float | None,
     limit: int | None,
 ) -> list[score.Ranked]:
-    scored, local = index.top_scored(conn, terms, file_ids, now_ms, limit)
-    ranked = [score.Ranked(item.score, item.rank, item.ordinal, item.id) for item in scored]
-    for event in local:
-        event_ms = event.ts_ms + clock.local_offset_ms(event.ts_ms)
-        value = score.decayed(event.lexical, event_ms, now_ms)
-        ranked.append(score.Ranked(value, event.rank, event.ordinal, event.id))
+    """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
+    ranked = []
+    for candidate in index.candidates(conn, terms, file_ids, now_ms, limit, RANK_MARGIN):
+        value = score.lexical(candidate.frequencies, candidate.tokens)
+        if candidate.kind == "event":
+            event_ms = candidate.ts_ms
+            if event_ms is not None and candidate.ts_local:
+                event_ms += clock.local_offset_ms(event_ms)
+            value = score.decayed(value, event_ms, now_ms)
+        ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id))
     return ranked
 
 

@@ -6,6 +6,8 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from mem import jsmath
+
 HALF_LIFE_DAYS = 30
 DAY_MS = 86_400_000
 
@@ -19,7 +21,7 @@ def lexical(frequencies: Sequence[int], length: int) -> float:
     for frequency in frequencies:
         if frequency > 0:
             matched += 1
-            hits += 1 + math.log(frequency)
+            hits += jsmath.log1p_weight(frequency)
     if matched == 0:
         return 0.0
     return hits * (matched / len(frequencies)) / math.sqrt(length)
@@ -30,7 +32,7 @@ def decayed(score: float, event_ms: float | None, now_ms: float | None) -> float
     if now_ms is None or event_ms is None or score <= 0 or not now_ms > event_ms:
         return score
     age_days = (now_ms - event_ms) / DAY_MS
-    return score * math.pow(0.5, age_days / HALF_LIFE_DAYS)
+    return score * jsmath.pow(0.5, age_days / HALF_LIFE_DAYS)
 
 
 # Archived journals (`mem archive journal`) take ranks from here: on ties they come right

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import shlex
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import FIXTURES, mem_command
@@ -28,36 +25,9 @@ def _tree(root: Path) -> dict[str, bytes]:
     return found
 
 
-def _close(actual: Any, expected: Any) -> bool:
-    """Equal JSON, allowing the ulp that libm and V8 may disagree on in a computed score."""
-    if isinstance(expected, float) or isinstance(actual, float):
-        return (
-            isinstance(actual, int | float)
-            and isinstance(expected, int | float)
-            and math.isclose(actual, expected, rel_tol=1e-13)
-        )
-    if isinstance(expected, dict):
-        return (
-            isinstance(actual, dict)
-            and list(actual) == list(expected)
-            and all(_close(actual[k], expected[k]) for k in expected)
-        )
-    if isinstance(expected, list):
-        return (
-            isinstance(actual, list)
-            and len(actual) == len(expected)
-            and all(_close(a, e) for a, e in zip(actual, expected, strict=True))
-        )
-    return bool(actual == expected)
-
-
 def _same_output(actual: str, expected: str) -> bool:
-    if actual == expected:
-        return True
-    try:
-        return _close(json.loads(actual), json.loads(expected))
-    except ValueError:
-        return False
+    # Scores use V8's own log and pow (mem.jsmath), so even JSON doubles match to the bit.
+    return actual == expected
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -142,3 +142,29 @@ def test_ranking_does_not_depend_on_arrival_order(
     shuffler.shuffle(shuffled)
     key = [(r.score, r.rank, r.ordinal) for r in score.order(ranked, 1000)]
     assert [(r.score, r.rank, r.ordinal) for r in score.order(shuffled, 1000)] == key
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.sampled_from(["postgres pool", "postgres postgres pool x", "pool", "redis postgres"]),
+        min_size=1,
+        max_size=60,
+    ),
+    st.sampled_from(["postgres", "postgres pool", "pool redis"]),
+    st.integers(min_value=1, max_value=5),
+)
+def test_small_limits_over_many_near_ties_equal_plain_recall(
+    bodies: list[str], query: str, limit: int
+) -> None:
+    scratch = Path(tempfile.mkdtemp(prefix="mem-ties-"))
+    try:
+        root = scratch / "project"
+        notes = "".join(f"### note {i}\n{body}\n" for i, body in enumerate(bodies))
+        (root / ".agents/memory").mkdir(parents=True)
+        (root / ".agents/memory/lessons.md").write_text(notes, encoding="utf-8")
+        with cache_at(str(scratch / "cache")):
+            answer = recall.recall(str(root), recall.Request(query, limit=str(limit)), NOW)
+        assert comparable(answer) == comparable(plain_recall(str(root), query, NOW, limit))
+    finally:
+        shutil.rmtree(scratch)
