@@ -40,6 +40,16 @@ class Memory:
     heading: str
     revision: str
     ordinal: int  # section number within its file
+    text: str  # the trimmed section: heading, then the body
+
+    @property
+    def kind(self) -> str:
+        """decisions.md, lessons.md or patterns.md."""
+        return self.file.rsplit("/", 1)[-1]
+
+    @property
+    def body(self) -> str:
+        return self.text[len(self.heading) :].strip("\n")
 
     def ref(self) -> dict[str, str]:
         """The `{id, file, heading, revision}` object records and outputs carry."""
@@ -59,6 +69,7 @@ def from_text(file: str, text: str) -> list[Memory]:
             note.heading,
             revision_of(note.display),
             note.ordinal,
+            note.display,
         )
         for note in parse.split_sections(text)
     ]

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from typing import Any
 
-from mem import brain, files, js, project_memories, scan, templates
+from mem import brain, files, js, memories, scan, templates
 from mem.errors import MemError
 
 PROJECT_MEMORY = ".agents/memory"
@@ -184,7 +184,7 @@ def promote(root: str, memory_id: str, approve: bool, by: str | None, now: str) 
     """Show, or with approval append, a project memory to the brain file of its kind."""
     if approve and not (by and js.trim(by)):
         raise MemError("--approve requires --by NAME (who approved the promotion).")
-    memory = project_memories.find(root, memory_id)
+    memory = memories.resolve(memories.load(root), memory_id, suggest=True)
     brain_dir = brain.linked_brain(root)
     if brain_dir is None:
         raise MemError("No brain is linked or detected; run `mem init` first.")
@@ -239,7 +239,7 @@ def promote(root: str, memory_id: str, approve: bool, by: str | None, now: str) 
     return result
 
 
-def _applied_promotion(root: str, memory: project_memories.Memory) -> dict[str, Any] | None:
+def _applied_promotion(root: str, memory: memories.Memory) -> dict[str, Any] | None:
     content = files.read_bounded(root, PROMOTIONS) or ""
     for line in content.split("\n"):
         try:
@@ -273,7 +273,7 @@ def _brain_entries(brain_dir: str) -> list[dict[str, str]]:
             continue
         seen.add(path)
         content = files.read_bounded(brain_dir, relative)
-        for memory in project_memories.sections(relative, content or ""):
+        for memory in memories.from_text(relative, content or ""):
             entries.append(
                 {
                     "location": os.path.join(brain_dir, relative),
@@ -291,16 +291,16 @@ def _finding(kind: str, members: list[str], **fields: Any) -> dict[str, Any]:
 
 def consolidate(root: str, now: str) -> dict[str, Any]:
     """Audit only: duplicates, stale active decisions, lessons recurring across projects."""
-    memories = project_memories.read_memories(root)
+    found = memories.load(root)
     entries = [
-        {"location": m.file, "heading": m.heading, "text": m.text, "id": m.id} for m in memories
+        {"location": m.file, "heading": m.heading, "text": m.text, "id": m.id} for m in found
     ]
     brain_dir = brain.linked_brain(root)
     if brain_dir is not None:
         entries += _brain_entries(brain_dir)
     findings = _duplicates(entries)
-    findings += _stale_decisions(memories, now)
-    findings += _promotion_candidates(root, memories, brain_dir)
+    findings += _stale_decisions(found, now)
+    findings += _promotion_candidates(root, found, brain_dir)
     counts = {
         kind: sum(1 for finding in findings if finding["kind"] == kind)
         for kind in ("duplicate", "stale-decision", "promotion-candidate")
@@ -352,11 +352,11 @@ def _member(entry: dict[str, str]) -> dict[str, str]:
 _STATUS = re.compile(r"\*\*Status\*\*\s*:\s*(.*)", re.IGNORECASE)
 
 
-def _stale_decisions(memories: list[project_memories.Memory], now: str) -> list[dict[str, Any]]:
+def _stale_decisions(project: list[memories.Memory], now: str) -> list[dict[str, Any]]:
     now_parsed = js.parse_date(now)
     assert now_parsed is not None, "clock.now_iso() is always ISO"
     findings = []
-    for memory in memories:
+    for memory in project:
         dated = re.match(r"(\d{4}-\d{2}-\d{2})", memory.heading)
         if memory.kind != "decisions.md" or dated is None:
             continue
@@ -388,7 +388,7 @@ def _stale_decisions(memories: list[project_memories.Memory], now: str) -> list[
 
 
 def _promotion_candidates(
-    root: str, memories: list[project_memories.Memory], brain_dir: str | None
+    root: str, project: list[memories.Memory], brain_dir: str | None
 ) -> list[dict[str, Any]]:
     if brain_dir is None:
         return []
@@ -403,11 +403,11 @@ def _promotion_candidates(
         headings: set[str] = set()
         for relative in (".agents/memory/lessons.md", ".bmad/memory/lessons.md"):
             text = files.read_small_text(os.path.join(other, relative)) or ""
-            headings |= {_normalised(m.heading) for m in project_memories.sections(relative, text)}
+            headings |= {_normalised(m.heading) for m in memories.from_text(relative, text)}
         for heading in headings:
             elsewhere.setdefault(heading, []).append(other)
     findings = []
-    for memory in memories:
+    for memory in project:
         projects = elsewhere.get(_normalised(memory.heading))
         if memory.kind != "lessons.md" or not projects:
             continue
