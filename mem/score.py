@@ -52,9 +52,11 @@ def order(items: Iterable[Ranked], limit: int) -> list[Ranked]:
 
     Candidate order: events in file order, then notes by directory, file and section.
     """
-    return sorted(items, key=lambda item: (-item.score, _tier(item.rank), item.rank, item.ordinal))[
-        :limit
-    ]
+    return sorted(items, key=_candidate_order)[:limit]
+
+
+def _candidate_order(item: Ranked) -> tuple[float, int, int, int]:
+    return (-item.score, _tier(item.rank), item.rank, item.ordinal)
 
 
 def _tier(rank: int) -> int:
