@@ -1,4 +1,4 @@
-"""Features built separately that meet on the same files: receipts in context, reinforce in recall."""
+"""Features built apart that meet on the same files: receipts in context, reinforce in recall."""
 
 from __future__ import annotations
 
