@@ -85,9 +85,13 @@ def project_statuses(root: str) -> tuple[list[Memory], dict[tuple[str, str], Sta
     return current, statuses(read_events(root), current)
 
 
-def drop_terminated(root: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def drop_terminated(
+    root: str, entries: list[dict[str, Any]], events: list[stores.Record]
+) -> list[dict[str, Any]]:
     """Evidence ranking drops recall notes whose current revision is superseded or retracted."""
-    _, found = project_statuses(root)
+    if not events:
+        return entries  # nothing was ever superseded or retracted: no memory needs reading
+    found = statuses(events, memories.load(root))
     terminated = {key for key, status in found.items() if status.status != "active"}
     return [
         entry

@@ -71,11 +71,16 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
             if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
         }
         evidence = None
+        terminations: list[dict[str, Any]] = []
         if request.ranking == "evidence":
+            from mem import lifecycle
+
             _check_evidence_sources(root, project_files)
             evidence = _receipt_reasons(root, context_scope(request.context_scope))
-        # Evidence ranking drops and boosts entries before the limit: it sees every candidate.
-        candidate_limit = limit if request.ranking == "lexical" else None
+            terminations = lifecycle.read_events(root)
+        # Receipts and lifecycle events drop and boost entries before the limit applies, so
+        # then every candidate is ranked; without them evidence ranking only labels the top.
+        candidate_limit = None if evidence or terminations else limit
         ranked = _rank(
             conn, terms, [row.id for row in project_files.values()], now_ms, candidate_limit
         )
@@ -100,7 +105,8 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
     if evidence is not None:
         from mem import lifecycle
 
-        entries = _with_evidence(lifecycle.drop_terminated(root, entries), evidence)[:limit]
+        kept = lifecycle.drop_terminated(root, entries, terminations)
+        entries = _with_evidence(kept, evidence)[:limit]
     if request.with_evidence:
         from mem import context
 
