@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 from conftest import RunMem, git
+from demo_memories import CACHE, LESSONS, record_cache_evidence
 
 from mem import memories
 
-LESSONS = ".agents/memory/lessons.md"
 DECISIONS = ".agents/memory/decisions.md"
-CACHE = memories.memory_id(LESSONS, "Cache contract")
 
 
 def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
@@ -131,16 +130,7 @@ def test_each_status_and_reason(git_project: Path, run_mem: RunMem, isolated_env
 def test_directory_and_oversized_sources_are_inconclusive(
     git_project: Path, run_mem: RunMem
 ) -> None:
-    run_mem(
-        "evidence",
-        "add",
-        CACHE,
-        "--source",
-        "src/policy.py",
-        "--source",
-        "src/limits.py",
-        cwd=git_project,
-    )
+    record_cache_evidence(run_mem, git_project)
     (git_project / "src/policy.py").unlink()
     (git_project / "src/policy.py").mkdir()
     (git_project / "src/limits.py").write_bytes(b"x" * (1024 * 1024 + 5))
@@ -156,16 +146,7 @@ def test_directory_and_oversized_sources_are_inconclusive(
 
 
 def test_audit_writes_nothing(git_project: Path, run_mem: RunMem, isolated_env: Path) -> None:
-    run_mem(
-        "evidence",
-        "add",
-        CACHE,
-        "--source",
-        "src/policy.py",
-        "--source",
-        "src/limits.py",
-        cwd=git_project,
-    )
+    record_cache_evidence(run_mem, git_project)
     (git_project / "src/policy.py").write_text("edited\n", encoding="utf-8")
     (git_project / "src/limits.py").unlink()
     before = snapshot(git_project)

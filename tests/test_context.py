@@ -7,14 +7,12 @@ import sqlite3
 from pathlib import Path
 
 from conftest import RunMem, git
+from demo_memories import CACHE, LESSONS, RETRY, record_cache_evidence
 from test_audit import snapshot
 
 from mem import memories
 
-LESSONS = ".agents/memory/lessons.md"
 DECISIONS = ".agents/memory/decisions.md"
-CACHE = memories.memory_id(LESSONS, "Cache contract")
-RETRY = memories.memory_id(LESSONS, "Retry budget")
 POOLING = memories.memory_id(DECISIONS, "2026-06-02 — Postgres connection pooling")
 
 
@@ -154,16 +152,7 @@ def test_evidence_ranking_drops_terminated_notes(project: Path, run_mem: RunMem)
 
 
 def test_index_tables_for_sqlite_audits(git_project: Path, run_mem: RunMem) -> None:
-    run_mem(
-        "evidence",
-        "add",
-        CACHE,
-        "--source",
-        "src/policy.py",
-        "--source",
-        "src/limits.py",
-        cwd=git_project,
-    )
+    record_cache_evidence(run_mem, git_project)
     run_mem("supersede", RETRY, "--with", CACHE, "--reason", "merged", cwd=git_project)
     path = run_mem("index", "path", cwd=git_project).stdout.strip()
     with sqlite3.connect(path) as conn:

@@ -8,12 +8,10 @@ import os
 from pathlib import Path
 
 from conftest import RunMem, git
+from demo_memories import CACHE, LESSONS, RETRY
 
 from mem import js, memories
 
-LESSONS = ".agents/memory/lessons.md"
-CACHE = memories.memory_id(LESSONS, "Cache contract")
-RETRY = memories.memory_id(LESSONS, "Retry budget")
 STORE = Path(".bmad/memory/evidence.ndjson")
 
 

@@ -11,15 +11,13 @@ from pathlib import Path
 
 import pytest
 from conftest import RunMem, mem_command
+from demo_memories import CACHE, LESSONS, RETRY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mem import js, lifecycle, memories
 from mem.errors import MemError
 
-LESSONS = ".agents/memory/lessons.md"
-CACHE = memories.memory_id(LESSONS, "Cache contract")
-RETRY = memories.memory_id(LESSONS, "Retry budget")
 HETZNER = memories.memory_id(LESSONS, "Hetzner firewall first")
 STORE = Path(".bmad/memory/lifecycle.ndjson")
 NOW = "2026-10-18T09:30:00.000Z"
