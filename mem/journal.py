@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from mem import files, js, parse
+from mem import files, js
 from mem.errors import MemError
 
 JOURNAL = ".bmad/memory/journal.ndjson"
@@ -71,7 +71,3 @@ def build_event(
 def append_event(root: str, event: dict[str, Any]) -> dict[str, Any]:
     files.append_line(root, JOURNAL, js.stringify(event) + "\n")
     return event
-
-
-def text_of(event: dict[str, Any]) -> str:
-    return parse.Event(0, event, "").text

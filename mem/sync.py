@@ -132,8 +132,6 @@ def digest(data: bytes) -> str:
 
 def records_for(kind: str, data: bytes, base_offset: int = 0) -> list[index.RecordRow]:
     """The recall rows of a source's bytes (or of a journal's appended tail)."""
-    if kind in LOADERS:
-        return []
     if kind == "journal":
         return [_event_row(event) for event in parse.parse_journal(data, base_offset)]
     text = data.decode("utf-8", errors="replace")
@@ -188,12 +186,7 @@ def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]
         row = indexed.get(source.spec.relative)
         spec = source.spec
         stat_args = (len(data), source.mtime_ns, source.inode, checked_ns)
-        if (
-            row is not None
-            and row.hash == hashed
-            and row.real_path == source.real
-            and row.rank == spec.rank
-        ):
+        if _same_file_and_bytes(row, source, hashed):
             index.touch_file(conn, spec.relative, hashed, *stat_args)
             continue
         file_id = index.upsert_file(
@@ -215,10 +208,21 @@ def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]
         else:
             changed += 1
             index.clear_file(conn, file_id)
-        index.insert_records(conn, file_id, records_for(spec.kind, data))
         if spec.kind in LOADERS:
             index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
+        else:
+            index.insert_records(conn, file_id, records_for(spec.kind, data))
     return Report(added, changed, appended, len(work.removed))
+
+
+def _same_file_and_bytes(row: index.FileRow | None, source: SourceStat, hashed: str) -> bool:
+    """The indexed rows still hold: same real file, same candidate rank, same bytes."""
+    return (
+        row is not None
+        and row.hash == hashed
+        and row.real_path == source.real
+        and row.rank == source.spec.rank
+    )
 
 
 def _touched_only(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]) -> bool:
@@ -228,11 +232,11 @@ def _touched_only(conn: index.Connection, work: Plan, indexed: dict[str, index.F
     touches = []
     for source in work.check:
         row = indexed.get(source.spec.relative)
-        if row is None or row.real_path != source.real or row.rank != source.spec.rank:
+        if row is None:
             return False
         checked_ns = time.time_ns()
         data = files.read_source(source.real)
-        if digest(data) != row.hash:
+        if not _same_file_and_bytes(row, source, digest(data)):
             return False
         touches.append(
             (source.spec.relative, row.hash, len(data), source.mtime_ns, source.inode, checked_ns)
