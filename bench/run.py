@@ -331,7 +331,7 @@ def child_sync(env: dict, root: Path, mode: str, rounds: int) -> tuple[dict | No
 
 def child_main(mode: str, root: str, rounds: int) -> None:
     try:
-        import mem.sync
+        import mem.index.sync
 
         sync_project = mem.sync.sync_project
     except (ImportError, AttributeError):

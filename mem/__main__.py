@@ -1,3 +1,3 @@
-from mem.entry import main
+from mem.cli.main import main
 
 main()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem import js, parse, score
+from mem.core import js, parse, score
 
 NOTE_DIRS = (".bmad/memory", ".agents/memory")
 NOTE_FILES = ("decisions.md", "lessons.md", "patterns.md")

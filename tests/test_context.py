@@ -10,7 +10,7 @@ from conftest import RunMem, git
 from demo_memories import CACHE, LESSONS, RETRY, record_cache_evidence
 from test_audit import snapshot
 
-from mem import memories
+from mem.commands import memories
 
 DECISIONS = ".agents/memory/decisions.md"
 POOLING = memories.memory_id(DECISIONS, "2026-06-02 — Postgres connection pooling")

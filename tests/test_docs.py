@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 import pytest
 
-from mem import cli
+from mem.cli import app
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 
@@ -21,7 +21,7 @@ def _commands(group: click.Group, prefix: str) -> list[tuple[str, click.Command]
     return found
 
 
-COMMANDS = _commands(cli.cli, "mem")
+COMMANDS = _commands(app.cli, "mem")
 
 
 @pytest.mark.parametrize(("name", "command"), COMMANDS, ids=[name for name, _ in COMMANDS])

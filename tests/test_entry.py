@@ -6,9 +6,9 @@ import click
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem import cli, entry
+from mem.cli import app, fast, options
 
-option_names = [name for names, _, _ in entry.LEGACY_OPTIONS for name in names]
+option_names = [name for names, _, _ in options.LEGACY_OPTIONS for name in names]
 token = st.one_of(
     st.sampled_from(
         [
@@ -37,11 +37,11 @@ token = st.one_of(
 
 @given(st.lists(token, max_size=8))
 def test_fast_parse_agrees_with_click(args: list[str]) -> None:
-    parsed = entry.plain_recall(["recall", *args])
+    parsed = fast.plain_recall(["recall", *args])
     if parsed is None:
         return
     words, as_json, options = parsed
-    context = cli.recall.make_context("recall", list(args))
+    context = app.recall.make_context("recall", list(args))
     params = dict(context.params)
     assert list(params.pop("words")) == words
     assert params.pop("json_") is as_json
@@ -51,14 +51,14 @@ def test_fast_parse_agrees_with_click(args: list[str]) -> None:
 
 
 def test_anything_unusual_goes_to_click() -> None:
-    assert entry.plain_recall(["write", "--agent", "x"]) is None
-    assert entry.plain_recall(["recall", "x", "--help"]) is None
-    assert entry.plain_recall(["recall", "x", "--limit"]) is None
-    assert entry.plain_recall(["recall", "x", "--with-something", "y"]) is None
-    assert entry.plain_recall(["recall", "postgres", "--limit", "3", "--json"]) == (
+    assert fast.plain_recall(["write", "--agent", "x"]) is None
+    assert fast.plain_recall(["recall", "x", "--help"]) is None
+    assert fast.plain_recall(["recall", "x", "--limit"]) is None
+    assert fast.plain_recall(["recall", "x", "--with-something", "y"]) is None
+    assert fast.plain_recall(["recall", "postgres", "--limit", "3", "--json"]) == (
         ["postgres"],
         True,
-        {**{d: None for d in entry._DESTINATION.values()}, "limit": "3"},
+        {**{d: None for d in options.DESTINATION.values()}, "limit": "3"},
     )
 
 
@@ -73,7 +73,7 @@ def test_click_is_not_needed_for_a_plain_recall() -> None:
             "import sys; sys.argv = ['mem', 'recall', 'nothing-here'];"
             "import atexit;"
             "atexit.register(lambda: print('click' in sys.modules, file=sys.stderr));"
-            "from mem.entry import main; main()",
+            "from mem.cli.main import main; main()",
         ],
         capture_output=True,
         text=True,

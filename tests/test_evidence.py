@@ -10,7 +10,8 @@ from pathlib import Path
 from conftest import RunMem, git
 from demo_memories import CACHE, LESSONS, RETRY
 
-from mem import js, memories
+from mem.commands import memories
+from mem.core import js
 
 STORE = Path(".bmad/memory/evidence.ndjson")
 

@@ -9,7 +9,7 @@ from conftest import git
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem import gitrepo
+from mem.files import gitrepo
 
 
 @pytest.mark.parametrize(

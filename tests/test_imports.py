@@ -30,5 +30,5 @@ def test_warm_recall_imports_nothing_heavy(project: Path, files_are_old: bool) -
             os.utime(path, ns=(1_700_000_000 * 10**9, 1_700_000_000 * 10**9))
     _imported_by_recall(project)  # builds the index: writers may import what they need
     modules = _imported_by_recall(project)
-    assert "mem.recall" in modules
+    assert "mem.commands.recall" in modules
     assert not [name for name in modules if name.split(".")[0] in HEAVY]

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from mem import jsmath
+from mem.core import jsmath
 
 NAN = math.nan
 INF = math.inf

@@ -1,4 +1,10 @@
-"""Imports point one way: the CLI calls a library; parsing, scoring and rendering stay pure."""
+"""The house has visible layers: each package imports only the layers below it.
+
+    cli  ->  commands  ->  render, index, files  ->  core  ->  layout, errors
+
+`clock` (the one reading of "now") sits beside the commands: only the CLI and the
+commands ask for the time, and they hand it down as a value.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +14,34 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mem"
-PURE = {"js", "parse", "score", "render"}
-IMPURE = {
-    "os",
-    "time",
-    "sqlite3",
-    "subprocess",
-    "socket",
-    "mem.files",
-    "mem.index",
-    "mem.sync",
-    "mem.clock",
+
+# package -> the mem packages it may import (itself always allowed)
+ALLOWED: dict[str, set[str]] = {
+    "errors": set(),
+    "layout": {"errors"},
+    "core": {"errors", "layout"},
+    "files": {"core", "errors", "layout"},
+    "index": {"files", "core", "errors", "layout"},
+    "render": {"core", "errors", "layout"},
+    "clock": {"core", "errors"},
+    "commands": {"index", "files", "render", "core", "clock", "errors", "layout"},
+    "mcp": {"cli", "commands", "index", "files", "render", "core", "clock", "errors", "layout"},
+    "cli": {"commands", "index", "files", "render", "core", "clock", "errors", "layout"},
+    "__main__": {"cli"},
+    "__init__": set(),
 }
+# third-party and standard modules that only one layer may touch
+ONLY_IN = {
+    "click": {"cli"},
+    "sqlite3": {"index"},
+    "sqlite_utils": {"index"},
+    "filelock": {"index", "files"},
+    "subprocess": {"files"},
+    "mcp": {"mcp"},
+    "datasette": {"commands", "cli"},
+}
+PURE = {"core", "render"}
+IMPURE = {"os", "time", "sqlite3", "subprocess", "socket", "shutil", "tempfile", "pathlib"}
 
 
 def _imports(module: Path) -> set[str]:
@@ -33,19 +55,59 @@ def _imports(module: Path) -> set[str]:
     return found
 
 
-MODULES = sorted(path for path in PACKAGE.glob("*.py"))
+def _layer(module: Path) -> str:
+    relative = module.relative_to(PACKAGE)
+    return relative.parts[0] if len(relative.parts) > 1 else relative.stem
 
 
-@pytest.mark.parametrize("module", MODULES, ids=lambda path: path.stem)
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda path: str(path.relative_to(PACKAGE)))
 def test_module_imports_point_one_way(module: Path) -> None:
+    layer = _layer(module)
+    assert layer in ALLOWED, f"{layer} is a new layer: give it a rule here"
     imports = _imports(module)
-    name = module.stem
-    if name != "cli":
-        assert "click" not in imports, f"{name} imports click: only the CLI may"
-    if name not in ("cli", "__main__", "entry"):  # the executable hands unusual arguments to click
-        assert "mem.cli" not in imports
-    if name != "index":
-        assert "sqlite3" not in imports, f"{name} talks to SQLite: only mem.index may"
-        assert "sqlite_utils" not in imports
-    if name in PURE:
-        assert not imports & IMPURE, f"{name} must stay pure: {sorted(imports & IMPURE)}"
+    mem_layers = {name.split(".")[1] for name in imports if name.startswith("mem.")}
+    mem_layers.discard(layer)
+    mem_layers &= set(ALLOWED)  # `from mem import files` also yields the name mem.files
+    assert mem_layers <= ALLOWED[layer], (
+        f"{layer} may not import {sorted(mem_layers - ALLOWED[layer])}"
+    )
+    top_level = {name.split(".")[0] for name in imports}
+    for library, layers in ONLY_IN.items():
+        if library in top_level and not (library == "mcp" and layer == "mcp"):
+            assert layer in layers, f"{module.name} imports {library}: only {sorted(layers)} may"
+    if layer in PURE:
+        assert not top_level & IMPURE, f"{layer} must stay pure: {sorted(top_level & IMPURE)}"
+
+
+def test_no_import_cycle() -> None:
+    graph: dict[str, set[str]] = {}
+    names = {
+        ".".join(("mem", *path.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(
+            ".__init__"
+        ): path
+        for path in MODULES
+    }
+    for name, path in names.items():
+        targets = set()
+        for imported in _imports(path):
+            if imported in names and imported != name:
+                targets.add(imported)
+        graph[name] = targets
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for target in sorted(graph[node]):
+            if state.get(target) == 1:
+                cycle = trail[trail.index(target) :] if target in trail else trail
+                raise AssertionError(f"import cycle: {' -> '.join([*cycle, target])}")
+            if target not in state:
+                visit(target, [*trail, target])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])

@@ -15,7 +15,8 @@ from demo_memories import CACHE, LESSONS, RETRY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mem import js, lifecycle, memories
+from mem.commands import lifecycle, memories
+from mem.core import js
 from mem.errors import MemError
 
 HETZNER = memories.memory_id(LESSONS, "Hetzner firewall first")

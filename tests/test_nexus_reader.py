@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from nexus_support import LOCKED, NOT_ACCEPTED, mutate_run, relocated, run_path
 
-from mem import outcomes
+from mem.commands import outcomes
 
 UNAVAILABLE = "unavailable-or-ineligible-source: "
 FOREIGN = "Nexus: Corrupt or foreign run state; original bytes were preserved."

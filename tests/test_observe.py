@@ -21,8 +21,10 @@ from nexus_support import (
     write_observation,
 )
 
-from mem import js, nexus, observe, outcomes, receipts
+from mem.commands import observe, outcomes
+from mem.core import js, receipts
 from mem.errors import MemError
+from mem.files import nexus
 
 NOW = "2026-10-18T09:30:00.000Z"
 

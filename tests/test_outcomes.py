@@ -20,7 +20,7 @@ from nexus_support import (
     write_observation,
 )
 
-from mem import observe, outcomes
+from mem.commands import observe, outcomes
 from mem.errors import MemError
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -300,7 +300,7 @@ def test_relationships_must_point_backwards(project: Path) -> None:
 
 
 def test_one_attempt_may_not_have_two_receipts(project: Path) -> None:
-    from mem import js, receipts
+    from mem.core import js, receipts
 
     record(project, "one", "Cache contract")
     [receipt] = store_lines(project)

@@ -10,10 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem import files, js, pattern_rows, pattern_store, patterns
+from mem import files
+from mem.commands import reinforce
+from mem.commands.write import parse_signals
+from mem.core import js, patterns
+from mem.core.patterns import Score
 from mem.errors import MemError
-from mem.journal import parse_signals
-from mem.patterns import Score
+from mem.index import pattern_rows
 
 T0 = "2026-07-01T10:00:00.000Z"
 T1 = "2026-07-01T11:00:00.000Z"
@@ -253,12 +256,12 @@ def test_the_stored_file_always_parses_and_round_trips(
 ) -> None:
     with tempfile.TemporaryDirectory() as root:
         for pattern_id, signals, ts in calls:
-            scores = pattern_store.read_scores(root)
+            scores = reinforce.read_scores(root)
             result = patterns.reinforce(pattern_id, signals, [], scores.get(pattern_id), ts)
             scores[pattern_id] = result.after.as_json()
             text = js.stringify_pretty(scores) + "\n"
-            files.write_atomic(root, pattern_store.SCORES, text)
-            stored = pattern_store.read_scores(root)
+            files.write_atomic(root, reinforce.SCORES, text)
+            stored = reinforce.read_scores(root)
             assert stored == scores
             assert js.stringify_pretty(stored) + "\n" == text
             assert patterns.stored_score(pattern_id, stored[pattern_id]) == result.after

@@ -15,7 +15,8 @@ from conftest import RunMem
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mem import brain, housekeeping, portfolio, scan
+from mem.commands import housekeeping, portfolio, scan
+from mem.files import brain
 
 NOW = "2026-10-18T09:30:00.000Z"
 
@@ -207,7 +208,7 @@ def test_status_without_anything_has_no_health_line(tmp_path: Path, run_mem: Run
 
 
 def test_status_rounds_like_math_round() -> None:
-    from mem import status
+    from mem.commands import status
 
     project = {
         "installed": True,
@@ -685,7 +686,7 @@ class FakeTerminal:
 def test_progress_only_after_a_second_on_a_terminal(
     tty: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mem import progress
+    from mem.cli import progress
 
     clock = iter([0.0, 0.5, 1.5, 1.55, 2.0])
     monkeypatch.setattr(progress.time, "monotonic", lambda: next(clock))
@@ -713,7 +714,9 @@ OPERATIONS = ["write", "note", "rewrite", "remove", "archive", "recall", "handof
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.sampled_from(OPERATIONS), min_size=1, max_size=8))
 def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
-    from mem import files, index_audit, journal, recall
+    from mem import files
+    from mem.commands import recall, write
+    from mem.index import check
 
     with tempfile.TemporaryDirectory() as scratch:
         root = files.project_root(scratch)
@@ -722,10 +725,10 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
         for step, operation in enumerate(operations):
             now = f"2026-10-18T09:{step:02d}:00.000Z"
             if operation == "write":
-                event = journal.build_event(
+                event = write.build_event(
                     now, "forge", None, None, f"task {step} postgres", None, {}
                 )
-                journal.append_event(root, event)
+                write.append_event(root, event)
             elif operation == "note":
                 with lessons.open("a") as handle:
                     handle.write(f"### Lesson {step}\npostgres {step}\n")
@@ -741,14 +744,14 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
                 recall.recall(root, recall.Request("postgres", include_archive=step % 2 == 0), now)
             else:
                 portfolio.handoff(root, "step", "text", now)
-        result = index_audit.check(root)
+        result = check.check(root)
         assert result["ok"], result["differences"]
 
 
 def test_archive_choices_are_the_stores() -> None:
-    from mem import cli
+    from mem.cli import app
 
-    assert list(cli.STORE_NAMES) == list(housekeeping.STORES)
+    assert list(app.STORE_NAMES) == list(housekeeping.STORES)
 
 
 def test_portfolio_recall_uses_the_linked_brain(tmp_path: Path, run_mem: RunMem) -> None:

@@ -18,7 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from plain import comparable, plain_recall
 
-from mem import index, parse, recall, sync
+from mem import index
+from mem.commands import recall
+from mem.core import parse
+from mem.index import sync
 
 NOW = "2026-10-18T09:30:00.000Z"
 WORDS = ["postgres", "redis", "pool", "cache", "deploy", "Cache", "café", "x", "a-b", "2026-06-02"]
@@ -133,7 +136,7 @@ def test_parsing_never_crashes(data: bytes) -> None:
 def test_ranking_does_not_depend_on_arrival_order(
     items: list[tuple[float, int, int]], shuffler
 ) -> None:  # type: ignore[no-untyped-def]
-    from mem import score
+    from mem.core import score
 
     ranked = [
         score.Ranked(value, rank, ordinal, i) for i, (value, rank, ordinal) in enumerate(items)

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from nexus_support import relocate
 
-from mem import js, receipts
+from mem.core import js, receipts
 
 JSON = st.recursive(
     st.none()

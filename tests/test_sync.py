@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from plain import comparable, plain_recall
 
-from mem import index, recall, sync
+from mem import index
+from mem.commands import recall
+from mem.index import sync
 
 NOW = "2026-10-18T09:30:00.000Z"
 PAST_NS = 1_700_000_000 * 10**9

@@ -1,0 +1,65 @@
+"""The click-free path for a plain `mem recall`.
+
+Agents run `mem recall` many times a minute, and loading click costs more than answering
+a warm recall. So a recall whose arguments are plain (words, known options with values,
+`--json`) is parsed here and answered without importing click; everything else (other
+actions, help, any unknown or unusual argument, usage errors) goes to the click CLI in
+`mem.cli.app`, which owns the whole surface. Both paths render through the same functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mem.cli.options import DESTINATION
+
+
+def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | None:
+    """(words, json, options) of a plain `recall` argument list; None when click must decide."""
+    if not args or args[0] != "recall":
+        return None
+    words: list[str] = []
+    as_json = False
+    options: dict[str, Any] = {destination: None for destination in DESTINATION.values()}
+    position = 1
+    while position < len(args):
+        token = args[position]
+        if token == "--json":
+            as_json = True
+        elif token in DESTINATION:
+            if position + 1 == len(args):
+                return None
+            options[DESTINATION[token]] = args[position + 1]
+            position += 1
+        elif token.startswith("-"):
+            return None
+        else:
+            words.append(token)
+        position += 1
+    return words, as_json, options
+
+
+def recall_output(
+    words: list[str] | tuple[str, ...],
+    as_json: bool,
+    options: dict[str, Any],
+    include_archive: bool = False,
+) -> str:
+    from mem import clock, files, render
+    from mem.commands import recall
+
+    query = " ".join(words)
+    request = recall.Request(
+        query=query,
+        scope=options["scope"] or "project",
+        portfolio=options["portfolio"],
+        limit=options["limit"],
+        ranking=options["ranking"] or "lexical",
+        context_scope=options["context_scope"],
+        include_archive=include_archive,
+        with_evidence=bool(options.get("with_evidence")),
+    )
+    results = recall.recall(files.project_root(options["directory"]), request, clock.now_iso())
+    if as_json:
+        return render.recall_json(query, request.scope, request.ranking, results)
+    return render.recall_text(query, request.scope, results)

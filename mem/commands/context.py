@@ -1,0 +1,128 @@
+"""`mem context`: a project's memory for an agent starting work (evidence-lifecycle.md 6).
+
+Missing parts are reported as missing, never guessed. Every memory is listed, in file
+order, with its lifecycle status; the evidence envelope (audit and outcome receipts) is
+added only on request, and nothing is hidden, dropped or re-ordered because of it.
+Like audit, context writes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mem import files
+from mem.commands import audit, lifecycle, memories
+from mem.core import js
+from mem.files import gitrepo
+
+CONTEXT = ".agents/memory/context.md"
+SESSIONS = ".agents/memory/sessions"
+BRAIN_LINK = ".agents/memory/.brain-link"
+COMMITS = 10
+
+
+def gather(root: str, with_evidence: bool) -> dict[str, Any]:
+    current, lifecycle_statuses = lifecycle.project_statuses(root)
+    audits = audit.statuses(root, current) if with_evidence else {}
+    receipts = _receipts(root) if with_evidence else []
+    listed = []
+    for memory in current:
+        key = (memory.id, memory.revision)
+        entry = {**memory.ref(), **_lifecycle_fields(lifecycle_statuses[key])}
+        if with_evidence:
+            entry["evidence"] = {
+                "status": audits[key].status,
+                "sources": [source.to_json() for source in audits[key].sources],
+                "outcomes": [
+                    {
+                        "id": receipt["id"],
+                        "eligible": receipt["eligible"],
+                        "reason": receipt["reason"],
+                    }
+                    for receipt in receipts
+                    if receipt["memory"]["file"] == memory.file
+                    and receipt["memory"]["heading"] == memory.heading
+                ],
+            }
+        listed.append(entry)
+    parts = {
+        "context": _text_part(root, CONTEXT),
+        "handoff": _newest_handoff(root),
+        "brain": _brain(root),
+        "commits": _commits(root),
+    }
+    return {
+        "project": root,
+        **parts,
+        "missing": [name for name, part in parts.items() if part is None],
+        "memories": listed,
+    }
+
+
+def _lifecycle_fields(status: lifecycle.Status) -> dict[str, Any]:
+    return {"status": status.status, "supersededBy": status.superseded_by, "reason": status.reason}
+
+
+def _text_part(root: str, relative: str) -> dict[str, str] | None:
+    text = files.read_bounded(root, relative)
+    return None if text is None else {"path": relative, "text": text}
+
+
+def _newest_handoff(root: str) -> dict[str, str] | None:
+    names = files.regular_files_named(root, SESSIONS, ".md")
+    if not names:
+        return None
+    return _text_part(root, f"{SESSIONS}/{names[-1]}")
+
+
+def _brain(root: str) -> dict[str, Any] | None:
+    text = files.read_bounded(root, BRAIN_LINK)
+    if text is None:
+        return None
+    try:
+        link = js.parse_json(text)
+    except ValueError:
+        link = None
+    if not isinstance(link, dict):
+        link = {}  # present but unreadable: shown as a link to nothing known, never guessed
+    return {
+        "path": BRAIN_LINK,
+        "linkedBrain": link.get("linked_brain"),
+        "brainType": link.get("brain_type"),
+        "linkedAt": link.get("linked_at"),
+    }
+
+
+def _commits(root: str) -> list[dict[str, str]] | None:
+    commits = gitrepo.recent_commits(root, COMMITS)
+    if commits is None:
+        return None
+    return [{"hash": commit.hash, "subject": commit.subject} for commit in commits]
+
+
+def _receipts(root: str) -> list[dict[str, Any]]:
+    from mem.commands import outcomes
+
+    return outcomes.inspect(root)
+
+
+def annotate_recall(root: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`recall --with-evidence`: each project note's lifecycle and audit status, order untouched."""
+    current, lifecycle_statuses = lifecycle.project_statuses(root)
+    audits = audit.statuses(root, current)
+    for entry in entries:
+        if entry["kind"] != "note" or entry["sourceFile"] not in memories.MEMORY_FILES:
+            continue
+        key = (
+            memories.memory_id(entry["sourceFile"], entry["ref"]),
+            memories.revision_of(entry["text"]),
+        )
+        status = lifecycle_statuses.get(key, lifecycle.ACTIVE)
+        found = audits.get(key)
+        entry["memory"] = {
+            "id": key[0],
+            "revision": key[1],
+            **_lifecycle_fields(status),
+            "audit": found.status if found else "unknown",
+        }
+    return entries

@@ -1,0 +1,164 @@
+"""`mem evidence`: which checkout files a memory's revision rests on (evidence-lifecycle.md 2-3).
+
+A record holds the SHA-256 of a file's raw bytes and the canonical identity of the
+repository it came from, never the content or an absolute path. Recording is
+all-or-nothing: every source is checked and hashed before anything is appended, and the
+new lines are appended in one write under the writer lock.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from mem import files
+from mem.commands import memories
+from mem.core.memory import Added, Memory
+from mem.errors import MemError
+from mem.files import gitrepo, stores
+
+STORE = ".bmad/memory/evidence.ndjson"
+LABEL = "Evidence"
+MAX_SOURCES = 50
+
+
+def well_formed(record: stores.Record) -> bool:
+    source = record.get("source")
+    return (
+        record.get("kind") == "memory-evidence"
+        and isinstance(record.get("ts"), str)
+        and stores.is_memory_ref(record.get("memory"))
+        and isinstance(record.get("repo"), str)
+        and isinstance(source, dict)
+        and isinstance(source.get("path"), str)
+        and isinstance(source.get("sha256"), str)
+        and isinstance(source.get("size"), int)
+        and isinstance(record.get("batch"), str)
+    )
+
+
+def read_records(root: str) -> list[stores.Record]:
+    return stores.read_store(root, STORE, LABEL, well_formed)
+
+
+def normalized_source(path: str) -> str | None:
+    """The '/'-separated form of a source path relative to the root; None if it may not be one.
+
+    `.` and empty segments are dropped; `..`, absolute paths, backslashes and anything
+    under a `.git` directory are refused, so a record can never name a file outside the
+    root or git's own state.
+    """
+    if not path or path.startswith("/") or "\\" in path or "\0" in path:
+        return None
+    segments = [segment for segment in path.split("/") if segment not in ("", ".")]
+    if not segments or any(segment == ".." or segment.lower() == ".git" for segment in segments):
+        return None
+    return "/".join(segments)
+
+
+def add(root: str, wanted: str, sources: list[str], checkout_root: str | None, now: str) -> Added:
+    """Record the current hashes of `sources` for the memory's current revision."""
+    if not sources:
+        raise MemError(f"At least one --source is required (at most {MAX_SOURCES} per call).")
+    if len(sources) > MAX_SOURCES:
+        raise MemError(f"At most {MAX_SOURCES} --source paths per call ({len(sources)} given).")
+    checkout = os.path.realpath(checkout_root) if checkout_root else root
+    identity = gitrepo.identity(checkout)
+    if identity.repo is None:
+        assert identity.problem is not None
+        raise MemError(identity.problem)
+    memory = memories.resolve(memories.load(root), wanted, suggest=False)
+    hashed = _hash_sources(checkout, sources)
+    with files.writer_lock(root):
+        records = read_records(root)
+        latest = _latest_by_path(records, memory)
+        paths = set(latest) | {path for path, _ in hashed}
+        if len(paths) > MAX_SOURCES:
+            raise MemError(
+                f"Memory {memory.id} would rest on {len(paths)} source paths at this revision;"
+                f" at most {MAX_SOURCES} are allowed."
+            )
+        written: list[stores.Record] = []
+        unchanged: list[stores.Record] = []
+        fresh: list[tuple[str, files.CheckoutFile]] = []
+        for path, found in hashed:
+            prior = latest.get(path)
+            if prior is not None and _same(prior, identity.repo, found):
+                unchanged.append(prior)
+            else:
+                fresh.append((path, found))
+        if fresh:
+            written = _records(memory, identity.repo, fresh, now)
+            files.append_line(root, STORE, "".join(stores.line_of(record) for record in written))
+    return Added(memory, written, unchanged, [path for path, _ in hashed])
+
+
+def _hash_sources(checkout: str, sources: list[str]) -> list[tuple[str, files.CheckoutFile]]:
+    hashed: dict[str, files.CheckoutFile] = {}
+    refusals: list[str] = []
+    for given in sources:
+        path = normalized_source(given)
+        if path is None:
+            refusals.append(
+                f"{given}: must be a relative path inside --root without '..' and not under .git/"
+            )
+            continue
+        if path in hashed:
+            continue
+        found = files.read_checkout_file(checkout, path)
+        if found.state != "file":
+            refusals.append(f"{given}: {found.reason}")
+            continue
+        hashed[path] = found
+    if refusals:
+        raise MemError("Evidence not recorded (nothing was written): " + "; ".join(refusals) + ".")
+    return list(hashed.items())
+
+
+def _latest_by_path(records: list[stores.Record], memory: Memory) -> dict[str, stores.Record]:
+    """The newest record of each source path at the memory's revision."""
+    latest: dict[str, stores.Record] = {}
+    for record in records:
+        ref = record["memory"]
+        if ref["id"] == memory.id and ref["revision"] == memory.revision:
+            latest[record["source"]["path"]] = record
+    return latest
+
+
+def _same(record: stores.Record, repo: str, found: files.CheckoutFile) -> bool:
+    source = record["source"]
+    return bool(
+        record["repo"] == repo and source["sha256"] == found.sha256 and source["size"] == found.size
+    )
+
+
+def _records(
+    memory: Memory, repo: str, hashed: list[tuple[str, files.CheckoutFile]], now: str
+) -> list[stores.Record]:
+    sources = [{"path": path, "sha256": found.sha256, "size": found.size} for path, found in hashed]
+    # One call's records share a batch id derived from what they state, not from chance.
+    batch = stores.record_id({"ts": now, "memory": memory.ref(), "repo": repo, "sources": sources})
+    return [
+        stores.with_id(
+            {
+                "schemaVersion": 1,
+                "kind": "memory-evidence",
+                "ts": now,
+                "memory": memory.ref(),
+                "repo": repo,
+                "source": source,
+                "batch": batch,
+            }
+        )
+        for source in sources
+    ]
+
+
+def listed(root: str, wanted: str) -> tuple[Memory, list[dict[str, Any]]]:
+    """Every evidence record of the memory, all revisions, store order, marked `current`."""
+    memory = memories.resolve(memories.load(root), wanted, suggest=True)
+    return memory, [
+        {**record, "current": record["memory"]["revision"] == memory.revision}
+        for record in read_records(root)
+        if record["memory"]["id"] == memory.id
+    ]

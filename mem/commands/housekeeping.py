@@ -1,0 +1,107 @@
+"""The NDJSON stores under `.bmad/memory/`: archiving a full one, clearing a dead writer's lock."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any
+
+from mem import files
+from mem.core import js
+from mem.errors import MemError
+
+STORES = {
+    "journal": ".bmad/memory/journal.ndjson",
+    "outcomes": ".bmad/memory/outcomes.ndjson",
+    "promotions": ".bmad/memory/promotions.ndjson",
+    "evidence": ".bmad/memory/evidence.ndjson",
+    "lifecycle": ".bmad/memory/lifecycle.ndjson",
+}
+ARCHIVE_DIR = ".bmad/memory/archive"
+# Where each kind of record keeps its time; the first present one names the archive.
+TIME_KEYS = ("ts", "observedAt", "recordedAt", "createdAt")
+
+
+def store_path(name: str) -> str:
+    if name not in STORES:
+        raise MemError(f"Unknown store: {name} (expected {', '.join(STORES)}).")
+    return STORES[name]
+
+
+def record_times(content: str) -> list[str]:
+    """Pure: the time of every parseable record, in file order."""
+    times = []
+    for line in content.split("\n"):
+        try:
+            record = js.parse_json(js.trim(line))
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            for key in TIME_KEYS:
+                value = record.get(key)
+                if isinstance(value, str | int | float) and not isinstance(value, bool):
+                    times.append(value if isinstance(value, str) else js.number_to_string(value))
+                    break
+    return times
+
+
+def archive_name(name: str, times: list[str], fallback: str) -> str:
+    """`<name>-<first ts>--<last ts>.ndjson`, with the colons a file name cannot hold removed."""
+    first, last = (times[0], times[-1]) if times else (fallback, fallback)
+
+    def safe(ts: str) -> str:
+        return "".join(ch for ch in ts if ch.isalnum() or ch in "-._") or "unknown"
+
+    return f"{name}-{safe(first)}--{safe(last)}.ndjson"
+
+
+def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
+    """Move a store whole into archive/ (never replacing an archive) and start an empty one."""
+    relative = store_path(name)
+    # A dry run reads only; the move happens under the lock every writer of the store takes.
+    with files.writer_lock(root) if approve else contextlib.nullcontext():
+        path = files.safe_path(root, relative)
+        info = files.file_info(path)
+        if info is None or info.st_size == 0:
+            raise MemError(f"{relative} is empty; there is nothing to archive.")
+        content = files.read_source(path).decode("utf-8", errors="replace")
+        times = record_times(content)
+        base = archive_name(name, times, now)
+        target = f"{ARCHIVE_DIR}/{base}"
+        taken = set(files.list_names(root, ARCHIVE_DIR))
+        number = 2
+        while os.path.basename(target) in taken:
+            target = f"{ARCHIVE_DIR}/{base.removesuffix('.ndjson')}-{number}.ndjson"
+            number += 1
+        result: dict[str, Any] = {
+            "store": relative,
+            "archive": target,
+            "bytes": info.st_size,
+            "records": len(times),
+            "first": times[0] if times else None,
+            "last": times[-1] if times else None,
+            "approved": approve,
+        }
+        if approve:
+            files.move_without_replace(root, relative, target)
+            files.create_new(root, relative, "")
+    return result
+
+
+def unlock(root: str) -> dict[str, Any]:
+    """Remove writer.lock only when its owner is provably dead on this host (deviation D6)."""
+    owner = files.read_lock_owner(root)
+    if owner is None:
+        return {"lock": "free", "removed": False, "owner": None}
+    described = {"pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
+    if owner.alive is not False:
+        raise MemError(
+            f"writer.lock is held ({owner.describe()}); it was left in place. "
+            "Only a lock whose owner is provably dead on this host is removed."
+        )
+    if not files.remove_dead_lock(root, owner):
+        raise MemError(
+            "writer.lock changed while it was inspected; it was left in place."
+            " Run `mem unlock` again."
+        )
+    return {"lock": "removed", "removed": True, "owner": described}

@@ -1,0 +1,35 @@
+"""Memories as they stand in a project's files (the model lives in mem.core.memory)."""
+
+from __future__ import annotations
+
+from mem import files
+from mem.core.memory import (
+    MEMORY_FILES,
+    Memory,
+    current_revisions,
+    from_text,
+    memory_id,
+    resolve,
+    revision_of,
+)
+
+__all__ = [
+    "MEMORY_FILES",
+    "Memory",
+    "current_revisions",
+    "from_text",
+    "load",
+    "memory_id",
+    "resolve",
+    "revision_of",
+]
+
+
+def load(root: str) -> list[Memory]:
+    """Every memory of the project, in file order, read through the safe bounded reader."""
+    found: list[Memory] = []
+    for file in MEMORY_FILES:
+        text = files.read_bounded(root, file)
+        if text is not None:
+            found.extend(from_text(file, text))
+    return found

@@ -1,0 +1,263 @@
+"""`mem recall`: ranked notes and events from the index, scored exactly as the reference."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+from typing import Any, NamedTuple
+
+from mem import clock, files, index
+from mem.core import js, parse, score
+from mem.errors import MemError
+from mem.index import sync
+
+# Evidence ranking's reward: the reward folding of {acceptance: true}.
+EVIDENCE_REWARD = 1
+EVIDENCE_BOOST = 0.25
+
+
+class Request(NamedTuple):
+    query: str
+    scope: str = "project"
+    portfolio: str | None = None
+    limit: str | None = None
+    ranking: str = "lexical"
+    context_scope: str | None = None
+    include_archive: bool = False
+    with_evidence: bool = False
+
+
+def parse_limit(text: str | None) -> int:
+    """Deviation D1: an integer from 1 to 1000 (read with JavaScript's Number(), default 8)."""
+    if text is None:
+        return 8
+    value = js.to_number(text)
+    if not (math.isfinite(value) and value.is_integer() and 1 <= value <= 1000):
+        raise MemError("recall: --limit must be an integer from 1 to 1000")
+    return int(value)
+
+
+def context_scope(text: str | None) -> list[str]:
+    """The explicit project scope of evidence ranking: normalised, de-duplicated, sorted."""
+    from mem.core import receipts  # evidence ranking only: lexical recall does not pay the import
+
+    return receipts.scope_items([] if text is None else [js.trim(item) for item in text.split(",")])
+
+
+def validate(request: Request) -> int:
+    if not js.trim(request.query):
+        raise MemError("recall: query must be a non-empty string")
+    if request.ranking not in ("lexical", "evidence"):
+        raise MemError("recall: ranking must be lexical or evidence")
+    if request.scope not in ("project", "portfolio"):
+        raise MemError("recall: --scope must be project or portfolio")
+    limit = parse_limit(request.limit)
+    if request.ranking == "evidence":
+        if request.scope != "project":
+            raise MemError("Evidence ranking supports project-local lexical recall only.")
+        context_scope(request.context_scope)
+    return limit
+
+
+def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
+    limit = validate(request)
+    now_parsed = js.parse_date(now)
+    now_ms = None if now_parsed is None else now_parsed.ms
+    terms = parse.query_tokens(request.query)
+    with contextlib.ExitStack() as stack:
+        conn, _ = stack.enter_context(sync.synced(root, "project"))
+        project_files = {
+            path: row
+            for path, row in index.file_rows(conn).items()
+            if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
+        }
+        evidence = None
+        terminations: list[dict[str, Any]] = []
+        if request.ranking == "evidence":
+            from mem.commands import lifecycle
+
+            _check_evidence_sources(root, project_files)
+            evidence = _receipt_reasons(root, context_scope(request.context_scope))
+            terminations = lifecycle.read_events(root)
+        # Receipts and lifecycle events drop and boost entries before the limit applies, so
+        # then every candidate is ranked; without them evidence ranking only labels the top.
+        candidate_limit = None if evidence or terminations else limit
+        ranked = _rank(
+            conn, terms, [row.id for row in project_files.values()], now_ms, candidate_limit
+        )
+        sources: dict[int, tuple[index.Connection, str]] = {
+            row.rank: (conn, row.path) for row in project_files.values()
+        }
+        brain_root = _portfolio_root(root, request)
+        if brain_root is not None:
+            brain_conn, _ = stack.enter_context(sync.synced(brain_root, "brain"))
+            seen = {row.real_path for row in project_files.values()}
+            brain_files = [
+                row for row in index.file_rows(brain_conn).values() if row.real_path not in seen
+            ]
+            ranked += _rank(
+                brain_conn, terms, [row.id for row in brain_files], now_ms, candidate_limit
+            )
+            for row in brain_files:
+                relative = os.path.relpath(os.path.join(brain_root, row.path), root)
+                sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
+        top = score.order(ranked, limit if candidate_limit else len(ranked))
+        entries = _entries(top, sources)
+    if evidence is not None:
+        from mem.commands import lifecycle
+
+        kept = lifecycle.drop_terminated(root, entries, terminations)
+        entries = _with_evidence(kept, evidence)[:limit]
+    if request.with_evidence:
+        from mem.commands import context
+
+        entries = context.annotate_recall(root, entries)
+    return entries
+
+
+# SQLite's libm and V8's fdlibm differ by an ulp at most; this band is far wider, so every
+# record that could reach the top under exact scores is rescored.
+RANK_MARGIN = 1e-9
+
+
+def _rank(
+    conn: index.Connection,
+    terms: list[str],
+    file_ids: list[int],
+    now_ms: float | None,
+    limit: int | None,
+) -> list[score.Ranked]:
+    """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
+    ranked = []
+    for candidate in index.candidates(conn, terms, file_ids, now_ms, limit, RANK_MARGIN):
+        value = score.lexical(candidate.frequencies, candidate.tokens)
+        if candidate.kind == "event":
+            event_ms = candidate.ts_ms
+            if event_ms is not None and candidate.ts_local:
+                event_ms += clock.local_offset_ms(event_ms)
+            value = score.decayed(value, event_ms, now_ms)
+        ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id))
+    return ranked
+
+
+def _entries(
+    top: list[score.Ranked], sources: dict[int, tuple[index.Connection, str]]
+) -> list[dict[str, Any]]:
+    by_conn: dict[int, list[int]] = {}
+    for item in top:
+        by_conn.setdefault(id(sources[item.rank][0]), []).append(item.id)
+    stored: dict[tuple[int, int], index.StoredRecord] = {}
+    for item in top:
+        conn = sources[item.rank][0]
+        key = id(conn)
+        if key in by_conn:
+            for record_id, record in index.fetch(conn, by_conn.pop(key)).items():
+                stored[(key, record_id)] = record
+    entries = []
+    for item in top:
+        conn, source_file = sources[item.rank]
+        record = stored[(id(conn), item.id)]
+        if record.kind == "event":
+            assert record.line is not None
+            entries.append(
+                {
+                    "score": item.score,
+                    "kind": "event",
+                    "source": source_file.rsplit("/", 1)[-1],
+                    "ref": record.ref,
+                    "text": record.text,
+                    "event": js.parse_json(record.line),
+                }
+            )
+        else:
+            entries.append(
+                {
+                    "score": item.score,
+                    "kind": "note",
+                    "source": source_file.rsplit("/", 1)[-1],
+                    "sourceFile": source_file,
+                    "ref": record.ref,
+                    "text": record.text,
+                }
+            )
+    return entries
+
+
+def _portfolio_root(root: str, request: Request) -> str | None:
+    if request.scope != "portfolio":
+        return None
+    if request.portfolio is not None:
+        # Relative to the process's working directory, not to --directory (as the reference).
+        return os.path.realpath(os.path.abspath(request.portfolio))
+    from mem.files import brain  # portfolio scope only
+
+    linked = brain.linked_brain(root)
+    return None if linked is None else os.path.realpath(linked)
+
+
+def _check_evidence_sources(root: str, indexed: dict[str, index.FileRow]) -> None:
+    """Evidence ranking reads only through the safe, bounded reader: no links, 2 MiB, UTF-8."""
+    for spec in sync.PROJECT_SOURCES:
+        if spec.kind in sync.LOADERS:
+            continue  # a store for audits, not a recall source
+        path = files.safe_path(root, spec.relative)
+        row = indexed.get(spec.relative)
+        if row is None or not os.path.exists(path):
+            continue
+        if row.size > files.STORE_LIMIT or not os.path.isfile(path):
+            raise MemError("Memory source must be a regular file of at most 2 MiB.")
+        if not row.utf8:
+            raise MemError("Memory source must contain valid UTF-8.")
+
+
+def _receipt_reasons(root: str, scope: list[str]) -> list[tuple[dict[str, Any], str | None]]:
+    """Every receipt with its eligibility for this query scope, recomputed from the files."""
+    from mem.commands import outcomes
+
+    stored = outcomes.read_store(root)
+    return list(zip(stored, outcomes.reasons(root, stored, scope), strict=True))
+
+
+def _with_evidence(
+    entries: list[dict[str, Any]], evidence: list[tuple[dict[str, Any], str | None]]
+) -> list[dict[str, Any]]:
+    """Section 8: boost notes with eligible receipts, drop notes whose receipts all failed."""
+    from mem.core import receipts
+
+    by_anchor: dict[tuple[Any, Any], list[tuple[dict[str, Any], str | None]]] = {}
+    for receipt, reason in evidence:
+        memory = receipt.get("memory")
+        key = (receipts.field(memory, "file"), receipts.field(memory, "heading"))
+        by_anchor.setdefault(key, []).append((receipt, reason))
+    kept = []
+    for entry in entries:
+        is_note = entry["kind"] == "note"
+        matching = by_anchor.get((entry["sourceFile"], entry["ref"])) if is_note else None
+        if not matching:
+            unverified = {"status": "unverified", "receiptIds": [], "boost": 0}
+            kept.append({**entry, "evidence": unverified})
+            continue
+        text_sha256 = receipts.sha256_text(entry["text"])
+        qualifying = [
+            receipt["id"]
+            for receipt, reason in matching
+            if reason is None and receipts.field(receipt.get("memory"), "textSha256") == text_sha256
+        ]
+        if not qualifying:
+            continue  # a stale or contradicted anchor never falls back to an unverified note
+        kept.append(
+            {
+                **entry,
+                "lexicalScore": entry["score"],
+                "score": entry["score"] * (1 + EVIDENCE_BOOST * EVIDENCE_REWARD),
+                "evidence": {
+                    "status": "accepted-current",
+                    "receiptIds": qualifying,
+                    "reward": EVIDENCE_REWARD,
+                    "boost": EVIDENCE_BOOST,
+                    "lessonCausality": "unmeasured",
+                },
+            }
+        )
+    return sorted(kept, key=lambda entry: -entry["score"])

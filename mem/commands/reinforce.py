@@ -1,0 +1,76 @@
+"""`mem reinforce` and `mem patterns` on `pattern-scores.json` and `promotions.ndjson`.
+
+The decisions are `mem.patterns`' (pure); this module reads and writes the files, always
+from the files themselves (the index is only a cache for audits).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mem import clock, files
+from mem.core import js, parse, patterns
+from mem.errors import MemError
+
+SCORES = ".bmad/memory/pattern-scores.json"
+PROMOTIONS = ".bmad/memory/promotions.ndjson"
+PATTERN_NOTES = (".bmad/memory/patterns.md", ".agents/memory/patterns.md")
+
+
+def read_scores(root: str) -> dict[str, Any]:
+    """Every stored score, keyed by pattern id; {} when there is no file yet.
+
+    Deviation D4: a file that is not JSON is refused, never reset (the reference overwrote
+    it with fresh priors). A JSON value that is not an object is refused too: the
+    reference would drop its content (or, for an array, lose the new score) on writing.
+    """
+    data = files.read_plain(root, SCORES)
+    if data is None:
+        return {}
+    try:
+        scores = js.parse_json(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise MemError(
+            "Pattern scores file is not valid JSON; inspect it before writing."
+        ) from None
+    if not isinstance(scores, dict):
+        raise MemError("Pattern scores file is not a JSON object; inspect it before writing.")
+    return scores
+
+
+def reinforce(
+    root: str, pattern_id: str | None, signals: dict[str, Any], evidence: list[str], now: str
+) -> patterns.Reinforcement:
+    """Fold one reward into a pattern's score and maybe propose a promotion, all under the lock."""
+    pattern_id = patterns.require_pattern_id(pattern_id)
+    with files.writer_lock(root):
+        scores = read_scores(root)
+        result = patterns.reinforce(
+            pattern_id, signals, evidence, scores.get(pattern_id), now, clock.local_offset_ms
+        )
+        proposal = None if result.promotion is None else js.stringify(result.promotion) + "\n"
+        if proposal is not None:
+            # Refuse before the first write, so scores and proposals never disagree.
+            files.check_appendable(root, PROMOTIONS, proposal)
+        scores[pattern_id] = result.after.as_json()
+        files.write_atomic(root, SCORES, js.stringify_pretty(scores) + "\n")
+        if proposal is not None:
+            files.append_line(root, PROMOTIONS, proposal)
+    return result
+
+
+def _headings(root: str) -> set[str]:
+    headings: set[str] = set()
+    for relative in PATTERN_NOTES:
+        data = files.read_plain(root, relative)
+        if data is not None:
+            text = data.decode("utf-8", errors="replace")
+            headings.update(note.heading for note in parse.split_sections(text))
+    return headings
+
+
+def scored_patterns(root: str) -> list[patterns.ScoredPattern]:
+    """Every scored pattern with its newest promotion status, read from the files."""
+    scores = read_scores(root)
+    promotions = parse.parse_journal(files.read_plain(root, PROMOTIONS) or b"")
+    return patterns.scored_patterns(scores, _headings(root), patterns.newest_statuses(promotions))

@@ -1,0 +1,274 @@
+"""`mem scan`: find projects under a folder, index them in the global brain (bmad-mem.md 16)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mem import files
+from mem.core import js, parse
+from mem.errors import MemError
+from mem.files import brain
+
+DAY_MS = 86_400_000
+MARKERS = [
+    ("package.json", None),
+    ("Cargo.toml", "Rust"),
+    ("pyproject.toml", "Python"),
+    ("requirements.txt", "Python"),
+    ("go.mod", "Go"),
+    ("composer.json", "PHP"),
+    ("Gemfile", "Ruby"),
+    ("pom.xml", "Java"),
+    ("build.gradle", "Java/Kotlin"),
+]
+PACKAGE_STACKS = [
+    ("next", "Next.js"),
+    ("nuxt", "Nuxt"),
+    ("react", "React"),
+    ("vue", "Vue.js"),
+    ("svelte", "Svelte"),
+    ("express", "Express"),
+    ("fastify", "Fastify"),
+    ("electron", "Electron"),
+    ("tauri", "Tauri"),
+]
+SKIP = frozenset(
+    "node_modules .git vendor __pycache__ dist build .next .nuxt .svelte-kit target .venv venv"
+    " .cache .output coverage .turbo .angular $RECYCLE.BIN".split()
+    + [
+        "System Volume Information",
+        "Windows",
+        "Program Files",
+        "Program Files (x86)",
+        "ProgramData",
+        "AppData",
+        "Recovery",
+        "PerfLogs",
+    ]
+)
+YAML_KEYS = ["path", "name", "hash", "stack", "status", "bmad_installed", "has_git", "last_scanned"]
+_YAML_LINE = re.compile(r"^(\w+):\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class Options:
+    depth: int = 4
+    active_days: int = 30
+    paused_days: int = 180
+
+
+def parse_count(name: str, text: str | None, default: int, minimum: int = 1) -> int:
+    """An integer option of at least `minimum`; anything else is an error, not a silent default."""
+    if text is None:
+        return default
+    if not re.fullmatch(r"[0-9]+", text.strip()) or int(text) < minimum:
+        kind = "a positive integer" if minimum == 1 else f"an integer of at least {minimum}"
+        raise MemError(f'--{name} must be {kind} (got "{text}")')
+    return int(text)
+
+
+def project_hash(path: str) -> str:
+    """First 8 hex of SHA-256 of the absolute path (mem resolves symlinks first, deviation D5)."""
+    return hashlib.sha256(os.path.abspath(path).encode("utf-8")).hexdigest()[:8]
+
+
+def status_for(mtime_ms: float | None, now_ms: float, options: Options) -> str:
+    if mtime_ms is None:
+        return "unknown"
+    age_days = (now_ms - mtime_ms) / DAY_MS
+    if age_days < options.active_days:
+        return "active"
+    if age_days < options.paused_days:
+        return "paused"
+    return "archived"
+
+
+def package_stack(text: str | None) -> tuple[str, str | None]:
+    """(stack, package name) from a package.json's text; unreadable JSON is plain Node.js."""
+    try:
+        package = js.parse_json(text or "")
+    except ValueError:
+        return "Node.js", None
+    if not isinstance(package, dict):
+        return "Node.js", None
+    dependencies: dict[str, object] = {}
+    for key in ("dependencies", "devDependencies"):
+        if isinstance(package.get(key), dict):
+            dependencies.update(package[key])
+    name = package.get("name")
+    name = name if isinstance(name, str) and name else None
+    for dependency, stack in PACKAGE_STACKS:
+        if dependency in dependencies:
+            return stack, name
+    return "Node.js", name
+
+
+def _project(
+    directory: str, stack: str, name: str | None, now_ms: float, options: Options
+) -> dict[str, object]:
+    info = files.file_info(directory)
+    mtime_ms = None if info is None else info.st_mtime_ns / 1_000_000
+
+    def exists(name: str) -> bool:
+        return files.file_info(os.path.join(directory, name)) is not None
+
+    return {
+        "path": directory,
+        "name": name or os.path.basename(directory),
+        "hash": project_hash(directory),
+        "stack": stack,
+        "status": status_for(mtime_ms, now_ms, options),
+        "bmad": exists(".agents") or exists("_bmad"),
+        "hasAgentsMd": exists("AGENTS.md"),
+        "hasGit": exists(".git"),
+    }
+
+
+def discover(
+    root: str, options: Options, now_ms: float, progress: Callable[[str], None] | None = None
+) -> list[dict[str, object]]:
+    """Projects below root in directory-name order; a project's own subfolders are not searched."""
+    found: list[dict[str, object]] = []
+
+    def visit(directory: str, depth: int) -> None:
+        if depth > options.depth:
+            return
+        if progress is not None:
+            progress(directory)
+        names = files.subdirectories(directory)
+        if names is None:
+            return
+        for marker, stack in MARKERS:
+            if files.file_info(os.path.join(directory, marker)) is not None:
+                name = None
+                if stack is None:
+                    stack, name = package_stack(
+                        files.read_small_text(os.path.join(directory, marker))
+                    )
+                found.append(_project(directory, stack, name, now_ms, options))
+                return
+        if depth > 0 and files.file_info(os.path.join(directory, ".git")) is not None:
+            found.append(_project(directory, "Unknown", None, now_ms, options))
+            return
+        for name in names:
+            if not name.startswith(".") and name not in SKIP:
+                visit(os.path.join(directory, name), depth + 1)
+
+    visit(root, 0)
+    return found
+
+
+def project_yaml(fields: dict[str, object]) -> str:
+    """`key: <JSON value>` lines, no trailing newline, as the reference writes them."""
+    return "\n".join(f"{key}: {js.stringify(value)}" for key, value in fields.items())
+
+
+def read_project_yaml(text: str) -> dict[str, object]:
+    entry: dict[str, object] = {}
+    for line in text.split("\n"):
+        match = _YAML_LINE.match(line)
+        if match:
+            raw = match.group(2).strip()
+            try:
+                entry[match.group(1)] = js.parse_json(raw)
+            except ValueError:
+                entry[match.group(1)] = raw
+    return entry
+
+
+def projects_index(entries: list[dict[str, object]], date: str) -> str:
+    def cell(entry: dict[str, object], key: str) -> str:
+        value = entry.get(key)
+        return "?" if value is None or value == "" else parse.to_js_string(value)
+
+    lines = [
+        "---",
+        "title: Project Index",
+        f'last_updated: "{date}"',
+        f"total_projects: {len(entries)}",
+        "---",
+        "",
+        "# Project Index",
+        "",
+        f"> Auto-generated by `npx bmad-plus scan` — {date}",
+        "",
+        "| Status | Name | Stack | BMAD+ | Path |",
+        "|--------|------|-------|-------|------|",
+    ]
+    for entry in entries:
+        bmad = "✓" if entry.get("bmad_installed") else "·"
+        lines.append(
+            f"| {cell(entry, 'status')} | {cell(entry, 'name')} | {cell(entry, 'stack')} | {bmad}"
+            f" | `{cell(entry, 'path')}` |"
+        )
+    lines.append("")
+    return "\n".join(lines)
+
+
+def write_project_entry(brain_dir: str, fields: dict[str, object]) -> str:
+    """Rewrite `projects/<hash>.yaml` (mem's own file); returns its path."""
+    relative = f"projects/{fields['hash']}.yaml"
+    files.replace_owned(brain_dir, relative, project_yaml(fields))
+    return os.path.join(brain_dir, relative)
+
+
+def rebuild_projects_index(brain_dir: str, date: str) -> str:
+    """Regenerate `projects-index.md` from every `projects/*.yaml`; returns its path."""
+    entries = []
+    for name in files.list_names(brain_dir, "projects"):
+        if name.endswith(".yaml"):
+            text = files.read_bounded(brain_dir, f"projects/{name}")
+            if text is not None:
+                entries.append(read_project_yaml(text))
+    files.replace_owned(brain_dir, "projects-index.md", projects_index(entries, date))
+    return os.path.join(brain_dir, "projects-index.md")
+
+
+def scan(
+    directory: str,
+    options: Options,
+    now: str,
+    index: bool,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, object]:
+    if not os.path.isdir(directory):
+        raise MemError(f"Directory not found: {os.path.abspath(directory)}")
+    root = files.project_root(directory)  # as `mem init` resolves it: one hash per project
+    parsed = js.parse_date(now)
+    assert parsed is not None, "clock.now_iso() is always ISO"
+    projects = discover(root, options, parsed.ms, progress)
+    brain_dir = brain.global_brain_dir()
+    result: dict[str, object] = {
+        "root": root,
+        "depth": options.depth,
+        "activeDays": options.active_days,
+        "pausedDays": options.paused_days,
+        "count": len(projects),
+        "projects": projects,
+        "indexed": 0,
+        "projectsDir": os.path.join(brain_dir, "projects"),
+        "projectsIndex": None,
+    }
+    if index and projects:
+        date = now[:10]
+        for project in projects:
+            write_project_entry(
+                brain_dir,
+                {
+                    "path": project["path"],
+                    "name": project["name"],
+                    "hash": project["hash"],
+                    "stack": project["stack"],
+                    "status": project["status"],
+                    "bmad_installed": project["bmad"],
+                    "has_git": project["hasGit"],
+                    "last_scanned": date,
+                },
+            )
+        result["indexed"] = len(projects)
+        result["projectsIndex"] = rebuild_projects_index(brain_dir, date)
+    return result

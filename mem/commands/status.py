@@ -1,0 +1,134 @@
+"""`mem status`: the health checks of `bmad-plus memory status` (bmad-mem.md 15), and more."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from mem import files
+from mem.commands import housekeeping
+from mem.core import js
+from mem.files import brain
+from mem.index import check
+
+RECEIPT_LIMIT = 1000
+NOTE_FILES = ("decisions.md", "lessons.md", "patterns.md")
+
+
+def count_entries(text: str) -> int:
+    """Pure: lines that start with exactly `### ` (three hashes and a space)."""
+    return sum(1 for line in text.split("\n") if line.startswith("### "))
+
+
+def _mtime_date(path: str) -> str | None:
+    info = files.file_info(path)
+    return None if info is None else js.iso_from_ms(info.st_mtime_ns // 1_000_000)[:10]
+
+
+def _note_file(directory: str, name: str) -> dict[str, Any]:
+    path = os.path.join(directory, name)
+    text = files.read_small_text(path) if os.path.isfile(path) else None
+    return {
+        "file": name,
+        "exists": text is not None,
+        "entries": count_entries(text) if text is not None else 0,
+        "modified": _mtime_date(path) if text is not None else None,
+    }
+
+
+def project_memory(root: str) -> dict[str, Any]:
+    directory = os.path.join(root, ".agents", "memory")
+    if not os.path.isdir(directory):
+        return {"dir": directory, "installed": False}
+    sessions = os.path.join(directory, "sessions")
+    handoffs = [name for name in files.listing(sessions) if name.endswith(".md")]
+    link = brain.read_link(root)
+    context = os.path.join(directory, "context.md")
+    return {
+        "dir": directory,
+        "installed": True,
+        "files": [_note_file(directory, name) for name in NOTE_FILES],
+        "context": {"exists": os.path.isfile(context), "modified": _mtime_date(context)},
+        "sessions": len(handoffs),
+        "brainLink": None if link is None else link,
+        "brainLinkExists": os.path.exists(os.path.join(root, brain.LINK)),
+    }
+
+
+def global_brain() -> dict[str, Any]:
+    directory = brain.global_brain_dir()
+    if not os.path.isdir(directory):
+        return {"dir": directory, "installed": False}
+    projects = [
+        name
+        for name in files.listing(os.path.join(directory, "projects"))
+        if name.endswith(".yaml")
+    ]
+    return {
+        "dir": directory,
+        "installed": True,
+        "identity": os.path.isfile(os.path.join(directory, "identity.yaml")),
+        "files": [_note_file(directory, name) for name in NOTE_FILES],
+        "projectsDir": os.path.isdir(os.path.join(directory, "projects")),
+        "projects": len(projects),
+        "projectsIndex": os.path.isfile(os.path.join(directory, "projects-index.md")),
+    }
+
+
+def health(project: dict[str, Any], global_: dict[str, Any]) -> dict[str, Any]:
+    """Pure: the reference's checks and rounded percentage (None when there is nothing to check)."""
+    checks: list[bool] = []
+    if project["installed"]:
+        checks += [entry["exists"] for entry in project["files"]]
+        checks += [project["context"]["exists"], project["sessions"] > 0]
+    if global_["installed"]:
+        checks += [global_["identity"], *(entry["exists"] for entry in global_["files"])]
+        checks.append(global_["projectsDir"])
+    passed = sum(checks)
+    total = len(checks)
+    percent = None if total == 0 else int(js.to_fixed(100 * passed / total, 0))
+    return {"passed": passed, "total": total, "percent": percent}
+
+
+def store_sizes(root: str) -> list[dict[str, Any]]:
+    found = []
+    for name, relative in housekeeping.STORES.items():
+        info = files.file_info(os.path.join(root, relative))
+        size = 0 if info is None else info.st_size
+        entry: dict[str, Any] = {
+            "store": name,
+            "file": relative,
+            "bytes": size,
+            "limit": files.STORE_LIMIT,
+        }
+        entry["percent"] = int(js.to_fixed(100 * size / files.STORE_LIMIT, 0))
+        found.append(entry)
+    return found
+
+
+def receipts(root: str) -> int:
+    path = os.path.join(root, housekeeping.STORES["outcomes"])
+    text = files.read_small_text(path) if os.path.isfile(path) else None
+    return 0 if text is None else sum(1 for line in text.split("\n") if js.trim(line))
+
+
+def lock_state(root: str) -> dict[str, Any]:
+    owner = files.read_lock_owner(root)
+    if owner is None:
+        return {"state": "free"}
+    return {"state": "held", "pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
+
+
+def status(root: str) -> dict[str, Any]:
+    project = project_memory(root)
+    global_ = global_brain()
+    return {
+        "root": root,
+        "project": project,
+        "globalBrain": global_,
+        "health": health(project, global_),
+        "stores": store_sizes(root),
+        "receipts": {"count": receipts(root), "limit": RECEIPT_LIMIT},
+        "lock": lock_state(root),
+        "index": check.state(root),
+    }

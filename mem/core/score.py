@@ -1,0 +1,65 @@
+"""Lexical scores, recency decay and the total order of recall results. Pure."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from mem.core import jsmath
+
+HALF_LIFE_DAYS = 30
+DAY_MS = 86_400_000
+
+
+def lexical(frequencies: Sequence[int], length: int) -> float:
+    """coverage × Σ(1 + ln tf) / √n, summed in query-token order as the reference does."""
+    if not frequencies or length == 0:
+        return 0.0
+    matched = 0
+    hits = 0.0
+    for frequency in frequencies:
+        if frequency > 0:
+            matched += 1
+            hits += jsmath.log1p_weight(frequency)
+    if matched == 0:
+        return 0.0
+    return hits * (matched / len(frequencies)) / math.sqrt(length)
+
+
+def decayed(score: float, event_ms: float | None, now_ms: float | None) -> float:
+    """Events lose half their score every 30 days; future or undated events keep it."""
+    if now_ms is None or event_ms is None or score <= 0 or not now_ms > event_ms:
+        return score
+    age_days = (now_ms - event_ms) / DAY_MS
+    return score * jsmath.pow(0.5, age_days / HALF_LIFE_DAYS)
+
+
+# Archived journals (`mem archive journal`) take ranks from here: on ties they come right
+# after the live journal and before the notes.
+ARCHIVE_RANK_BASE = 1000
+
+
+class Ranked(NamedTuple):
+    score: float
+    rank: int  # source position in candidate order
+    ordinal: int  # position within the source
+    id: int
+
+
+def order(items: Iterable[Ranked], limit: int) -> list[Ranked]:
+    """Score descending; ties keep candidate order.
+
+    Candidate order: events in file order, then notes by directory, file and section.
+    """
+    return sorted(items, key=_candidate_order)[:limit]
+
+
+def _candidate_order(item: Ranked) -> tuple[float, int, int, int]:
+    return (-item.score, _tier(item.rank), item.rank, item.ordinal)
+
+
+def _tier(rank: int) -> int:
+    if rank == 0:
+        return 0
+    return 1 if rank >= ARCHIVE_RANK_BASE else 2

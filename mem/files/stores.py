@@ -1,0 +1,85 @@
+"""Self-hashing NDJSON stores: the evidence and lifecycle records under `.bmad/memory/`.
+
+A record's `id` is the hex SHA-256 of the compact JSON of the record without `id`, so a
+store can prove each line is what was written. Reading is strict (fail closed): these
+records decide what users are told to review, so a torn or edited line stops the command
+with the line number instead of being skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from mem import files
+from mem.core import js
+from mem.errors import MemError
+
+Record = dict[str, Any]
+
+
+def record_id(body: Record) -> str:
+    return hashlib.sha256(js.stringify(body).encode("utf-8")).hexdigest()
+
+
+def with_id(body: Record) -> Record:
+    """The record as stored: `id` first, then the body's keys in their order."""
+    return {"id": record_id(body), **body}
+
+
+def line_of(record: Record) -> str:
+    return js.stringify(record) + "\n"
+
+
+def parse_store(label: str, content: str, well_formed: Callable[[Record], bool]) -> list[Record]:
+    """Every record of a store's text, each checked for shape and integrity. Pure."""
+    if content and not content.endswith("\n"):
+        raise MemError(f"{label} store has an incomplete final record.")
+    records: list[Record] = []
+    for number, line in enumerate(content.split("\n"), start=1):
+        if not js.trim(line):
+            continue
+        try:
+            record = js.parse_json(line)
+        except ValueError:
+            raise MemError(f"{label} store line {number} is not valid JSON.") from None
+        if (
+            not isinstance(record, dict)
+            or record.get("schemaVersion") != 1
+            or not well_formed(record)
+            or record.get("id") != record_id({k: v for k, v in record.items() if k != "id"})
+        ):
+            raise MemError(f"{label} record integrity check failed at line {number}.")
+        records.append(record)
+    return records
+
+
+def read_store(
+    root: str, relative: str, label: str, well_formed: Callable[[Record], bool]
+) -> list[Record]:
+    content = files.read_bounded(root, relative)
+    return [] if content is None else parse_store(label, content, well_formed)
+
+
+def is_memory_ref(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(value.get(key), str) for key in ("id", "file", "heading", "revision")
+    )
+
+
+def text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def json_lines(data: bytes) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, object) of each line that parses; index loaders may skip the rest."""
+    found = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            value = js.parse_json(raw.decode("utf-8"))
+        except ValueError:  # UnicodeDecodeError included
+            continue
+        if isinstance(value, dict):
+            found.append((number, value))
+    return found

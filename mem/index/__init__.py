@@ -1,0 +1,452 @@
+"""The disposable SQLite FTS5 index: the only module that talks to SQLite.
+
+One database per indexed root (a project, or a brain for portfolio recall) in the user's
+cache directory, never inside a project. Its file name carries the index version, and
+``meta.index_version`` must match it too; anything else is rebuilt from the canonical
+files, never altered. The warm read path uses the standard library's sqlite3 only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+import xxhash
+
+from mem.core import parse
+
+BUSY_TIMEOUT_MS = 10_000
+Connection = sqlite3.Connection
+
+
+def _schema_path() -> str:
+    # Installed, migrations/ ships inside the package; in a checkout it sits beside it.
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for candidate in (
+        os.path.join(package, "migrations"),
+        os.path.join(os.path.dirname(package), "migrations"),
+    ):
+        path = os.path.join(candidate, "schema.sql")
+        if os.path.exists(path):
+            return path
+    raise FileNotFoundError("migrations/schema.sql is missing from this installation of mem")
+
+
+with open(_schema_path(), encoding="utf-8") as _schema_file:
+    SCHEMA = _schema_file.read()
+INDEX_VERSION = xxhash.xxh3_64_hexdigest(f"{SCHEMA}\0parser {parse.PARSER_VERSION}".encode())
+
+
+def cache_dir() -> str:
+    explicit = os.environ.get("MEM_CACHE_DIR")
+    if explicit:
+        return explicit
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return os.path.join(xdg, "mem")
+    return os.path.join(os.path.expanduser("~"), ".cache", "mem")
+
+
+def index_path(root: str, role: str, directory: str | None = None) -> str:
+    """Where the index of a root lives: keyed by role and the root's real path."""
+    key = xxhash.xxh3_128_hexdigest(f"{role}\0{root}".encode())[:20]
+    return os.path.join(directory or cache_dir(), f"{role}-{key}-v{INDEX_VERSION}.sqlite")
+
+
+def remove_other_versions(path: str) -> int:
+    """Delete indexes another mem version left for the same root: nothing reads them again."""
+    directory, name = os.path.split(path)
+    prefix = name[: name.rindex("-v") + 2]
+    removed = 0
+    for other in sorted(os.listdir(directory)):
+        if other.startswith(prefix) and other.endswith(".sqlite") and other != name:
+            remove(os.path.join(directory, other))
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(os.path.join(directory, other + ".lock"))
+            removed += 1
+    return removed
+
+
+def usable_cache_dir() -> str | None:
+    directory = cache_dir()
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return directory if os.access(directory, os.W_OK | os.X_OK) else None
+
+
+class FileRow(NamedTuple):
+    id: int
+    path: str
+    kind: str
+    rank: int
+    real_path: str
+    hash: str
+    size: int
+    mtime_ns: int
+    inode: int
+    checked_ns: int
+    utf8: int
+
+
+class RecordRow(NamedTuple):
+    """A record as the sync writes it (ids are assigned on insert)."""
+
+    ordinal: int
+    kind: str
+    ref: str
+    text: str
+    terms: list[str]
+    agent: str | None = None
+    ts: str | None = None
+    ts_ms: float | None = None
+    ts_local: int | None = None
+    line: str | None = None
+
+
+class Candidate(NamedTuple):
+    """A record that may rank, with what its exact score is computed from."""
+
+    approximate: float  # the score as SQLite's libm computes it: within an ulp or two of V8's
+    frequencies: tuple[int, ...]  # of each query term, in query order
+    tokens: int
+    kind: str
+    ts_ms: float | None
+    ts_local: int
+    rank: int
+    ordinal: int
+    id: int
+
+
+def _frequencies(terms: list[str]) -> tuple[str, str]:
+    columns = ", ".join(f"sum(term = ?{i + 1}) AS f{i + 1}" for i in range(len(terms)))
+    members = ", ".join(f"?{i + 1}" for i in range(len(terms)))
+    return columns, members
+
+
+def _lexical_sql(width: int) -> str:
+    # score.lexical in SQL, operation for operation, so the doubles come out identical:
+    # hits summed in query-term order, then hits × (matched / |Q|) / √n.
+    hits = " + ".join(
+        f"(CASE WHEN f{i + 1} > 0 THEN 1 + ln(f{i + 1}) ELSE 0 END)" for i in range(width)
+    )
+    matched = " + ".join(f"(f{i + 1} > 0)" for i in range(width))
+    return f"(0.0 + {hits}) * (({matched}) * 1.0 / {width}) / sqrt(r.tokens)"
+
+
+# Rows fetched past the limit to catch records whose exact score may overtake the last one.
+NEAR_TIE_WINDOW = 16
+
+
+def candidates(
+    conn: sqlite3.Connection,
+    terms: list[str],
+    file_ids: list[int],
+    now_ms: float | None,
+    limit: int | None,
+    margin: float,
+) -> list[Candidate]:
+    """Every record that can be among the best `limit` (all when None), best first.
+
+    SQLite ranks with libm's `ln` and `pow`, which can differ from V8's fdlibm in the last
+    bit, so the caller recomputes exact scores. To make that safe this returns every record
+    whose approximate score lies within `margin` (relative) of the limit-th one, plus the
+    events whose ts names no zone: JavaScript reads those as local time, which SQLite does
+    not know, so their approximate decay proves nothing.
+    """
+    if not terms or not file_ids:
+        return []
+    columns, members = _frequencies(terms)
+    width = len(terms)
+    now_mark = width + 1
+    decay = (
+        f"CASE WHEN r.kind = 'event' AND r.ts_ms IS NOT NULL AND ?{now_mark} > r.ts_ms"
+        f" THEN pow(0.5, ((?{now_mark} - r.ts_ms) / 86400000.0) / 30) ELSE 1 END"
+    )
+    files_list = ",".join(str(int(file_id)) for file_id in file_ids)
+    frequencies = ", ".join(f"t.f{i + 1}" for i in range(width))
+    select = (
+        f"SELECT {_lexical_sql(width)} * ({decay}) AS score,"
+        f" {frequencies}, r.tokens, r.kind, r.ts_ms, coalesce(r.ts_local, 0),"
+        " f.rank, r.ordinal, r.id"
+        f" FROM (SELECT doc, {columns} FROM records_terms"
+        f" WHERE term IN ({members}) GROUP BY doc) AS t"
+        " JOIN records AS r ON r.id = t.doc JOIN files AS f ON f.id = r.file_id"
+        f" WHERE r.file_id IN ({files_list})"
+    )
+    order = " ORDER BY score DESC, f.rank, r.ordinal"
+    parameters: list[object] = [*terms, now_ms]
+    if limit is None:
+        rows = conn.execute(select + order, parameters).fetchall()
+    else:
+        # A bounded heap (ORDER BY ... LIMIT) is much cheaper than sorting every candidate;
+        # only a near-tie wider than the window needs the full threshold query.
+        window = limit + NEAR_TIE_WINDOW
+        zoned = " AND coalesce(r.ts_local, 0) = 0"
+        rows = conn.execute(f"{select}{zoned}{order} LIMIT {window}", parameters).fetchall()
+        if len(rows) == window and rows[-1][0] >= rows[limit - 1][0] * (1 - margin):
+            floor = rows[limit - 1][0] * (1 - margin)
+            rows = conn.execute(
+                f"{select}{zoned} AND score >= {floor!r}{order}", parameters
+            ).fetchall()
+        if conn.execute("SELECT 1 FROM records WHERE ts_local = 1 LIMIT 1").fetchone():
+            rows += conn.execute(f"{select} AND r.ts_local = 1", parameters).fetchall()
+    return [Candidate(row[0], tuple(row[1 : width + 1]), *row[width + 1 :]) for row in rows]
+
+
+def connect(path: str) -> sqlite3.Connection | None:
+    """An open index of the current version, or None when it is missing, foreign or corrupt."""
+    if not os.path.exists(path):
+        return None
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        row = conn.execute("SELECT value FROM meta WHERE key = 'index_version'").fetchone()
+    except sqlite3.DatabaseError:
+        conn.close()
+        return None
+    if row is None or row[0] != INDEX_VERSION:
+        conn.close()
+        return None
+    return conn
+
+
+def remove(path: str) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path + suffix)
+
+
+@contextlib.contextmanager
+def build(path: str, root: str) -> Iterator[sqlite3.Connection]:
+    """A new index, populated by the caller, that appears at `path` whole or not at all."""
+    import uuid  # builders only
+
+    temp = f"{path}.{uuid.uuid4().hex}.tmp"
+    conn = sqlite3.connect(temp, isolation_level=None)
+    try:
+        conn.executescript(SCHEMA)
+        conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            [("index_version", INDEX_VERSION), ("root", root)],
+        )
+        conn.execute("BEGIN")
+        yield conn
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.close()
+        os.replace(temp, path)
+    except BaseException:
+        conn.close()
+        remove(temp)
+        raise
+
+
+def temporary_directory() -> contextlib.AbstractContextManager[str]:
+    import tempfile
+
+    return tempfile.TemporaryDirectory(prefix="mem-index-")
+
+
+@contextlib.contextmanager
+def write_lock(path: str) -> Iterator[None]:
+    """Serialise the writers of one index across processes."""
+    import filelock  # only writers pay for it: a warm recall never gets here
+
+    with filelock.FileLock(path + ".lock"):
+        yield
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def file_rows(conn: sqlite3.Connection) -> dict[str, FileRow]:
+    rows = conn.execute(
+        "SELECT id, path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8"
+        " FROM files"
+    )
+    return {row[1]: FileRow(*row) for row in rows}
+
+
+# Every table whose rows are derived from one source file (a `file_id` column).
+FILE_TABLES = ["records", "evidence", "lifecycle", "receipts", "pattern_scores", "promotions"]
+
+
+def delete_file(conn: sqlite3.Connection, file_id: int) -> None:
+    clear_file(conn, file_id)
+    conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+
+
+def clear_file(conn: sqlite3.Connection, file_id: int) -> None:
+    conn.execute(
+        "DELETE FROM records_fts WHERE rowid IN (SELECT id FROM records WHERE file_id = ?)",
+        (file_id,),
+    )
+    for table in FILE_TABLES:
+        conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
+
+
+def insert_table_rows(
+    conn: sqlite3.Connection, file_id: int, rows: Iterable[tuple[str, dict[str, object]]]
+) -> None:
+    """Rows of the other stores' tables: (table, column -> value), file_id added here.
+
+    sqlite-utils batches them; inside the sync's transaction it works in a savepoint, so
+    the whole sync still commits or rolls back as one. Only a changed store pays the import.
+    """
+    import sqlite_utils
+
+    by_table: dict[str, list[dict[str, object]]] = {}
+    for table, row in rows:
+        by_table.setdefault(table, []).append({"file_id": file_id, **row})
+    database = sqlite_utils.Database(conn)
+    for table, table_rows in by_table.items():
+        database.table(table).insert_all(table_rows, alter=False)
+
+
+def upsert_file(
+    conn: sqlite3.Connection,
+    path: str,
+    kind: str,
+    rank: int,
+    real_path: str,
+    digest: str,
+    size: int,
+    mtime_ns: int,
+    inode: int,
+    checked_ns: int,
+    utf8: bool,
+) -> int:
+    conn.execute(
+        "INSERT INTO files"
+        " (path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (path) DO UPDATE SET kind = excluded.kind, rank = excluded.rank,"
+        " real_path = excluded.real_path, hash = excluded.hash, size = excluded.size,"
+        " mtime_ns = excluded.mtime_ns, inode = excluded.inode, checked_ns = excluded.checked_ns,"
+        " utf8 = excluded.utf8",
+        (path, kind, rank, real_path, digest, size, mtime_ns, inode, checked_ns, int(utf8)),
+    )
+    row = conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+    return int(row[0])
+
+
+def touch_file(
+    conn: sqlite3.Connection,
+    path: str,
+    digest: str,
+    size: int,
+    mtime_ns: int,
+    inode: int,
+    checked_ns: int,
+) -> None:
+    """Record a new stat for unchanged bytes; a no-op if another process changed the row."""
+    conn.execute(
+        "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, checked_ns = ?"
+        " WHERE path = ? AND hash = ?",
+        (size, mtime_ns, inode, checked_ns, path, digest),
+    )
+
+
+def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[RecordRow]) -> None:
+    next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[0]
+    rows = []
+    terms = []
+    for offset, record in enumerate(records):
+        record_id = next_id + offset
+        rows.append(
+            (
+                record_id,
+                file_id,
+                record.ordinal,
+                record.kind,
+                record.ref,
+                record.text,
+                len(record.terms),
+                record.agent,
+                record.ts,
+                record.ts_ms,
+                record.ts_local,
+                record.line,
+            )
+        )
+        terms.append((record_id, " ".join(record.terms)))
+    conn.executemany(
+        "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, agent, ts, ts_ms,"
+        " ts_local, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    conn.executemany("INSERT INTO records_fts (rowid, terms) VALUES (?, ?)", terms)
+
+
+class StoredRecord(NamedTuple):
+    id: int
+    kind: str
+    path: str
+    ref: str
+    text: str
+    line: str | None
+
+
+def fetch(conn: sqlite3.Connection, ids: list[int]) -> dict[int, StoredRecord]:
+    found: dict[int, StoredRecord] = {}
+    for start in range(0, len(ids), 500):  # stay far below SQLite's bound-parameter limit
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(
+            "SELECT r.id, r.kind, f.path, r.ref, r.text, r.line FROM records AS r"
+            f" JOIN files AS f ON f.id = r.file_id WHERE r.id IN ({marks})",
+            chunk,
+        )
+        for row in rows:
+            found[row[0]] = StoredRecord(*row)
+    return found
+
+
+def snapshot(conn: sqlite3.Connection) -> dict[str, object]:
+    """The index's content without surrogate ids or stat data: equal for equal canonical files."""
+    files = sorted(
+        conn.execute("SELECT path, kind, rank, real_path, hash, utf8 FROM files").fetchall()
+    )
+    records = sorted(
+        conn.execute(
+            "SELECT f.path, r.ordinal, r.kind, r.ref, r.text, r.tokens, r.agent, r.ts, r.ts_ms,"
+            " r.ts_local, r.line, t.terms FROM records AS r JOIN files AS f ON f.id = r.file_id"
+            " JOIN records_fts AS t ON t.rowid = r.id"
+        ).fetchall(),
+        key=repr,
+    )
+    stores = {
+        table: sorted(_rows_with_path(conn, table), key=repr)
+        for table in FILE_TABLES
+        if table != "records"
+    }
+    return {"files": files, "records": records, **stores}
+
+
+def _rows_with_path(conn: sqlite3.Connection, table: str) -> list[tuple[object, ...]]:
+    """A store table's rows with the source path in place of the surrogate file_id."""
+    cursor = conn.execute(
+        f"SELECT f.path, t.* FROM {table} AS t JOIN files AS f ON f.id = t.file_id"
+    )
+    drop = [column[0] for column in cursor.description].index("file_id")
+    return [row[:drop] + row[drop + 1 :] for row in cursor]
+
+
+def counts(conn: sqlite3.Connection) -> dict[str, int]:
+    return {
+        "files": conn.execute("SELECT count(*) FROM files").fetchone()[0],
+        "records": conn.execute("SELECT count(*) FROM records").fetchone()[0],
+    }

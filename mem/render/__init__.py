@@ -1,0 +1,149 @@
+"""Every byte recall, write, reinforce and patterns print. Pure."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from mem.core import js
+
+if TYPE_CHECKING:
+    from mem.core import patterns
+
+_WHITESPACE_RUN = re.compile(f"[{re.escape(js.JS_WHITESPACE)}]+")
+TRUNCATE_AT = 120
+
+
+def truncate(text: str) -> str:
+    """Collapse whitespace and cut to 120 UTF-16 code units, as the reference counts them."""
+    flat = js.trim(_WHITESPACE_RUN.sub(" ", text))
+    units = flat.encode("utf-16-le", errors="surrogatepass")
+    if len(units) <= TRUNCATE_AT * 2:
+        return flat
+    # A cut through a surrogate pair leaves half a character, which Node prints as U+FFFD.
+    head = units[: (TRUNCATE_AT - 1) * 2].decode("utf-16-le", errors="replace")
+    return head + "…"
+
+
+def recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
+    if not results:
+        return f'mem recall: no matches for "{query}" (scope: {scope})\n'
+    lines = [f'mem recall: {len(results)} match(es) for "{query}" (scope: {scope})']
+    for position, entry in enumerate(results, start=1):
+        score = js.to_fixed(entry["score"], 3)
+        if entry["kind"] == "event":
+            lines.append(f"  {position}. [{score}] event {entry['source']}#{entry['ref']}")
+        else:
+            lines.append(f"  {position}. [{score}] note {entry['source']} § {entry['ref']}")
+        lines.append(f"     {truncate(entry['text'])}")
+        if entry.get("memory"):
+            lines.append(_memory_status(entry["memory"]))
+    return "\n".join(lines) + "\n"
+
+
+def _memory_status(memory: dict[str, Any]) -> str:
+    """`recall --with-evidence`: a note's lifecycle and audit status under its text."""
+    state = memory["status"]
+    if memory["supersededBy"]:
+        state += f" by {memory['supersededBy']}"
+    return f"     {memory['id']}: {state}; audit {memory['audit']}"
+
+
+def recall_json(query: str, scope: str, ranking: str, results: list[dict[str, Any]]) -> str:
+    envelope = {
+        "query": query,
+        "scope": scope,
+        "ranking": ranking,
+        "count": len(results),
+        "results": results,
+    }
+    return js.stringify_pretty(envelope) + "\n"
+
+
+def write_text(event: dict[str, Any]) -> str:
+    def shown(value: Any) -> str:
+        return str(value) if value else "-"
+
+    lines = [
+        f"mem write: event {event['id']} appended ({event['ts']})",
+        f"  agent={event['agent']} cli={shown(event['cli'])} model={shown(event['model'])}"
+        f" outcome={shown(event['outcome'])}",
+    ]
+    if event["task"]:
+        lines.append(f"  task: {truncate(event['task'])}")
+    return "\n".join(lines) + "\n"
+
+
+def written_json(record: dict[str, Any]) -> str:
+    return js.stringify_pretty({"written": record}) + "\n"
+
+
+def observe_text(receipt: dict[str, Any]) -> str:
+    return f"mem observe: {receipt['id']} recorded; lesson causality remains unmeasured.\n"
+
+
+def error_json(message: str) -> str:
+    return js.stringify({"error": message}) + "\n"
+
+
+def reinforce_text(result: patterns.Reinforcement) -> str:
+    after = result.after
+    lines = [
+        f'mem reinforce: pattern "{result.pattern_id}"',
+        f"  reward   {js.to_fixed(result.reward, 3)} (from {js.stringify(result.signals)})",
+        f"  elo      {js.to_fixed(result.before.elo, 1)} -> {js.to_fixed(after.elo, 1)}",
+        f"  mean     {js.to_fixed(after.mean, 3)} (alpha={js.to_fixed(after.alpha, 2)},"
+        f" beta={js.to_fixed(after.beta, 2)}, updates={js.number_to_string(after.updates)})",
+    ]
+    if result.promotion is None:
+        lines.append("  promotion: none proposed (needs mean >= 0.7 and >= 3 updates)")
+    else:
+        lines.append(f"  promotion PROPOSED ({result.promotion['id']}): candidate -> validated")
+        lines.append("  awaiting human/Shield approval — never auto-applied (governance guard)")
+    return "\n".join(lines) + "\n"
+
+
+def reinforce_json(result: patterns.Reinforcement) -> str:
+    envelope = {
+        "patternId": result.pattern_id,
+        "reward": result.reward,
+        "previous": result.previous,
+        "next": result.after.as_json(),
+        "promotion": result.promotion,
+        "evidenceStatus": "self-reported",
+        "rankingEligible": False,
+    }
+    return js.stringify_pretty(envelope) + "\n"
+
+
+def patterns_text(listed: list[patterns.ScoredPattern]) -> str:
+    if not listed:
+        return "mem patterns: no scored patterns\n"
+    lines = [f"mem patterns: {len(listed)} scored pattern(s), best first"]
+    for position, item in enumerate(listed, start=1):
+        score = item.score
+        lines.append(
+            f'  {position}. "{item.pattern_id}" mean {js.to_fixed(score.mean, 3)}'
+            f" elo {js.to_fixed(score.elo, 1)} (alpha={js.to_fixed(score.alpha, 2)},"
+            f" beta={js.to_fixed(score.beta, 2)}, updates={js.number_to_string(score.updates)})"
+        )
+        documented = "yes" if item.documented else "no"
+        lines.append(
+            f"     last {score.last_ts or '-'}  in patterns.md: {documented}"
+            f"  promotion: {item.promotion_status or '-'}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def patterns_json(listed: list[patterns.ScoredPattern]) -> str:
+    envelope = {"count": len(listed), "patterns": [item.as_json() for item in listed]}
+    return js.stringify_pretty(envelope) + "\n"
+
+
+def action_error(action: str, message: str, as_json: bool) -> tuple[str, str]:
+    """(stream, text) of a user-fixable error: one JSON line on stdout, or stderr text."""
+    if as_json:
+        return "stdout", error_json(message)
+    if message.startswith(f"mem {action}: "):
+        return "stderr", message + "\n"  # deviation D3: one prefix, never two
+    return "stderr", f"mem {action}: {message}\n"

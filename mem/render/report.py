@@ -1,0 +1,237 @@
+"""Every byte the project and portfolio commands print (init, status, scan, ...). Pure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mem.core import js
+
+STATUS_ICONS = {"active": "●", "paused": "◐", "archived": "○", "unknown": "?"}
+
+
+def as_json(result: dict[str, Any]) -> str:
+    return js.stringify_pretty(result) + "\n"
+
+
+def _lines(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n"
+
+
+def init_text(result: dict[str, Any]) -> str:
+    lines = [f"mem init: project memory in {result['root']}/.agents/memory"]
+    lines += [f"  created  {path}" for path in result["created"]]
+    lines += [f"  kept     {path}" for path in result["existing"]]
+    link = result["brain"]
+    if link is not None:
+        brain = f"{link['linked_brain']} ({link['brain_type']})"
+        lines.append(f"  brain    {brain}, linked in .agents/memory/.brain-link")
+    lines += [f"  created  {path}" for path in result["brainCreated"]]
+    if result["indexed"]:
+        lines.append(f"  indexed  {result['indexed']}")
+    return _lines(lines)
+
+
+def _mark(flag: bool, absent: str = "✗") -> str:
+    return "✓" if flag else absent
+
+
+def status_text(result: dict[str, Any]) -> str:
+    project = result["project"]
+    lines = [f"📁 Project Memory ({result['root']})"]
+    if not project["installed"]:
+        lines.append("  Not installed. Run: mem init")
+    else:
+        for entry in project["files"]:
+            date = f"  {entry['modified']}" if entry["modified"] else ""
+            lines.append(
+                f"  {entry['file']:<16} {_mark(entry['exists'])}  {entry['entries']} entries{date}"
+            )
+        context = project["context"]
+        date = f"  {context['modified']}" if context["modified"] else ""
+        lines.append(f"  {'context.md':<16} {_mark(context['exists'])}{date}")
+        sessions = project["sessions"]
+        lines.append(f"  {'sessions/':<16} {_mark(sessions > 0, '·')}  {sessions} handoff(s)")
+        link = project["brainLink"]
+        if link is not None:
+            lines.append(f"  🔗 Linked brain: {link.get('linked_brain')}")
+        elif project["brainLinkExists"]:
+            lines.append("  🔗 Brain link exists")
+    brain = result["globalBrain"]
+    lines.append(f"🌐 Global Brain ({brain['dir']})")
+    if not brain["installed"]:
+        lines.append("  Not initialized. Run: mem init")
+    else:
+        lines.append(f"  {'identity.yaml':<16} {'✓' if brain['identity'] else '✗ missing'}")
+        for entry in brain["files"]:
+            lines.append(
+                f"  {entry['file']:<16} {_mark(entry['exists'], '·')}  {entry['entries']} entries"
+            )
+        lines.append(f"  {'projects/':<16} ✓  {brain['projects']} project(s) indexed")
+        lines.append(f"  {'projects-index':<16} {_mark(brain['projectsIndex'], '·')}")
+    health = result["health"]
+    if health["percent"] is not None:
+        lines.append(
+            f"🏥 Health: {health['percent']}% ({health['passed']}/{health['total']} checks)"
+        )
+    lines.append("💾 Stores (limit 2 MiB each)")
+    for store in result["stores"]:
+        lines.append(f"  {store['file']:<34} {store['bytes']:>9} bytes  {store['percent']}%")
+    receipts = result["receipts"]
+    lines.append(f"  outcome receipts: {receipts['count']} of {receipts['limit']}")
+    lock = result["lock"]
+    if lock["state"] == "free":
+        lines.append("🔒 writer.lock: free")
+    else:
+        alive = {True: "alive", False: "not running (mem unlock can remove it)", None: "unknown"}[
+            lock["alive"]
+        ]
+        lines.append(f"🔒 writer.lock: held by pid {lock['pid']} on {lock['hostname']}, {alive}")
+    cache = result["index"]
+    lines.append(
+        f"🗂  Index: {cache['state']}, {cache['entries']} entries, {cache['bytes']} bytes,"
+        f" schema {cache['schemaVersion']}"
+    )
+    return _lines(lines)
+
+
+def export_text(result: dict[str, Any]) -> str:
+    return f"📦 Brain exported to: {result['path']}\n"
+
+
+def _short_path(path: str) -> str:
+    return "..." + path[-37:] if len(path) > 40 else path
+
+
+def scan_text(result: dict[str, Any], will_index: bool) -> str:
+    projects = result["projects"]
+    if not projects:
+        return _lines(
+            [
+                f"Scanned {result['root']} (depth: {result['depth']})",
+                "No projects found. Try scanning a different directory or increasing --depth",
+            ]
+        )
+    counts = {status: sum(1 for p in projects if p["status"] == status) for status in STATUS_ICONS}
+    active, paused = result["activeDays"], result["pausedDays"]
+    lines = [
+        f"Found {len(projects)} project(s) in {result['root']} (depth: {result['depth']})",
+        f"  ● active (< {active} days): {counts['active']}   ◐ paused ({active}-{paused} days): "
+        f"{counts['paused']}   ○ archived (> {paused} days): {counts['archived']}",
+        "",
+        "  #   Status    BMAD+  Stack             Name                  Path",
+        "─" * 90,
+    ]
+    for number, project in enumerate(projects, start=1):
+        status = f"{STATUS_ICONS[project['status']]} {project['status']}"
+        bmad = "✓" if project["bmad"] else "·"
+        lines.append(
+            f"{number:>3}   {status:<10}  {bmad}     {project['stack']:<16}  "
+            f"{project['name'][:20]:<20}  {_short_path(project['path'])}"
+        )
+    lines.append("")
+    if will_index:
+        lines.append(f"✅ {result['indexed']} project(s) indexed in {result['projectsDir']}")
+        lines.append(f"📋 Project index updated: {result['projectsIndex']}")
+    else:
+        lines.append(
+            "Nothing was written. Run again with --yes to index these projects in the global brain."
+        )
+    return _lines(lines)
+
+
+def handoff_text(result: dict[str, Any]) -> str:
+    return f"mem handoff: wrote {result['file']} ({result['bytes']} bytes)\n"
+
+
+def consolidate_text(result: dict[str, Any]) -> str:
+    counts = result["counts"]
+    lines = [
+        f"mem consolidate: {counts['duplicate']} duplicate(s),"
+        f" {counts['stale-decision']} stale decision(s),"
+        f" {counts['promotion-candidate']} promotion candidate(s). Nothing was changed."
+    ]
+    for finding in result["findings"]:
+        if finding["kind"] == "duplicate":
+            lines.append(f"  {finding['id']}  duplicate ({finding['basis']})")
+            lines += [
+                f"      {entry['location']} § {entry['heading']}" for entry in finding["entries"]
+            ]
+        elif finding["kind"] == "stale-decision":
+            memory = finding["memory"]
+            lines.append(
+                f"  {finding['id']}  stale decision, {finding['ageDays']} days: {memory['heading']}"
+            )
+            lines.append(f"      {memory['location']} ({memory['id']})")
+        else:
+            memory = finding["memory"]
+            lines.append(
+                f"  {finding['id']}  promotion candidate: {memory['heading']}"
+                f" (also in {len(finding['projects'])} other project(s))"
+            )
+        lines.append(f"      proposal: {finding['proposal']}")
+    return _lines(lines)
+
+
+def promote_text(result: dict[str, Any]) -> str:
+    memory = result["memory"]
+    what = f"{memory['file']} § {memory['heading']} to {result['target']}"
+    if not result["approved"]:
+        return _lines(
+            [
+                f"mem promote: would append {what}:",
+                *("  | " + line for line in result["append"].strip("\n").split("\n")),
+                "Nothing was written. Run again with --approve --by NAME to apply it.",
+            ]
+        )
+    promotion = result["promotion"]
+    return _lines(
+        [
+            f"mem promote: appended {what}",
+            f"  promotion {promotion['id'][:12]} APPLIED, approved by {promotion['approvedBy']};"
+            " the project copy is kept",
+        ]
+    )
+
+
+def archive_text(result: dict[str, Any]) -> str:
+    span = f"{result['records']} record(s), {result['first']} .. {result['last']}"
+    what = f"{result['store']} ({result['bytes']} bytes, {span}) to {result['archive']}"
+    if not result["approved"]:
+        return _lines(
+            [
+                f"mem archive: would move {what}",
+                "Nothing was moved. Run again with --approve to archive it.",
+            ]
+        )
+    return _lines(
+        [
+            f"mem archive: moved {what}",
+            f"  {result['store']} starts empty",
+        ]
+    )
+
+
+def unlock_text(result: dict[str, Any]) -> str:
+    if not result["removed"]:
+        return "mem unlock: writer.lock is free; nothing to do.\n"
+    owner = result["owner"]
+    holder = f"pid {owner['pid']} on {owner['hostname']}"
+    return f"mem unlock: removed writer.lock of {holder} (not running)\n"
+
+
+def _index_size(result: dict[str, Any]) -> str:
+    return f"{result['files']} file(s), {result['entries']} entries ({result['path']})"
+
+
+def index_check_text(result: dict[str, Any]) -> str:
+    if result["ok"]:
+        return f"mem index check: ok, {_index_size(result)}\n"
+    count = result["differenceCount"]
+    lines = [f"mem index check: the index differs from a fresh build ({count} difference(s))"]
+    lines += [f"  {difference}" for difference in result["differences"]]
+    lines.append("  `mem index rebuild` replaces it.")
+    return _lines(lines)
+
+
+def index_rebuild_text(result: dict[str, Any]) -> str:
+    return f"mem index rebuild: {_index_size(result)}\n"
