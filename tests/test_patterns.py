@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem import files
 from mem.commands import reinforce
 from mem.commands.write import parse_signals
 from mem.core import js, patterns
 from mem.core.patterns import Score
 from mem.errors import MemError
+from mem.files import writing
 from mem.index import pattern_rows
 
 T0 = "2026-07-01T10:00:00.000Z"
@@ -260,7 +260,7 @@ def test_the_stored_file_always_parses_and_round_trips(
             result = patterns.reinforce(pattern_id, signals, [], scores.get(pattern_id), ts)
             scores[pattern_id] = result.after.as_json()
             text = js.stringify_pretty(scores) + "\n"
-            files.write_atomic(root, reinforce.SCORES, text)
+            writing.write_atomic(root, reinforce.SCORES, text)
             stored = reinforce.read_scores(root)
             assert stored == scores
             assert js.stringify_pretty(stored) + "\n" == text

@@ -714,12 +714,12 @@ OPERATIONS = ["write", "note", "rewrite", "remove", "archive", "recall", "handof
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.sampled_from(OPERATIONS), min_size=1, max_size=8))
 def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
-    from mem import files
     from mem.commands import recall, write
+    from mem.files import safe_paths
     from mem.index import check
 
     with tempfile.TemporaryDirectory() as scratch:
-        root = files.project_root(scratch)
+        root = safe_paths.project_root(scratch)
         lessons = Path(root, ".agents/memory/lessons.md")
         lessons.parent.mkdir(parents=True)
         for step, operation in enumerate(operations):

@@ -63,16 +63,16 @@ def test_second_sync_does_nothing(root: Path) -> None:
 def test_plan_trusts_only_unchanged_old_stats(root: Path) -> None:
     with sync.synced(str(root)) as (conn, _):
         indexed = index.file_rows(conn)
-    from mem import files
+    from mem.files import index_sources
 
-    present = files.stat_sources(str(root), sync.PROJECT_SOURCES)
+    present = index_sources.stat_sources(str(root), sync.PROJECT_SOURCES)
     assert sync.plan(present, indexed).empty
     _write(root / ".agents/memory/decisions.md", "### Pooling\nuse pgbouncer for postgres!\n", 5)
-    present = files.stat_sources(str(root), sync.PROJECT_SOURCES)
+    present = index_sources.stat_sources(str(root), sync.PROJECT_SOURCES)
     work = sync.plan(present, indexed)
     assert [source.spec.relative for source in work.check] == [".agents/memory/decisions.md"]
     (root / ".bmad/memory/journal.ndjson").unlink()
-    present = files.stat_sources(str(root), sync.PROJECT_SOURCES)
+    present = index_sources.stat_sources(str(root), sync.PROJECT_SOURCES)
     assert sync.plan(present, indexed).removed == [".bmad/memory/journal.ndjson"]
 
 

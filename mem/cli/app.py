@@ -15,6 +15,7 @@ import click
 
 from mem.cli.options import LEGACY_OPTIONS
 from mem.errors import MemError
+from mem.files import safe_paths
 
 LEGACY_ACTIONS = "recall | write | reinforce | observe | outcomes"
 STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # mem archive
@@ -106,9 +107,9 @@ def legacy_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _directory(options: dict[str, Any]) -> str:
-    from mem import files
+    from mem.files import safe_paths
 
-    return files.project_root(options.get("directory"))
+    return safe_paths.project_root(options.get("directory"))
 
 
 @click.group(cls=MemGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -211,10 +212,10 @@ def index_path(directory: str | None, json_: bool) -> None:
     Example:
         sqlite3 "$(mem index path)" 'SELECT count(*) FROM notes'
     """
-    from mem import files, index
+    from mem import index
     from mem.index import sync
 
-    root = files.project_root(directory)
+    root = safe_paths.project_root(directory)
     sync.sync_project(root)
     path = index.index_path(root, "project")
     _emit({"path": path}, json_, lambda result: result["path"] + "\n")
@@ -232,11 +233,11 @@ def index_check(directory: str | None, json_: bool) -> None:
     Example:
         mem index check --json
     """
-    from mem import files
+    from mem.files import safe_paths
     from mem.index import check
     from mem.render import report
 
-    result = check.check(files.project_root(directory))
+    result = check.check(safe_paths.project_root(directory))
     _emit(result, json_, report.index_check_text)
     if not result["ok"]:
         sys.exit(1)
@@ -252,11 +253,11 @@ def index_rebuild(directory: str | None, json_: bool) -> None:
     Example:
         mem index rebuild
     """
-    from mem import files
+    from mem.files import safe_paths
     from mem.index import check
     from mem.render import report
 
-    _emit(check.rebuild(files.project_root(directory)), json_, report.index_rebuild_text)
+    _emit(check.rebuild(safe_paths.project_root(directory)), json_, report.index_rebuild_text)
 
 
 @cli.command()
@@ -273,11 +274,11 @@ def init(directory: str | None, json_: bool) -> None:
     Example:
         mem init -d ~/dev/shop
     """
-    from mem import clock, files
+    from mem import clock
     from mem.commands import portfolio
     from mem.render import report
 
-    result = portfolio.init(files.project_root(directory), clock.now_iso())
+    result = portfolio.init(safe_paths.project_root(directory), clock.now_iso())
     for warning in result["warnings"]:
         click.echo(f"mem init: warning: {warning}", err=True)
     _emit(result, json_, report.init_text)
@@ -293,11 +294,11 @@ def status(directory: str | None, json_: bool) -> None:
     Example:
         mem status --json
     """
-    from mem import files
     from mem.commands import status as status_
+    from mem.files import safe_paths
     from mem.render import report
 
-    _emit(status_.status(files.project_root(directory)), json_, report.status_text)
+    _emit(status_.status(safe_paths.project_root(directory)), json_, report.status_text)
 
 
 @cli.command()
@@ -312,11 +313,11 @@ def export(directory: str | None, output: str | None, force: bool, json_: bool) 
     Example:
         mem export --output /tmp/brain.md
     """
-    from mem import clock, files
+    from mem import clock
     from mem.commands import portfolio
     from mem.render import report
 
-    result = portfolio.export(files.project_root(directory), clock.now_iso(), output, force)
+    result = portfolio.export(safe_paths.project_root(directory), clock.now_iso(), output, force)
     _emit(result, json_, report.export_text)
 
 
@@ -375,14 +376,14 @@ def handoff(directory: str | None, topic: str, from_: str | None, stdin: bool, j
     Example:
         mem handoff --topic "auth refactor" --from notes/handoff.md
     """
-    from mem import clock, files
+    from mem import clock
     from mem.commands import portfolio
     from mem.render import report
 
     if (from_ is None) == (not stdin):
         raise MemError("Give exactly one of --from FILE or --stdin.")
     text = sys.stdin.read() if stdin else portfolio.read_input_file(from_ or "")
-    result = portfolio.handoff(files.project_root(directory), topic, text, clock.now_iso())
+    result = portfolio.handoff(safe_paths.project_root(directory), topic, text, clock.now_iso())
     _emit(result, json_, report.handoff_text)
 
 
@@ -398,11 +399,11 @@ def consolidate(directory: str | None, json_: bool) -> None:
     Example:
         mem consolidate --json
     """
-    from mem import clock, files
+    from mem import clock
     from mem.commands import portfolio
     from mem.render import report
 
-    result = portfolio.consolidate(files.project_root(directory), clock.now_iso())
+    result = portfolio.consolidate(safe_paths.project_root(directory), clock.now_iso())
     _emit(result, json_, report.consolidate_text)
 
 
@@ -423,11 +424,11 @@ def promote(
     Example:
         mem promote mem_0123456789abcdef0123 --approve --by alice
     """
-    from mem import clock, files
+    from mem import clock
     from mem.commands import portfolio
     from mem.render import report
 
-    root = files.project_root(directory)
+    root = safe_paths.project_root(directory)
     result = portfolio.promote(root, memory_id, approve, by, clock.now_iso())
     _emit(result, json_, report.promote_text)
 
@@ -446,11 +447,13 @@ def archive(store: str, directory: str | None, approve: bool, json_: bool) -> No
     Example:
         mem archive journal --approve
     """
-    from mem import clock, files
+    from mem import clock
     from mem.commands import housekeeping
     from mem.render import report
 
-    result = housekeeping.archive(files.project_root(directory), store, approve, clock.now_iso())
+    result = housekeeping.archive(
+        safe_paths.project_root(directory), store, approve, clock.now_iso()
+    )
     _emit(result, json_, report.archive_text)
 
 
@@ -466,11 +469,11 @@ def unlock(directory: str | None, json_: bool) -> None:
     Example:
         mem unlock
     """
-    from mem import files
     from mem.commands import housekeeping
+    from mem.files import safe_paths
     from mem.render import report
 
-    _emit(housekeeping.unlock(files.project_root(directory)), json_, report.unlock_text)
+    _emit(housekeeping.unlock(safe_paths.project_root(directory)), json_, report.unlock_text)
 
 
 @cli.command()
@@ -509,10 +512,10 @@ def patterns_command(directory: str | None, json_: bool) -> None:
     Example:
         mem patterns --json
     """
-    from mem import files, render
+    from mem import render
     from mem.commands import reinforce
 
-    listed = reinforce.scored_patterns(files.project_root(directory))
+    listed = reinforce.scored_patterns(safe_paths.project_root(directory))
     click.echo(render.patterns_json(listed) if json_ else render.patterns_text(listed), nl=False)
 
 
@@ -550,11 +553,11 @@ def evidence_add(
     Example:
         mem evidence add mem_0123456789abcdef0123 --source src/policy.py --source docs/policy.md
     """
-    from mem import clock, files
+    from mem import clock
     from mem.commands import evidence
     from mem.render import memory_views
 
-    project = files.project_root(directory)
+    project = safe_paths.project_root(directory)
     added = evidence.add(project, memory_id, list(sources), root, clock.now_iso())
     click.echo(memory_views.evidence_added(added, json_), nl=False)
 
@@ -569,11 +572,11 @@ def evidence_list(memory_id: str, directory: str | None, json_: bool) -> None:
     Example:
         mem evidence list mem_0123456789abcdef0123 --json
     """
-    from mem import files
     from mem.commands import evidence
+    from mem.files import safe_paths
     from mem.render import memory_views
 
-    memory, records = evidence.listed(files.project_root(directory), memory_id)
+    memory, records = evidence.listed(safe_paths.project_root(directory), memory_id)
     click.echo(memory_views.evidence_list(memory, records, json_), nl=False)
 
 
@@ -592,11 +595,11 @@ def audit_command(
         mem audit --limit 20
         mem audit mem_0123456789abcdef0123 --json
     """
-    from mem import files
     from mem.commands import audit
+    from mem.files import safe_paths
     from mem.render import memory_views
 
-    project = files.project_root(directory)
+    project = safe_paths.project_root(directory)
     results, total = audit.audit(project, memory_id, root, audit.parse_limit(limit))
     click.echo(memory_views.audit(results, total, json_), nl=False)
 
@@ -616,11 +619,11 @@ def supersede_command(
         mem supersede mem_0123456789abcdef0123 --with mem_3210fedcba9876543210 \\
             --reason "Policy changed after review"
     """
-    from mem import clock, files
+    from mem import clock
     from mem.commands import lifecycle
     from mem.render import memory_views
 
-    root = files.project_root(directory)
+    root = safe_paths.project_root(directory)
     outcome = lifecycle.supersede(root, memory_id, successor, reason, clock.now_iso())
     click.echo(memory_views.lifecycle_outcome("supersede", outcome, json_), nl=False)
 
@@ -636,11 +639,13 @@ def retract_command(memory_id: str, reason: str | None, directory: str | None, j
     Example:
         mem retract mem_0123456789abcdef0123 --reason "The recorded conclusion was incorrect"
     """
-    from mem import clock, files
+    from mem import clock
     from mem.commands import lifecycle
     from mem.render import memory_views
 
-    outcome = lifecycle.retract(files.project_root(directory), memory_id, reason, clock.now_iso())
+    outcome = lifecycle.retract(
+        safe_paths.project_root(directory), memory_id, reason, clock.now_iso()
+    )
     click.echo(memory_views.lifecycle_outcome("retract", outcome, json_), nl=False)
 
 
@@ -654,11 +659,11 @@ def context_command(with_evidence: bool, directory: str | None, json_: bool) -> 
     Example:
         mem context --with-evidence --json
     """
-    from mem import files
     from mem.commands import context
+    from mem.files import safe_paths
     from mem.render import memory_views
 
-    state = context.gather(files.project_root(directory), with_evidence)
+    state = context.gather(safe_paths.project_root(directory), with_evidence)
     click.echo(memory_views.context(state, json_), nl=False)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from mem.cli.options import DESTINATION
+from mem.files import safe_paths
 
 
 def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | None:
@@ -45,7 +46,7 @@ def recall_output(
     options: dict[str, Any],
     include_archive: bool = False,
 ) -> str:
-    from mem import clock, files, render
+    from mem import clock, render
     from mem.commands import recall
 
     query = " ".join(words)
@@ -59,7 +60,7 @@ def recall_output(
         include_archive=include_archive,
         with_evidence=bool(options.get("with_evidence")),
     )
-    results = recall.recall(files.project_root(options["directory"]), request, clock.now_iso())
+    results = recall.recall(safe_paths.project_root(options["directory"]), request, clock.now_iso())
     if as_json:
         return render.recall_json(query, request.scope, request.ranking, results)
     return render.recall_text(query, request.scope, results)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import os
 
-from mem import files
 from mem.commands import evidence, memories
 from mem.core.memory import Memory, MemoryAudit, SourceAudit
 from mem.errors import MemError
-from mem.files import gitrepo, stores
+from mem.files import checkout_files, gitrepo, stores
 
 # Most in need of review first; `unknown` here means evidence exists, but for an older revision.
 MEMORY_ORDER = ("missing", "changed", "inconclusive", "unknown", "unchanged")
@@ -69,7 +68,7 @@ def _audit_source(record: stores.Record, identity: gitrepo.Identity, checkout: s
         )
     if evidence.normalized_source(path) != path:
         return result("inconclusive", "the recorded path escapes the root or is not normalized")
-    found = files.read_checkout_file(checkout, path)
+    found = checkout_files.read_checkout_file(checkout, path)
     if found.state == "missing":
         return result("missing", found.reason)
     if found.state == "refused":

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem import files
 from mem.commands import audit, lifecycle, memories
 from mem.core import js
-from mem.files import gitrepo
+from mem.files import gitrepo, safe_paths
 
 CONTEXT = ".agents/memory/context.md"
 SESSIONS = ".agents/memory/sessions"
@@ -64,19 +63,19 @@ def _lifecycle_fields(status: lifecycle.Status) -> dict[str, Any]:
 
 
 def _text_part(root: str, relative: str) -> dict[str, str] | None:
-    text = files.read_bounded(root, relative)
+    text = safe_paths.read_bounded(root, relative)
     return None if text is None else {"path": relative, "text": text}
 
 
 def _newest_handoff(root: str) -> dict[str, str] | None:
-    names = files.regular_files_named(root, SESSIONS, ".md")
+    names = safe_paths.regular_files_named(root, SESSIONS, ".md")
     if not names:
         return None
     return _text_part(root, f"{SESSIONS}/{names[-1]}")
 
 
 def _brain(root: str) -> dict[str, Any] | None:
-    text = files.read_bounded(root, BRAIN_LINK)
+    text = safe_paths.read_bounded(root, BRAIN_LINK)
     if text is None:
         return None
     try:

@@ -11,11 +11,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem import files
 from mem.commands import memories
 from mem.core.memory import Added, Memory
 from mem.errors import MemError
-from mem.files import gitrepo, stores
+from mem.files import checkout_files, gitrepo, locking, stores, writing
 
 STORE = ".bmad/memory/evidence.ndjson"
 LABEL = "Evidence"
@@ -69,7 +68,7 @@ def add(root: str, wanted: str, sources: list[str], checkout_root: str | None, n
         raise MemError(identity.problem)
     memory = memories.resolve(memories.load(root), wanted, suggest=False)
     hashed = _hash_sources(checkout, sources)
-    with files.writer_lock(root):
+    with locking.writer_lock(root):
         records = read_records(root)
         latest = _latest_by_path(records, memory)
         paths = set(latest) | {path for path, _ in hashed}
@@ -80,7 +79,7 @@ def add(root: str, wanted: str, sources: list[str], checkout_root: str | None, n
             )
         written: list[stores.Record] = []
         unchanged: list[stores.Record] = []
-        fresh: list[tuple[str, files.CheckoutFile]] = []
+        fresh: list[tuple[str, checkout_files.CheckoutFile]] = []
         for path, found in hashed:
             prior = latest.get(path)
             if prior is not None and _same(prior, identity.repo, found):
@@ -89,12 +88,14 @@ def add(root: str, wanted: str, sources: list[str], checkout_root: str | None, n
                 fresh.append((path, found))
         if fresh:
             written = _records(memory, identity.repo, fresh, now)
-            files.append_line(root, STORE, "".join(stores.line_of(record) for record in written))
+            writing.append_line(root, STORE, "".join(stores.line_of(record) for record in written))
     return Added(memory, written, unchanged, [path for path, _ in hashed])
 
 
-def _hash_sources(checkout: str, sources: list[str]) -> list[tuple[str, files.CheckoutFile]]:
-    hashed: dict[str, files.CheckoutFile] = {}
+def _hash_sources(
+    checkout: str, sources: list[str]
+) -> list[tuple[str, checkout_files.CheckoutFile]]:
+    hashed: dict[str, checkout_files.CheckoutFile] = {}
     refusals: list[str] = []
     for given in sources:
         path = normalized_source(given)
@@ -105,7 +106,7 @@ def _hash_sources(checkout: str, sources: list[str]) -> list[tuple[str, files.Ch
             continue
         if path in hashed:
             continue
-        found = files.read_checkout_file(checkout, path)
+        found = checkout_files.read_checkout_file(checkout, path)
         if found.state != "file":
             refusals.append(f"{given}: {found.reason}")
             continue
@@ -125,7 +126,7 @@ def _latest_by_path(records: list[stores.Record], memory: Memory) -> dict[str, s
     return latest
 
 
-def _same(record: stores.Record, repo: str, found: files.CheckoutFile) -> bool:
+def _same(record: stores.Record, repo: str, found: checkout_files.CheckoutFile) -> bool:
     source = record["source"]
     return bool(
         record["repo"] == repo and source["sha256"] == found.sha256 and source["size"] == found.size
@@ -133,7 +134,7 @@ def _same(record: stores.Record, repo: str, found: files.CheckoutFile) -> bool:
 
 
 def _records(
-    memory: Memory, repo: str, hashed: list[tuple[str, files.CheckoutFile]], now: str
+    memory: Memory, repo: str, hashed: list[tuple[str, checkout_files.CheckoutFile]], now: str
 ) -> list[stores.Record]:
     sources = [{"path": path, "sha256": found.sha256, "size": found.size} for path, found in hashed]
     # One call's records share a batch id derived from what they state, not from chance.

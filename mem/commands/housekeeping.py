@@ -6,9 +6,9 @@ import contextlib
 import os
 from typing import Any
 
-from mem import files
 from mem.core import js
 from mem.errors import MemError
+from mem.files import host, index_sources, locking, safe_paths, writing
 
 STORES = {
     "journal": ".bmad/memory/journal.ndjson",
@@ -59,16 +59,16 @@ def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
     """Move a store whole into archive/ (never replacing an archive) and start an empty one."""
     relative = store_path(name)
     # A dry run reads only; the move happens under the lock every writer of the store takes.
-    with files.writer_lock(root) if approve else contextlib.nullcontext():
-        path = files.safe_path(root, relative)
-        info = files.file_info(path)
+    with locking.writer_lock(root) if approve else contextlib.nullcontext():
+        path = safe_paths.safe_path(root, relative)
+        info = host.file_info(path)
         if info is None or info.st_size == 0:
             raise MemError(f"{relative} is empty; there is nothing to archive.")
-        content = files.read_source(path).decode("utf-8", errors="replace")
+        content = index_sources.read_source(path).decode("utf-8", errors="replace")
         times = record_times(content)
         base = archive_name(name, times, now)
         target = f"{ARCHIVE_DIR}/{base}"
-        taken = set(files.list_names(root, ARCHIVE_DIR))
+        taken = set(safe_paths.list_names(root, ARCHIVE_DIR))
         number = 2
         while os.path.basename(target) in taken:
             target = f"{ARCHIVE_DIR}/{base.removesuffix('.ndjson')}-{number}.ndjson"
@@ -83,14 +83,14 @@ def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
             "approved": approve,
         }
         if approve:
-            files.move_without_replace(root, relative, target)
-            files.create_new(root, relative, "")
+            writing.move_without_replace(root, relative, target)
+            writing.create_new(root, relative, "")
     return result
 
 
 def unlock(root: str) -> dict[str, Any]:
     """Remove writer.lock only when its owner is provably dead on this host (deviation D6)."""
-    owner = files.read_lock_owner(root)
+    owner = locking.read_lock_owner(root)
     if owner is None:
         return {"lock": "free", "removed": False, "owner": None}
     described = {"pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
@@ -99,7 +99,7 @@ def unlock(root: str) -> dict[str, Any]:
             f"writer.lock is held ({owner.describe()}); it was left in place. "
             "Only a lock whose owner is provably dead on this host is removed."
         )
-    if not files.remove_dead_lock(root, owner):
+    if not locking.remove_dead_lock(root, owner):
         raise MemError(
             "writer.lock changed while it was inspected; it was left in place."
             " Run `mem unlock` again."

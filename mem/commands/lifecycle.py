@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mem import files
 from mem.commands import memories
 from mem.core import js
 from mem.core.memory import Memory, Outcome
 from mem.errors import MemError
-from mem.files import stores
+from mem.files import locking, stores, writing
 
 STORE = ".bmad/memory/lifecycle.ndjson"
 LABEL = "Lifecycle"
@@ -112,7 +111,7 @@ def supersede(root: str, old_id: str, new_id: str | None, reason: str | None, no
     if not new_id:
         raise MemError("--with <new-id> is required: the full id of the replacing memory.")
     reason = _checked_reason(reason)
-    with files.writer_lock(root):
+    with locking.writer_lock(root):
         current = memories.load(root)
         old = memories.resolve(current, old_id, suggest=False)
         new = memories.resolve(current, new_id, suggest=False)
@@ -131,7 +130,7 @@ def supersede(root: str, old_id: str, new_id: str | None, reason: str | None, no
 
 def retract(root: str, memory_id: str, reason: str | None, now: str) -> Outcome:
     reason = _checked_reason(reason)
-    with files.writer_lock(root):
+    with locking.writer_lock(root):
         current = memories.load(root)
         memory = memories.resolve(current, memory_id, suggest=False)
         winners = terminating_events(read_events(root), memories.current_revisions(current))
@@ -188,5 +187,5 @@ def _append(
             "reason": reason,
         }
     )
-    files.append_line(root, STORE, stores.line_of(event))
+    writing.append_line(root, STORE, stores.line_of(event))
     return Outcome(event, True)

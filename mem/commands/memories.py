@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from mem import files
 from mem.core.memory import (
     MEMORY_FILES,
     Memory,
@@ -12,6 +11,7 @@ from mem.core.memory import (
     resolve,
     revision_of,
 )
+from mem.files import safe_paths
 
 __all__ = [
     "MEMORY_FILES",
@@ -29,7 +29,7 @@ def load(root: str) -> list[Memory]:
     """Every memory of the project, in file order, read through the safe bounded reader."""
     found: list[Memory] = []
     for file in MEMORY_FILES:
-        text = files.read_bounded(root, file)
+        text = safe_paths.read_bounded(root, file)
         if text is not None:
             found.extend(from_text(file, text))
     return found

@@ -10,19 +10,18 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem import files
 from mem.commands import outcomes
 from mem.core import js, receipts
 from mem.errors import MemError
-from mem.files import nexus
+from mem.files import host, locking, nexus, safe_paths, writing
 
 
 def observe(root: str, input_path: str | None, now: str) -> dict[str, Any]:
     """Validate an observation file and append its receipt; returns the receipt."""
     relative = input_path or ""  # no --input: the safe path refuses it as not normalized
-    text = files.read_bounded(root, relative)
+    text = safe_paths.read_bounded(root, relative)
     if text is None:
-        raise MemError(files.missing_file_message(os.path.join(root, relative)))
+        raise MemError(host.missing_file_message(os.path.join(root, relative)))
     try:
         value = js.parse_json(text)
     except ValueError as error:
@@ -30,7 +29,7 @@ def observe(root: str, input_path: str | None, now: str) -> dict[str, Any]:
     if not isinstance(value, dict | list):
         raise MemError("Outcome input is required.")
     observation = value if isinstance(value, dict) else {}
-    with files.writer_lock(root):
+    with locking.writer_lock(root):
         stored = outcomes.read_store(root)
         run_id = observation.get("runId")
         task_id = observation.get("taskId")
@@ -66,5 +65,5 @@ def observe(root: str, input_path: str | None, now: str) -> dict[str, Any]:
         receipt = receipts.build(
             now, anchor, scope, source, interpretation, supersedes, contradicts
         )
-        files.append_line(root, outcomes.STORE, js.stringify(receipt) + "\n")
+        writing.append_line(root, outcomes.STORE, js.stringify(receipt) + "\n")
     return receipt

@@ -10,24 +10,23 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem import files
 from mem.core import js, receipts
 from mem.errors import MemError
-from mem.files import nexus
+from mem.files import host, nexus, safe_paths
 
 STORE = ".bmad/memory/outcomes.ndjson"
 
 
 def read_store(root: str) -> list[dict[str, Any]]:
-    return receipts.parse_store(files.read_bounded(root, STORE))
+    return receipts.parse_store(safe_paths.read_bounded(root, STORE))
 
 
 def current_anchor(root: str, file: Any, heading: Any) -> dict[str, str]:
     """The anchor of a memory section as the file reads now."""
     receipts.check_anchor_request(file, heading)
-    content = files.read_bounded(root, file)
+    content = safe_paths.read_bounded(root, file)
     if content is None:
-        raise MemError(files.missing_file_message(os.path.join(root, file)))
+        raise MemError(host.missing_file_message(os.path.join(root, file)))
     return receipts.anchor(file, heading, content)
 
 

@@ -12,11 +12,10 @@ import re
 import unicodedata
 from typing import Any
 
-from mem import files
 from mem.commands import memories, scan
 from mem.core import js, templates
 from mem.errors import MemError
-from mem.files import brain
+from mem.files import brain, host, locking, safe_paths, writing
 
 PROJECT_MEMORY = ".agents/memory"
 SESSIONS = ".agents/memory/sessions"
@@ -36,8 +35,8 @@ def init(root: str, now: str) -> dict[str, Any]:
     existing: list[str] = []
     for name, text in templates.PROJECT_FILES.items():
         relative = f"{PROJECT_MEMORY}/{name}"
-        (created if files.create_new(root, relative, text) else existing).append(relative)
-    (created if files.ensure_directory(root, SESSIONS) else existing).append(SESSIONS + "/")
+        (created if writing.create_new(root, relative, text) else existing).append(relative)
+    (created if writing.ensure_directory(root, SESSIONS) else existing).append(SESSIONS + "/")
 
     detection = brain.brain_detection(root)
     warnings = list(detection.warnings)
@@ -55,7 +54,7 @@ def init(root: str, now: str) -> dict[str, Any]:
     link = None
     if found is not None:
         link = {"linked_brain": found[0], "brain_type": found[1], "linked_at": now}
-        files.replace_owned(root, brain.LINK, js.stringify_pretty(link) + "\n")
+        writing.replace_owned(root, brain.LINK, js.stringify_pretty(link) + "\n")
     else:
         warnings.append("No brain is linked: .agents/memory/.brain-link was not written.")
 
@@ -79,16 +78,16 @@ def init(root: str, now: str) -> dict[str, Any]:
 def _complete_global_brain(directory: str) -> list[str]:
     created = []
     for name, text in templates.BRAIN_FILES.items():
-        if files.create_new(directory, name, text):
+        if writing.create_new(directory, name, text):
             created.append(name)
-    if files.ensure_directory(directory, "projects"):
+    if writing.ensure_directory(directory, "projects"):
         created.append("projects/")
     return created
 
 
 def _index_project(brain_dir: str, root: str, date: str) -> str:
     relative = f"projects/{scan.project_hash(root)}.yaml"
-    prior_text = files.read_bounded(brain_dir, relative)
+    prior_text = safe_paths.read_bounded(brain_dir, relative)
     prior = {} if prior_text is None else scan.read_project_yaml(prior_text)
     fields = {**prior}  # keep what a scan learned (stack, has_git)
     fields.update(
@@ -122,7 +121,7 @@ def slug(topic: str) -> str:
 def read_input_file(path: str) -> str:
     if not os.path.isfile(path):
         raise MemError(f"Cannot read {path}: no such file.")
-    text = files.read_small_text(path)
+    text = host.read_small_text(path)
     if text is None:
         raise MemError(f"Cannot read {path}: unreadable or larger than 2 MiB.")
     return text
@@ -140,7 +139,7 @@ def handoff(root: str, topic: str, text: str, now: str) -> dict[str, Any]:
     stem = f"{SESSIONS}/{now[:10]}-{topic_slug}"
     for number in range(1, 1000):
         relative = f"{stem}.md" if number == 1 else f"{stem}-{number}.md"
-        if files.create_new(root, relative, text):
+        if writing.create_new(root, relative, text):
             return {
                 "path": os.path.join(root, relative),
                 "file": relative,
@@ -164,19 +163,19 @@ def export(root: str, now: str, output: str | None, force: bool) -> dict[str, An
     lines = ["# BMAD+ Brain Export", f"> Exported: {now}", ""]
     included = []
     for name in ("identity.yaml", *BRAIN_KINDS):
-        content = files.read_bounded(brain_dir, name)
+        content = safe_paths.read_bounded(brain_dir, name)
         if content is not None:
             lines += [f"## {name}", "```", js.trim(content), "```", ""]
             included.append(name)
     if os.path.isdir(os.path.join(brain_dir, "projects")):
         lines += ["## Projects", ""]
-        for name in files.list_names(brain_dir, "projects"):
+        for name in safe_paths.list_names(brain_dir, "projects"):
             if name.endswith(".yaml"):
-                content = files.read_bounded(brain_dir, f"projects/{name}") or ""
+                content = safe_paths.read_bounded(brain_dir, f"projects/{name}") or ""
                 lines += [f"### {name}", "```yaml", js.trim(content), "```", ""]
                 included.append(f"projects/{name}")
     text = "\n".join(lines)
-    files.write_export(path, text, force)
+    writing.write_export(path, text, force)
     return {"path": path, "brain": brain_dir, "included": included, "bytes": len(text.encode())}
 
 
@@ -212,7 +211,7 @@ def promote(root: str, memory_id: str, approve: bool, by: str | None, now: str) 
     }
     if not approve:
         return result
-    with files.writer_lock(root):
+    with locking.writer_lock(root):
         earlier = _applied_promotion(root, memory)
         if earlier is not None:
             raise MemError(
@@ -233,17 +232,17 @@ def promote(root: str, memory_id: str, approve: bool, by: str | None, now: str) 
         }
         record = {"id": hashlib.sha256(js.stringify(record).encode()).hexdigest(), **record}
         line = js.stringify(record) + "\n"
-        prior = files.read_bounded(root, PROMOTIONS) or ""
-        if len(prior.encode()) + len(line.encode()) > files.STORE_LIMIT:
+        prior = safe_paths.read_bounded(root, PROMOTIONS) or ""
+        if len(prior.encode()) + len(line.encode()) > safe_paths.STORE_LIMIT:
             raise MemError("Memory store is full; archive it explicitly before adding records.")
-        files.append_text(brain_dir, target, section)
-        files.append_line(root, PROMOTIONS, line)
+        writing.append_text(brain_dir, target, section)
+        writing.append_line(root, PROMOTIONS, line)
     result["promotion"] = record
     return result
 
 
 def _applied_promotion(root: str, memory: memories.Memory) -> dict[str, Any] | None:
-    content = files.read_bounded(root, PROMOTIONS) or ""
+    content = safe_paths.read_bounded(root, PROMOTIONS) or ""
     for line in content.split("\n"):
         try:
             record = js.parse_json(line)
@@ -275,7 +274,7 @@ def _brain_entries(brain_dir: str) -> list[dict[str, str]]:
         if path in seen:
             continue
         seen.add(path)
-        content = files.read_bounded(brain_dir, relative)
+        content = safe_paths.read_bounded(brain_dir, relative)
         for memory in memories.from_text(relative, content or ""):
             entries.append(
                 {
@@ -396,16 +395,16 @@ def _promotion_candidates(
     if brain_dir is None:
         return []
     elsewhere: dict[str, list[str]] = {}
-    for name in files.list_names(brain_dir, "projects"):
+    for name in safe_paths.list_names(brain_dir, "projects"):
         if not name.endswith(".yaml"):
             continue
-        entry = scan.read_project_yaml(files.read_bounded(brain_dir, f"projects/{name}") or "")
+        entry = scan.read_project_yaml(safe_paths.read_bounded(brain_dir, f"projects/{name}") or "")
         other = entry.get("path")
         if not isinstance(other, str) or os.path.realpath(other) == root:
             continue
         headings: set[str] = set()
         for relative in (".agents/memory/lessons.md", ".bmad/memory/lessons.md"):
-            text = files.read_small_text(os.path.join(other, relative)) or ""
+            text = host.read_small_text(os.path.join(other, relative)) or ""
             headings |= {_normalised(m.heading) for m in memories.from_text(relative, text)}
         for heading in headings:
             elsewhere.setdefault(heading, []).append(other)

@@ -7,9 +7,10 @@ import math
 import os
 from typing import Any, NamedTuple
 
-from mem import clock, files, index
+from mem import clock, index
 from mem.core import js, parse, score
 from mem.errors import MemError
+from mem.files import safe_paths
 from mem.index import sync
 
 # Evidence ranking's reward: the reward folding of {acceptance: true}.
@@ -201,11 +202,11 @@ def _check_evidence_sources(root: str, indexed: dict[str, index.FileRow]) -> Non
     for spec in sync.PROJECT_SOURCES:
         if spec.kind in sync.LOADERS:
             continue  # a store for audits, not a recall source
-        path = files.safe_path(root, spec.relative)
+        path = safe_paths.safe_path(root, spec.relative)
         row = indexed.get(spec.relative)
         if row is None or not os.path.exists(path):
             continue
-        if row.size > files.STORE_LIMIT or not os.path.isfile(path):
+        if row.size > safe_paths.STORE_LIMIT or not os.path.isfile(path):
             raise MemError("Memory source must be a regular file of at most 2 MiB.")
         if not row.utf8:
             raise MemError("Memory source must contain valid UTF-8.")

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem import clock, files
+from mem import clock
 from mem.core import js, parse, patterns
 from mem.errors import MemError
+from mem.files import locking, safe_paths, writing
 
 SCORES = ".bmad/memory/pattern-scores.json"
 PROMOTIONS = ".bmad/memory/promotions.ndjson"
@@ -24,7 +25,7 @@ def read_scores(root: str) -> dict[str, Any]:
     it with fresh priors). A JSON value that is not an object is refused too: the
     reference would drop its content (or, for an array, lose the new score) on writing.
     """
-    data = files.read_plain(root, SCORES)
+    data = safe_paths.read_plain(root, SCORES)
     if data is None:
         return {}
     try:
@@ -43,7 +44,7 @@ def reinforce(
 ) -> patterns.Reinforcement:
     """Fold one reward into a pattern's score and maybe propose a promotion, all under the lock."""
     pattern_id = patterns.require_pattern_id(pattern_id)
-    with files.writer_lock(root):
+    with locking.writer_lock(root):
         scores = read_scores(root)
         result = patterns.reinforce(
             pattern_id, signals, evidence, scores.get(pattern_id), now, clock.local_offset_ms
@@ -51,18 +52,18 @@ def reinforce(
         proposal = None if result.promotion is None else js.stringify(result.promotion) + "\n"
         if proposal is not None:
             # Refuse before the first write, so scores and proposals never disagree.
-            files.check_appendable(root, PROMOTIONS, proposal)
+            writing.check_appendable(root, PROMOTIONS, proposal)
         scores[pattern_id] = result.after.as_json()
-        files.write_atomic(root, SCORES, js.stringify_pretty(scores) + "\n")
+        writing.write_atomic(root, SCORES, js.stringify_pretty(scores) + "\n")
         if proposal is not None:
-            files.append_line(root, PROMOTIONS, proposal)
+            writing.append_line(root, PROMOTIONS, proposal)
     return result
 
 
 def _headings(root: str) -> set[str]:
     headings: set[str] = set()
     for relative in PATTERN_NOTES:
-        data = files.read_plain(root, relative)
+        data = safe_paths.read_plain(root, relative)
         if data is not None:
             text = data.decode("utf-8", errors="replace")
             headings.update(note.heading for note in parse.split_sections(text))
@@ -72,5 +73,5 @@ def _headings(root: str) -> set[str]:
 def scored_patterns(root: str) -> list[patterns.ScoredPattern]:
     """Every scored pattern with its newest promotion status, read from the files."""
     scores = read_scores(root)
-    promotions = parse.parse_journal(files.read_plain(root, PROMOTIONS) or b"")
+    promotions = parse.parse_journal(safe_paths.read_plain(root, PROMOTIONS) or b"")
     return patterns.scored_patterns(scores, _headings(root), patterns.newest_statuses(promotions))

@@ -8,10 +8,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mem import files
 from mem.core import js, parse
 from mem.errors import MemError
-from mem.files import brain
+from mem.files import brain, host, safe_paths, writing
 
 DAY_MS = 86_400_000
 MARKERS = [
@@ -110,11 +109,11 @@ def package_stack(text: str | None) -> tuple[str, str | None]:
 def _project(
     directory: str, stack: str, name: str | None, now_ms: float, options: Options
 ) -> dict[str, object]:
-    info = files.file_info(directory)
+    info = host.file_info(directory)
     mtime_ms = None if info is None else info.st_mtime_ns / 1_000_000
 
     def exists(name: str) -> bool:
-        return files.file_info(os.path.join(directory, name)) is not None
+        return host.file_info(os.path.join(directory, name)) is not None
 
     return {
         "path": directory,
@@ -139,19 +138,19 @@ def discover(
             return
         if progress is not None:
             progress(directory)
-        names = files.subdirectories(directory)
+        names = host.subdirectories(directory)
         if names is None:
             return
         for marker, stack in MARKERS:
-            if files.file_info(os.path.join(directory, marker)) is not None:
+            if host.file_info(os.path.join(directory, marker)) is not None:
                 name = None
                 if stack is None:
                     stack, name = package_stack(
-                        files.read_small_text(os.path.join(directory, marker))
+                        host.read_small_text(os.path.join(directory, marker))
                     )
                 found.append(_project(directory, stack, name, now_ms, options))
                 return
-        if depth > 0 and files.file_info(os.path.join(directory, ".git")) is not None:
+        if depth > 0 and host.file_info(os.path.join(directory, ".git")) is not None:
             found.append(_project(directory, "Unknown", None, now_ms, options))
             return
         for name in names:
@@ -212,19 +211,19 @@ def projects_index(entries: list[dict[str, object]], date: str) -> str:
 def write_project_entry(brain_dir: str, fields: dict[str, object]) -> str:
     """Rewrite `projects/<hash>.yaml` (mem's own file); returns its path."""
     relative = f"projects/{fields['hash']}.yaml"
-    files.replace_owned(brain_dir, relative, project_yaml(fields))
+    writing.replace_owned(brain_dir, relative, project_yaml(fields))
     return os.path.join(brain_dir, relative)
 
 
 def rebuild_projects_index(brain_dir: str, date: str) -> str:
     """Regenerate `projects-index.md` from every `projects/*.yaml`; returns its path."""
     entries = []
-    for name in files.list_names(brain_dir, "projects"):
+    for name in safe_paths.list_names(brain_dir, "projects"):
         if name.endswith(".yaml"):
-            text = files.read_bounded(brain_dir, f"projects/{name}")
+            text = safe_paths.read_bounded(brain_dir, f"projects/{name}")
             if text is not None:
                 entries.append(read_project_yaml(text))
-    files.replace_owned(brain_dir, "projects-index.md", projects_index(entries, date))
+    writing.replace_owned(brain_dir, "projects-index.md", projects_index(entries, date))
     return os.path.join(brain_dir, "projects-index.md")
 
 
@@ -237,7 +236,7 @@ def scan(
 ) -> dict[str, object]:
     if not os.path.isdir(directory):
         raise MemError(f"Directory not found: {os.path.abspath(directory)}")
-    root = files.project_root(directory)  # as `mem init` resolves it: one hash per project
+    root = safe_paths.project_root(directory)  # as `mem init` resolves it: one hash per project
     parsed = js.parse_date(now)
     assert parsed is not None, "clock.now_iso() is always ISO"
     projects = discover(root, options, parsed.ms, progress)

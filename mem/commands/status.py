@@ -5,10 +5,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem import files
 from mem.commands import housekeeping
 from mem.core import js
-from mem.files import brain
+from mem.files import brain, host, index_sources, locking, safe_paths
 from mem.index import check
 
 RECEIPT_LIMIT = 1000
@@ -21,13 +20,13 @@ def count_entries(text: str) -> int:
 
 
 def _mtime_date(path: str) -> str | None:
-    info = files.file_info(path)
+    info = host.file_info(path)
     return None if info is None else js.iso_from_ms(info.st_mtime_ns // 1_000_000)[:10]
 
 
 def _note_file(directory: str, name: str) -> dict[str, Any]:
     path = os.path.join(directory, name)
-    text = files.read_small_text(path) if os.path.isfile(path) else None
+    text = host.read_small_text(path) if os.path.isfile(path) else None
     return {
         "file": name,
         "exists": text is not None,
@@ -41,7 +40,7 @@ def project_memory(root: str) -> dict[str, Any]:
     if not os.path.isdir(directory):
         return {"dir": directory, "installed": False}
     sessions = os.path.join(directory, "sessions")
-    handoffs = [name for name in files.listing(sessions) if name.endswith(".md")]
+    handoffs = [name for name in index_sources.listing(sessions) if name.endswith(".md")]
     link = brain.read_link(root)
     context = os.path.join(directory, "context.md")
     return {
@@ -61,7 +60,7 @@ def global_brain() -> dict[str, Any]:
         return {"dir": directory, "installed": False}
     projects = [
         name
-        for name in files.listing(os.path.join(directory, "projects"))
+        for name in index_sources.listing(os.path.join(directory, "projects"))
         if name.endswith(".yaml")
     ]
     return {
@@ -93,27 +92,27 @@ def health(project: dict[str, Any], global_: dict[str, Any]) -> dict[str, Any]:
 def store_sizes(root: str) -> list[dict[str, Any]]:
     found = []
     for name, relative in housekeeping.STORES.items():
-        info = files.file_info(os.path.join(root, relative))
+        info = host.file_info(os.path.join(root, relative))
         size = 0 if info is None else info.st_size
         entry: dict[str, Any] = {
             "store": name,
             "file": relative,
             "bytes": size,
-            "limit": files.STORE_LIMIT,
+            "limit": safe_paths.STORE_LIMIT,
         }
-        entry["percent"] = int(js.to_fixed(100 * size / files.STORE_LIMIT, 0))
+        entry["percent"] = int(js.to_fixed(100 * size / safe_paths.STORE_LIMIT, 0))
         found.append(entry)
     return found
 
 
 def receipts(root: str) -> int:
     path = os.path.join(root, housekeeping.STORES["outcomes"])
-    text = files.read_small_text(path) if os.path.isfile(path) else None
+    text = host.read_small_text(path) if os.path.isfile(path) else None
     return 0 if text is None else sum(1 for line in text.split("\n") if js.trim(line))
 
 
 def lock_state(root: str) -> dict[str, Any]:
-    owner = files.read_lock_owner(root)
+    owner = locking.read_lock_owner(root)
     if owner is None:
         return {"state": "free"}
     return {"state": "held", "pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}

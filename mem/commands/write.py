@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from mem import files
 from mem.core import js
 from mem.errors import MemError
+from mem.files import writing
 
 JOURNAL = ".bmad/memory/journal.ndjson"
 OUTCOMES = ("success", "failure", "partial", "abandoned")
@@ -70,5 +70,5 @@ def build_event(
 
 
 def append_event(root: str, event: dict[str, Any]) -> dict[str, Any]:
-    files.append_line(root, JOURNAL, js.stringify(event) + "\n")
+    writing.append_line(root, JOURNAL, js.stringify(event) + "\n")
     return event

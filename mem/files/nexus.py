@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mem import files
 from mem.core import js
 from mem.errors import MemError
+from mem.files import host, nexus_paths
 
 RUN_LIMIT = 32 * 1024 * 1024
 SNAPSHOT_FILE_LIMIT = 16 * 1024 * 1024
@@ -127,13 +127,13 @@ class Run:
 
 def load_run(root: str, run_id: Any) -> Run:
     """The run file's envelope and plan integrity, lifecycle shapes and the lock files (L1-L11)."""
-    files.nexus_target(root, ".bmad-plus/nexus/.probe")
-    if not files.is_directory(root):
+    nexus_paths.nexus_target(root, ".bmad-plus/nexus/.probe")
+    if not host.is_directory(root):
         raise MemError("Nexus: Project directory is not a directory.")
     if not isinstance(run_id, str) or not NEXUS_ID.fullmatch(run_id):
         raise MemError("Nexus: Run ID must use 1-64 lowercase letters, numbers, _ or -.")
-    path = files.nexus_target(root, f".bmad-plus/nexus/runs/{run_id}.json")
-    data = files.read_limited(path, RUN_LIMIT)
+    path = nexus_paths.nexus_target(root, f".bmad-plus/nexus/runs/{run_id}.json")
+    data = host.read_limited(path, RUN_LIMIT)
     if data is None:
         raise MemError("Nexus: Run state exceeds the size limit.")
     try:
@@ -144,9 +144,9 @@ def load_run(root: str, run_id: Any) -> Run:
     run = _envelope_run(envelope, run_id, root)
     _check_plan(run)
     _check_lifecycle(run)
-    writer = files.nexus_target(root, ".bmad-plus/nexus/writer.lock")
-    recovery = files.nexus_target(root, ".bmad-plus/nexus/recovery.lock")
-    return Run(root, run, files.exists(writer) or files.exists(recovery))
+    writer = nexus_paths.nexus_target(root, ".bmad-plus/nexus/writer.lock")
+    recovery = nexus_paths.nexus_target(root, ".bmad-plus/nexus/recovery.lock")
+    return Run(root, run, host.exists(writer) or host.exists(recovery))
 
 
 def _envelope_run(envelope: Any, run_id: str, root: str) -> dict[str, Any]:
@@ -285,7 +285,7 @@ class _Freshness:
         command = _get(step, "command")
         if not isinstance(command, str):
             raise MemError("Nexus: Check command must be node or an absolute executable path.")
-        digest = hashlib.sha256(files.executable_bytes(command)).hexdigest()
+        digest = hashlib.sha256(host.executable_bytes(command)).hexdigest()
         if _get(step, "commandHash") != digest:
             raise MemError(changed)
 
@@ -313,8 +313,8 @@ class _Freshness:
 
     def directory(self, relative: Any) -> None:
         relative = _portable(relative, directory=True)
-        files.nexus_target(self.root, _child(relative, ".nexus-directory-probe"))
-        if not files.is_directory(self.absolute(relative)):
+        nexus_paths.nexus_target(self.root, _child(relative, ".nexus-directory-probe"))
+        if not host.is_directory(self.absolute(relative)):
             raise MemError(f"Nexus: Check cwd is not a directory: {relative}")
 
     def absolute(self, relative: str) -> str:
@@ -326,10 +326,10 @@ class _Freshness:
         return {path: self.file_hash(path) for path in sorted(unique, key=js.utf16_key)}
 
     def file_hash(self, relative: str) -> str:
-        target = files.nexus_target(self.root, relative)
-        if not files.exists(target):
+        target = nexus_paths.nexus_target(self.root, relative)
+        if not host.exists(target):
             raise MemError(f"Nexus: Required file is missing: {relative}")
-        data = files.read_limited(target, SNAPSHOT_FILE_LIMIT)
+        data = host.read_limited(target, SNAPSHOT_FILE_LIMIT)
         if data is None:
             raise MemError(f"Nexus: File exceeds the 16 MiB snapshot limit: {relative}")
         return hashlib.sha256(data).hexdigest()
@@ -338,23 +338,23 @@ class _Freshness:
         collected: list[str] = []
         for entry in scope:
             entry = _portable(entry, directory=True)
-            if files.entry_kind(self.absolute(entry)) == "file":
-                files.nexus_target(self.root, entry)
+            if host.entry_kind(self.absolute(entry)) == "file":
+                nexus_paths.nexus_target(self.root, entry)
                 collected.append(entry)
             else:
-                files.nexus_target(self.root, _child(entry, ".nexus-scope-probe"))
+                nexus_paths.nexus_target(self.root, _child(entry, ".nexus-scope-probe"))
                 self.walk(entry, collected)
         return collected
 
     def walk(self, relative: str, collected: list[str]) -> None:
-        kind = files.entry_kind(self.absolute(relative))
+        kind = host.entry_kind(self.absolute(relative))
         if kind is None:
             return
         if kind == "link":
             raise MemError(f"Nexus: Scope contains a symlink or junction: {relative}")
         if kind == "directory":
             self.directory(relative)
-            names = files.directory_names(self.absolute(relative))
+            names = host.directory_names(self.absolute(relative))
             for name in sorted(names, key=js.utf16_key):
                 self.walk(_child(relative, name), collected)
         elif kind == "file":

@@ -12,9 +12,9 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from mem import files
 from mem.core import js
 from mem.errors import MemError
+from mem.files import safe_paths
 
 Record = dict[str, Any]
 
@@ -58,7 +58,7 @@ def parse_store(label: str, content: str, well_formed: Callable[[Record], bool])
 def read_store(
     root: str, relative: str, label: str, well_formed: Callable[[Record], bool]
 ) -> list[Record]:
-    content = files.read_bounded(root, relative)
+    content = safe_paths.read_bounded(root, relative)
     return [] if content is None else parse_store(label, content, well_formed)
 
 

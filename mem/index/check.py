@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from mem import files, index
+from mem import index
 from mem.errors import MemError
+from mem.files import host, index_sources
 from mem.index import sync
 
 MAX_SHOWN = 20
@@ -21,7 +22,7 @@ def state(root: str) -> dict[str, Any]:
         return {**result, "state": "missing", "files": 0, "entries": 0, "bytes": 0}
     try:
         work = sync.plan(
-            files.stat_sources(root, sync.specs_for(root, "project")), index.file_rows(conn)
+            index_sources.stat_sources(root, sync.specs_for(root, "project")), index.file_rows(conn)
         )
         counts = index.counts(conn)
     finally:
@@ -29,7 +30,7 @@ def state(root: str) -> dict[str, Any]:
     size = sum(
         info.st_size
         for suffix in ("", "-wal")
-        if (info := files.file_info(path + suffix)) is not None
+        if (info := host.file_info(path + suffix)) is not None
     )
     return {
         **result,

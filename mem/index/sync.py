@@ -15,9 +15,10 @@ import time
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from mem import files, index
+from mem import index
 from mem.core import parse, score
-from mem.files import SourceSpec, SourceStat
+from mem.files import index_sources
+from mem.files.index_sources import SourceSpec, SourceStat
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
 RACY_WINDOW_NS = 2_000_000_000
@@ -53,7 +54,7 @@ def archived_journal_specs(root: str) -> list[SourceSpec]:
     """Journals moved by `mem archive journal`, oldest name first; recall reads them on request."""
     names = [
         name
-        for name in files.listing(os.path.join(root, ARCHIVED_JOURNALS))
+        for name in index_sources.listing(os.path.join(root, ARCHIVED_JOURNALS))
         if name.startswith("journal-") and name.endswith(".ndjson")
     ]
     return [
@@ -182,7 +183,7 @@ def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]
         index.delete_file(conn, indexed[path].id)
     for source in work.check:
         checked_ns = time.time_ns()
-        data = files.read_source(source.real)
+        data = index_sources.read_source(source.real)
         hashed = digest(data)
         row = indexed.get(source.spec.relative)
         spec = source.spec
@@ -236,7 +237,7 @@ def _touched_only(conn: index.Connection, work: Plan, indexed: dict[str, index.F
         if row is None:
             return False
         checked_ns = time.time_ns()
-        data = files.read_source(source.real)
+        data = index_sources.read_source(source.real)
         if not _same_file_and_bytes(row, source, digest(data)):
             return False
         touches.append(
@@ -289,7 +290,7 @@ def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
     conn = index.connect(path)
     if conn is not None:
         indexed = index.file_rows(conn)
-        work = plan(files.stat_sources(root, specs), indexed)
+        work = plan(index_sources.stat_sources(root, specs), indexed)
         if work.empty or _touched_only(conn, work, indexed):
             return conn, Report()
     with index.write_lock(path):
@@ -304,7 +305,7 @@ def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
             return conn, Report(report.added, rebuilt=True)
         with index.transaction(conn):
             indexed = index.file_rows(conn)
-            work = plan(files.stat_sources(root, specs), indexed)
+            work = plan(index_sources.stat_sources(root, specs), indexed)
             report = _apply(conn, work, indexed)
         return conn, report
 
@@ -312,5 +313,5 @@ def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
 def build_fresh(root: str, role: str, path: str) -> Report:
     """A whole new index of the root's files at `path` (replacing any file there)."""
     with index.build(path, root) as fresh:
-        present = files.stat_sources(root, specs_for(root, role))
+        present = index_sources.stat_sources(root, specs_for(root, role))
         return _apply(fresh, Plan(present, []), {})

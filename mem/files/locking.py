@@ -1,0 +1,138 @@
+"""The interoperable `writer.lock` (bmad-mem.md section 4, deviation D6)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from mem.errors import MemError
+from mem.files.safe_paths import MEMORY_DIR, safe_path
+
+LOCK_ATTEMPTS = 200
+
+
+LOCK_RETRY_SECONDS = 0.010
+
+
+_held_roots: set[str] = set()
+
+
+class LockOwner(NamedTuple):
+    pid: int | None
+    hostname: str | None
+    raw: str
+
+    @property
+    def on_this_host(self) -> bool:
+        import socket
+
+        return self.hostname == socket.gethostname()
+
+    @property
+    def alive(self) -> bool | None:
+        """True or False when provable on this host, None when it cannot be known."""
+        if self.pid is None or not self.on_this_host:
+            return None
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
+    def describe(self) -> str:
+        if self.pid is None:
+            return "its owner record is unreadable"
+        liveness = {True: "alive", False: "not running", None: "liveness unknown: another host"}
+        return f"owner pid {self.pid} on host {self.hostname}, {liveness[self.alive]}"
+
+
+def read_lock_owner(root: str) -> LockOwner | None:
+    path = safe_path(root, f"{MEMORY_DIR}/writer.lock")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return None
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        record = None
+    if not isinstance(record, dict) or not isinstance(record.get("pid"), int):
+        return LockOwner(None, None, raw)
+    hostname = record.get("hostname")
+    return LockOwner(record["pid"], hostname if isinstance(hostname, str) else None, raw)
+
+
+@contextlib.contextmanager
+def writer_lock(root: str) -> Iterator[None]:
+    """Hold `.bmad/memory/writer.lock`, which bmad-plus writers take too.
+
+    Re-entrant per process: a writer that already holds it runs directly.
+    """
+    if root in _held_roots:
+        yield
+        return
+    import socket
+    import uuid
+
+    path = safe_path(root, f"{MEMORY_DIR}/writer.lock")
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    except OSError as error:
+        raise MemError(f"Cannot create {MEMORY_DIR}: {error.strerror}.") from None
+    owner = json.dumps(
+        {"pid": os.getpid(), "hostname": socket.gethostname(), "token": str(uuid.uuid4())},
+        separators=(",", ":"),
+    )
+    fd = _create_lock_file(root, path)
+    _held_roots.add(root)
+    try:
+        try:
+            os.write(fd, owner.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        yield
+    finally:
+        _held_roots.discard(root)
+        current: str | None
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                current = handle.read()
+        except FileNotFoundError:
+            current = None
+        if current == owner:
+            os.unlink(path)
+
+
+def _create_lock_file(root: str, path: str) -> int:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(LOCK_ATTEMPTS):
+        try:
+            return os.open(path, flags, 0o644)
+        except FileExistsError:
+            time.sleep(LOCK_RETRY_SECONDS)
+        except OSError as error:
+            raise MemError(f"Cannot create {MEMORY_DIR}/writer.lock: {error.strerror}.") from None
+    owner = read_lock_owner(root)
+    detail = f" ({owner.describe()})" if owner else ""
+    hint = " `mem unlock` can remove it." if owner and owner.alive is False else ""
+    raise MemError(
+        "Memory writer lock is occupied. Inspect writer.lock and its owner; "
+        f"do not remove a live lock.{detail}{hint}"
+    )
+
+
+def remove_dead_lock(root: str, owner: LockOwner) -> bool:
+    """Delete writer.lock only if it still holds the owner record that was proven dead."""
+    current = read_lock_owner(root)
+    if current is None or current.raw != owner.raw:
+        return False
+    os.unlink(safe_path(root, f"{MEMORY_DIR}/writer.lock"))
+    return True

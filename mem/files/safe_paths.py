@@ -1,0 +1,101 @@
+"""Project-relative safe paths and bounded reads (bmad-mem.md section 3, deviation D5)."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from mem.errors import MemError
+
+STORE_LIMIT = 2 * 1024 * 1024
+
+
+MEMORY_DIR = ".bmad/memory"
+
+
+def project_root(directory: str | None) -> str:
+    """The project root: the directory resolved through every symlink (deviation D5)."""
+    return os.path.realpath(os.path.abspath(directory or os.getcwd()))
+
+
+def safe_path(root: str, relative: str) -> str:
+    """The absolute path of a project-relative memory path, refusing links and escapes."""
+    if not isinstance(relative, str) or not relative or ":" in relative or os.path.isabs(relative):
+        raise MemError("Memory path must be a normalized project-relative path.")
+    segments = relative.replace("\\", "/").split("/")
+    if any(segment in ("", ".", "..") for segment in segments):
+        raise MemError("Memory path must be a normalized project-relative path.")
+    target = os.path.join(root, *segments)
+    if os.path.commonpath([root, target]) != root or target == root:
+        raise MemError("Memory path escapes project.")
+    current = root
+    for index, segment in enumerate(segments):
+        current = os.path.join(current, segment)
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            raise MemError("Memory paths cannot follow symbolic links or junctions.")
+        if index < len(segments) - 1 and not stat.S_ISDIR(info.st_mode):
+            raise MemError("Memory parent is not a directory.")
+    return target
+
+
+def read_bounded(root: str, relative: str) -> str | None:
+    """A memory file's text through the safe path, at most 2 MiB of valid UTF-8; None if missing."""
+    path = safe_path(root, relative)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > STORE_LIMIT:
+        raise MemError("Memory source must be a regular file of at most 2 MiB.")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(STORE_LIMIT + 1)
+    except FileNotFoundError:
+        return None
+    if len(data) > STORE_LIMIT:
+        raise MemError("Memory source exceeded 2 MiB while reading.")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MemError("Memory source must contain valid UTF-8.") from None
+
+
+def read_plain(root: str, relative: str) -> bytes | None:
+    """A project file read as the reference reads pattern-scores.json: following links,
+    without a size limit; None if missing."""
+    path = os.path.join(root, relative)
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        raise MemError(f"Cannot read {path}: {error.strerror}.") from None
+
+
+def list_names(root: str, relative: str) -> list[str]:
+    """The sorted entry names of a directory below root; [] when it is missing."""
+    try:
+        return sorted(os.listdir(safe_path(root, relative)))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def regular_files_named(root: str, relative: str, suffix: str) -> list[str] | None:
+    """The sorted names ending in suffix of a project directory's regular files; None if absent."""
+    path = safe_path(root, relative)
+    try:
+        entries = list(os.scandir(path))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        raise MemError(f"Cannot list {relative}: {error.strerror}.") from None
+    return sorted(
+        entry.name
+        for entry in entries
+        if entry.name.endswith(suffix) and entry.is_file(follow_symlinks=False)
+    )
