@@ -9,6 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Timing is never the behaviour under test here (performance lives in bench/), and on a
+# shared 2-core machine a per-example deadline only makes the suite flaky.
+settings.register_profile("mem", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("mem")
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
