@@ -1,4 +1,7 @@
-"""Every byte the project and portfolio commands print (init, status, scan, ...). Pure."""
+"""Every byte the project and portfolio commands print (init, status, scan, ...). Pure.
+
+Like every view in mem/render: `view(values..., *, as_json) -> str`, the exact bytes.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from mem.core import js
 STATUS_ICONS = {"active": "●", "paused": "◐", "archived": "○", "unknown": "?"}
 
 
-def as_json(result: dict[str, Any]) -> str:
+def _json(result: dict[str, Any]) -> str:
     return js.stringify_pretty(result) + "\n"
 
 
@@ -18,7 +21,9 @@ def _lines(lines: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def init_text(result: dict[str, Any]) -> str:
+def init(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     lines = [f"mem init: project memory in {result['root']}/{layout.AGENTS_MEMORY}"]
     lines += [f"  created  {path}" for path in result["created"]]
     lines += [f"  kept     {path}" for path in result["existing"]]
@@ -36,7 +41,9 @@ def _mark(flag: bool, absent: str = "✗") -> str:
     return "✓" if flag else absent
 
 
-def status_text(result: dict[str, Any]) -> str:
+def status(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     project = result["project"]
     lines = [f"📁 Project Memory ({result['root']})"]
     if not project["installed"]:
@@ -95,7 +102,9 @@ def status_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
-def export_text(result: dict[str, Any]) -> str:
+def export(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     return f"📦 Brain exported to: {result['path']}\n"
 
 
@@ -103,7 +112,9 @@ def _short_path(path: str) -> str:
     return "..." + path[-37:] if len(path) > 40 else path
 
 
-def scan_text(result: dict[str, Any], will_index: bool) -> str:
+def scan(result: dict[str, Any], will_index: bool, *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     projects = result["projects"]
     if not projects:
         return _lines(
@@ -140,11 +151,15 @@ def scan_text(result: dict[str, Any], will_index: bool) -> str:
     return _lines(lines)
 
 
-def handoff_text(result: dict[str, Any]) -> str:
+def handoff(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     return f"mem handoff: wrote {result['file']} ({result['bytes']} bytes)\n"
 
 
-def consolidate_text(result: dict[str, Any]) -> str:
+def consolidate(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     counts = result["counts"]
     lines = [
         f"mem consolidate: {counts['duplicate']} duplicate(s),"
@@ -173,7 +188,9 @@ def consolidate_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
-def promote_text(result: dict[str, Any]) -> str:
+def promote(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     memory = result["memory"]
     what = f"{memory['file']} § {memory['heading']} to {result['target']}"
     if not result["approved"]:
@@ -194,7 +211,9 @@ def promote_text(result: dict[str, Any]) -> str:
     )
 
 
-def archive_text(result: dict[str, Any]) -> str:
+def archive(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     span = f"{result['records']} record(s), {result['first']} .. {result['last']}"
     what = f"{result['store']} ({result['bytes']} bytes, {span}) to {result['archive']}"
     if not result["approved"]:
@@ -212,7 +231,9 @@ def archive_text(result: dict[str, Any]) -> str:
     )
 
 
-def unlock_text(result: dict[str, Any]) -> str:
+def unlock(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     if not result["removed"]:
         return "mem unlock: writer.lock is free; nothing to do.\n"
     owner = result["owner"]
@@ -220,11 +241,17 @@ def unlock_text(result: dict[str, Any]) -> str:
     return f"mem unlock: removed writer.lock of {holder} (not running)\n"
 
 
+def index_path(result: dict[str, Any], *, as_json: bool) -> str:
+    return _json(result) if as_json else result["path"] + "\n"
+
+
 def _index_size(result: dict[str, Any]) -> str:
     return f"{result['files']} file(s), {result['entries']} entries ({result['path']})"
 
 
-def index_check_text(result: dict[str, Any]) -> str:
+def index_check(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     if result["ok"]:
         return f"mem index check: ok, {_index_size(result)}\n"
     count = result["differenceCount"]
@@ -234,5 +261,7 @@ def index_check_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
-def index_rebuild_text(result: dict[str, Any]) -> str:
+def index_rebuild(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     return f"mem index rebuild: {_index_size(result)}\n"
