@@ -6,6 +6,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
 from conftest import RunMem, git
 from demo_memories import CACHE, LESSONS, RETRY, record_cache_evidence
 from test_audit import snapshot
@@ -14,6 +15,12 @@ from mem.commands import memories
 
 DECISIONS = ".agents/memory/decisions.md"
 POOLING = memories.memory_id(DECISIONS, "2026-06-02 — Postgres connection pooling")
+
+
+@pytest.fixture
+def run_mem(mem_in_process: RunMem) -> RunMem:
+    """In this process: the tests here are about context and evidence recall."""
+    return mem_in_process
 
 
 def _context(run_mem: RunMem, project: Path, *args: str) -> dict[str, object]:

@@ -5,8 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import RunMem
 from nexus_support import relocated
+
+
+@pytest.fixture
+def run_mem(mem_in_process: RunMem) -> RunMem:
+    """In this process: the tests here are about receipts as recall and context see them."""
+    return mem_in_process
 
 
 def test_context_with_evidence_lists_a_current_receipt(tmp_path: Path, run_mem: RunMem) -> None:
