@@ -16,8 +16,9 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 HELP = ("-h", "--help")
-NEGATIVE_NUMBER = re.compile(r"-([0-9]+|[0-9]*\.[0-9]+)(e[+-]?[0-9]+)?")
-LONG_WITH_VALUE = re.compile(r"--[^=]+=")
+# Compiled on first use only: a plain recall never needs them.
+NEGATIVE_NUMBER = r"-([0-9]+|[0-9]*\.[0-9]+)(e[+-]?[0-9]+)?"
+LONG_WITH_VALUE = r"--[^=]+="
 MAX_DISTANCE = 3
 MIN_SIMILARITY = 0.4
 
@@ -81,13 +82,14 @@ def parse(args: Sequence[str], table: Iterable[Option]) -> Parsed:
                     values[option.destination] = True
                     group = "-" + arg[2:]
                 continue
-        if LONG_WITH_VALUE.match(arg):
+        if arg.startswith("--") and re.match(LONG_WITH_VALUE, arg):
             name, _, value = arg.partition("=")
             option = by_name.get(name)
             if option is not None and option.takes_value:
                 values[option.destination] = value
                 continue
-        if destination is operands and _maybe_option(arg) and not NEGATIVE_NUMBER.fullmatch(arg):
+        negative_number = re.fullmatch(NEGATIVE_NUMBER, arg) if _maybe_option(arg) else None
+        if destination is operands and _maybe_option(arg) and not negative_number:
             destination = unknown
         if destination is operands and not operands and whole:
             first_at = position - 1
