@@ -153,7 +153,7 @@ class MemGroup(click.Group):
             raise UsageFailure(message)
         if action is None:
             raise UsageFailure("missing required argument 'action'")
-        echo(f"mem: unknown action '{action}' — expected {' | '.join(LEGACY_ACTIONS)}\n", True)
+        echo(f"mem: unknown action '{action}' — expected {' | '.join(LEGACY_ACTIONS)}\n", err=True)
         ctx.exit(1)
 
     def _click_parse(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -193,10 +193,9 @@ class MemGroup(click.Group):
                         section.append((f"{name} {sub}", subcommand.get_short_help_str(60)))
             else:
                 section.append((name, command.get_short_help_str(60)))
-        order = [title for title, _ in SECTIONS] + ["Other commands"]
-        for title in order:
+        ranked = {name: position for position, name in enumerate(placed)}
+        for title in [*(title for title, _ in SECTIONS), "Other commands"]:
             if rows.get(title):
-                ranked = {name: position for position, name in enumerate(placed)}
                 entries = sorted(rows[title], key=lambda row: ranked.get(row[0].split()[0], 0))
                 with formatter.section(title):
                     formatter.write_dl(entries)
