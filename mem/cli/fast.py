@@ -1,9 +1,9 @@
 """The click-free path for a plain `mem recall`.
 
 Agents run `mem recall` many times a minute, and loading click costs more than answering
-a warm recall. So a recall whose arguments are plain (words, known options with values,
-`--json`) is parsed here and answered without importing click; everything else (other
-actions, help, any unknown or unusual argument, usage errors) goes to the click CLI in
+a warm recall. So a recall whose arguments commander would accept (mem.cli.commander reads
+them, as the click CLI does) is answered here without importing click; everything else
+(other actions, help, version, any unknown option, usage errors) goes to the click CLI in
 `mem.cli.app`, which owns the whole surface. Both paths render through the same functions.
 """
 
