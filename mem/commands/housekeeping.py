@@ -6,7 +6,7 @@ import contextlib
 import os
 from typing import Any
 
-from mem.core import js
+from mem.core import js, ndjson
 from mem.errors import MemError
 from mem.files import host, index_sources, locking, safe_paths, writing
 
@@ -31,7 +31,7 @@ def store_path(name: str) -> str:
 def record_times(content: str) -> list[str]:
     """Pure: the time of every parseable record, in file order."""
     times = []
-    for line in content.split("\n"):
+    for _, line in ndjson.distinct_lines(content):
         try:
             record = js.parse_json(js.trim(line))
         except ValueError:

@@ -43,7 +43,8 @@ def context_scope(text: str | None) -> list[str]:
     """The explicit project scope of evidence ranking: normalised, de-duplicated, sorted."""
     from mem.core import receipts  # evidence ranking only: lexical recall does not pay the import
 
-    return receipts.scope_items([] if text is None else [js.trim(item) for item in text.split(",")])
+    # JavaScript reads an empty option value as absent: `--context-scope ''` is no scope at all.
+    return receipts.scope_items([js.trim(item) for item in text.split(",")] if text else [])
 
 
 def validate(request: Request) -> int:

@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from mem.commands import housekeeping
-from mem.core import js
+from mem.core import js, ndjson
 from mem.files import brain, host, index_sources, locking, safe_paths
 from mem.index import check
 
@@ -108,7 +108,7 @@ def store_sizes(root: str) -> list[dict[str, Any]]:
 def receipts(root: str) -> int:
     path = os.path.join(root, housekeeping.STORES["outcomes"])
     text = host.read_small_text(path) if os.path.isfile(path) else None
-    return 0 if text is None else sum(1 for line in text.split("\n") if js.trim(line))
+    return 0 if text is None else sum(1 for _ in ndjson.distinct_lines(text))
 
 
 def lock_state(root: str) -> dict[str, Any]:

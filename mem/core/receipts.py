@@ -10,7 +10,7 @@ import hashlib
 import re
 from typing import Any, TypeGuard
 
-from mem.core import js, parse
+from mem.core import js, ndjson, parse
 from mem.errors import MemError
 
 STORE_MAX = 1000
@@ -142,13 +142,13 @@ def parse_store(content: str | None) -> list[dict[str, Any]]:
     if content and not content.endswith("\n"):
         raise MemError("Outcome store has an incomplete final record.")
     records = []
-    for line in content.split("\n"):
-        if not js.trim(line):
-            continue
+    for number, line in ndjson.distinct_lines(content):
         try:
             records.append(js.parse_json(line))
         except ValueError as error:
-            raise MemError(f"Outcome store holds a line that is not JSON: {error}") from None
+            raise MemError(
+                f"Outcome store .bmad/memory/outcomes.ndjson line {number} is not JSON: {error}"
+            ) from None
     if len(records) > STORE_MAX:
         raise MemError(f"Outcome store exceeds {STORE_MAX} records.")
     seen_ids: set[str] = set()
@@ -234,10 +234,10 @@ def _anchor_key(receipt: dict[str, Any]) -> str:
 def index_rows(data: bytes) -> list[tuple[str, dict[str, object]]]:
     """Rows of the index's `receipts` table: every JSON-object line, damaged or not."""
     parsed = []
-    for number, raw in enumerate(data.decode("utf-8", errors="replace").split("\n"), start=1):
+    for number, raw in ndjson.distinct_lines(data.decode("utf-8", errors="replace")):
         line = js.trim(raw)
         try:
-            record = js.parse_json(line) if line else None
+            record = js.parse_json(line)
         except ValueError:
             record = None
         if isinstance(record, dict):

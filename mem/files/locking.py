@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from mem.core import js
 from mem.errors import MemError
 from mem.files.safe_paths import MEMORY_DIR, safe_path
 
@@ -60,7 +61,7 @@ def read_lock_owner(root: str) -> LockOwner | None:
     except FileNotFoundError:
         return None
     try:
-        record = json.loads(raw)
+        record = js.parse_json(raw)
     except ValueError:
         record = None
     if not isinstance(record, dict) or not isinstance(record.get("pid"), int):

@@ -391,6 +391,20 @@ def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[Rec
     conn.executemany("INSERT INTO records_fts (rowid, terms) VALUES (?, ?)", terms)
 
 
+def known_lines(conn: sqlite3.Connection, file_id: int, lines: list[str | None]) -> set[str]:
+    """Which of these journal lines a file's indexed records already hold."""
+    wanted = sorted({line for line in lines if line is not None})
+    found: set[str] = set()
+    for start in range(0, len(wanted), 500):  # far below SQLite's bound-parameter limit
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(
+            f"SELECT line FROM records WHERE file_id = ? AND line IN ({marks})", [file_id, *chunk]
+        )
+        found.update(row[0] for row in rows)
+    return found
+
+
 class StoredRecord(NamedTuple):
     id: int
     kind: str

@@ -202,7 +202,10 @@ def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]
             _is_utf8(data),
         )
         if row is not None and _is_append(spec.kind, row, data):
-            index.insert_records(conn, file_id, records_for(spec.kind, data[row.size :], row.size))
+            tail = records_for(spec.kind, data[row.size :], row.size)
+            # A line already above is the same event (deviation D11), as a full parse finds.
+            known = index.known_lines(conn, file_id, [record.line for record in tail])
+            index.insert_records(conn, file_id, [r for r in tail if r.line not in known])
             appended += 1
             continue
         if row is None:
