@@ -495,6 +495,9 @@ def reinforce(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     evidence = patterns.parse_evidence(options["evidence"])
     root = _directory(options)
     result = reinforce.reinforce(root, options["pattern"], signals, evidence, clock.now_iso())
+    warning = reinforce.missing_section_warning(root, result.pattern_id)
+    if warning is not None:
+        click.echo(f"mem reinforce: warning: {warning}", err=True)
     click.echo(render.reinforce_json(result) if json_ else render.reinforce_text(result), nl=False)
 
 

@@ -215,6 +215,12 @@ def unlock_text(result: dict[str, Any]) -> str:
     if not result["removed"]:
         return "mem unlock: writer.lock is free; nothing to do.\n"
     owner = result["owner"]
+    if owner is None:
+        state = "empty" if not result["ownerRecord"] else "unreadable"
+        return (
+            f"mem unlock: removed writer.lock with an {state} owner record"
+            " (a writer was killed before recording itself)\n"
+        )
     holder = f"pid {owner['pid']} on {owner['hostname']}"
     return f"mem unlock: removed writer.lock of {holder} (not running)\n"
 
