@@ -125,6 +125,7 @@ def cli() -> None:
 @click.option("--with-evidence", is_flag=True, help="Add each note's lifecycle and audit status.")
 @legacy_options
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
+@click.option("--include-retired", is_flag=True, help="Also list superseded and retracted notes.")
 def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options: Any) -> None:
     """Ranked notes and journal events for a query.
 

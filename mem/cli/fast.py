@@ -27,6 +27,8 @@ def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | No
         token = args[position]
         if token == "--json":
             as_json = True
+        elif token == "--include-retired":
+            options["include_retired"] = True
         elif token in DESTINATION:
             if position + 1 == len(args):
                 return None
@@ -59,6 +61,7 @@ def recall_output(
         context_scope=options["context_scope"],
         include_archive=include_archive,
         with_evidence=bool(options.get("with_evidence")),
+        include_retired=bool(options.get("include_retired")),
     )
     results = recall.recall(safe_paths.project_root(options["directory"]), request, clock.now_iso())
     if as_json:

@@ -46,15 +46,35 @@ def parse_store(label: str, content: str, well_formed: Callable[[Record], bool])
             ) from None
         except ValueError:
             raise MemError(f"{label} store line {number} is not valid JSON.") from None
-        if (
-            not isinstance(record, dict)
-            or record.get("schemaVersion") != 1
-            or not well_formed(record)
-            or record.get("id") != record_id({k: v for k, v in record.items() if k != "id"})
-        ):
+        if not _intact(record, well_formed):
             raise MemError(f"{label} record integrity check failed at line {number}.")
         records.append(record)
     return records
+
+
+def intact_records(content: str, well_formed: Callable[[Record], bool]) -> list[Record]:
+    """The records parse_store would accept, the damaged lines skipped instead. Pure.
+
+    For readers that must keep answering (lexical recall), as for a torn journal line.
+    """
+    records: list[Record] = []
+    for _, line in ndjson.distinct_lines(content):
+        try:
+            record = js.parse_json(line)
+        except ValueError:
+            continue
+        if _intact(record, well_formed):
+            records.append(record)
+    return records
+
+
+def _intact(record: Any, well_formed: Callable[[Record], bool]) -> bool:
+    return (
+        isinstance(record, dict)
+        and record.get("schemaVersion") == 1
+        and well_formed(record)
+        and record.get("id") == record_id({k: v for k, v in record.items() if k != "id"})
+    )
 
 
 def read_store(
