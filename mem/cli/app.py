@@ -214,10 +214,10 @@ def index_path(directory: str | None, json_: bool) -> None:
         sqlite3 "$(mem index path)" 'SELECT count(*) FROM notes'
     """
     from mem import index
-    from mem.index import sync
+    from mem.index import healing
 
     root = safe_paths.project_root(directory)
-    sync.sync_project(root)
+    healing.sync_project(root)
     path = index.index_path(root, "project")
     _emit({"path": path}, json_, lambda result: result["path"] + "\n")
 

@@ -115,7 +115,13 @@ def lock_state(root: str) -> dict[str, Any]:
     owner = locking.read_lock_owner(root)
     if owner is None:
         return {"state": "free"}
-    return {"state": "held", "pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
+    return {
+        "state": "held",
+        "pid": owner.pid,
+        "hostname": owner.hostname,
+        "alive": owner.alive,
+        "abandoned": owner.abandoned_unreadable,
+    }
 
 
 def status(root: str) -> dict[str, Any]:
@@ -128,6 +134,7 @@ def status(root: str) -> dict[str, Any]:
         "health": health(project, global_),
         "stores": store_sizes(root),
         "receipts": {"count": receipts(root), "limit": RECEIPT_LIMIT},
+        "findings": check.store_findings(root),
         "lock": lock_state(root),
         "index": check.state(root),
     }

@@ -51,3 +51,20 @@ def shared_ids(content: str) -> list[dict[str, Any]]:
         if isinstance(record, dict) and isinstance(record.get("id"), str):
             lines_of.setdefault(record["id"], []).append(number)
     return [{"id": key, "lines": lines} for key, lines in lines_of.items() if len(lines) > 1]
+
+
+def damaged_lines(content: str) -> list[tuple[int, str]]:
+    """(line number, why) of each line readers skip: not JSON, nested too deep, not an object."""
+    found = []
+    for number, raw in distinct_lines(content):
+        try:
+            record = js.parse_json(js.trim(raw))
+        except js.JsonTooDeep as error:
+            found.append((number, str(error)))
+            continue
+        except ValueError:
+            found.append((number, "not valid JSON"))
+            continue
+        if not isinstance(record, dict):
+            found.append((number, "not a JSON object"))
+    return found

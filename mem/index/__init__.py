@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
@@ -238,14 +239,18 @@ def remove_lock_if_damaged(path: str) -> None:
         shutil.rmtree(lock)
 
 
+_FTS5_TABLE = re.compile(r"CREATE VIRTUAL TABLE .* USING fts5\s*\(", re.IGNORECASE | re.DOTALL)
+
+
 def integrity_problems(conn: sqlite3.Connection) -> list[str]:
     """What SQLite's own checks find wrong: PRAGMA integrity_check, and each FTS5 table's."""
     problems = [row[0] for row in conn.execute("PRAGMA integrity_check") if row[0] != "ok"]
-    fts_tables = conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'"
-        " AND lower(sql) LIKE '%using fts5%' ORDER BY name"
+    tables = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
     ).fetchall()
-    for (name,) in fts_tables:
+    for name, sql in tables:
+        if not _FTS5_TABLE.match(sql or ""):
+            continue  # fts5vocab and plain tables have no integrity-check command
         try:
             conn.execute(f'INSERT INTO "{name}" ("{name}") VALUES (\'integrity-check\')')
         except sqlite3.DatabaseError as error:

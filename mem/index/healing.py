@@ -59,6 +59,16 @@ def healed(use: Callable[[Opener], Answer]) -> tuple[Answer, str | None]:
         return use(functools.partial(sync.synced, directory=scratch)), fault
 
 
+def sync_project(root: str) -> None:
+    """Bring the project's cached index up to date, rebuilding it when it is damaged."""
+
+    def use(open_index: Opener) -> None:
+        with open_index(root, "project"):
+            pass
+
+    answer(use)
+
+
 def describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
