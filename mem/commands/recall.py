@@ -11,7 +11,7 @@ from mem import clock, index
 from mem.core import js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
-from mem.index import healing, sync
+from mem.index import healing, long_queries, sync
 
 # Evidence ranking's reward: the reward folding of {acceptance: true}.
 EVIDENCE_REWARD = 1
@@ -214,8 +214,12 @@ def _rank(
 ) -> list[score.Ranked]:
     """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
     ranked = []
-    for candidate in index.candidates(conn, terms, file_ids, now_ms, limit, RANK_MARGIN):
-        value = score.lexical(candidate.frequencies, candidate.tokens)
+    if len(terms) > long_queries.SQL_TERMS_LIMIT:
+        found = long_queries.candidates(conn, terms, file_ids)
+    else:
+        found = index.candidates(conn, terms, file_ids, now_ms, limit, RANK_MARGIN)
+    for candidate in found:
+        value = score.lexical(candidate.frequencies, candidate.tokens, len(terms))
         if candidate.kind == "event":
             event_ms = candidate.ts_ms
             if event_ms is not None and candidate.ts_local:
