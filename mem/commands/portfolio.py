@@ -29,6 +29,18 @@ BRAIN_KINDS = ("decisions.md", "lessons.md", "patterns.md")
 # ---- init
 
 
+# Deviation D11: git's built-in union driver merges two clones' appends to these stores
+# without a conflict (readers count a line that ends up twice once).
+UNION_MERGED = (
+    ".bmad/memory/journal.ndjson",
+    ".bmad/memory/outcomes.ndjson",
+    ".bmad/memory/promotions.ndjson",
+    ".bmad/memory/evidence.ndjson",
+    ".bmad/memory/lifecycle.ndjson",
+)
+GITATTRIBUTES = ".gitattributes"
+
+
 def init(root: str, now: str) -> dict[str, Any]:
     """Create what is missing, link the brain, index the project in a global brain."""
     created: list[str] = []
@@ -37,6 +49,7 @@ def init(root: str, now: str) -> dict[str, Any]:
         relative = f"{PROJECT_MEMORY}/{name}"
         (created if writing.create_new(root, relative, text) else existing).append(relative)
     (created if writing.ensure_directory(root, SESSIONS) else existing).append(SESSIONS + "/")
+    merge_lines = _add_union_merge_lines(root)
 
     detection = brain.brain_detection(root)
     warnings = list(detection.warnings)
@@ -71,8 +84,25 @@ def init(root: str, now: str) -> dict[str, Any]:
         "brain": link,
         "brainCreated": [os.path.join(global_dir, name) for name in brain_created],
         "indexed": indexed,
+        "gitattributes": merge_lines,
         "warnings": warnings,
     }
+
+
+def missing_merge_lines(text: str) -> list[str]:
+    """Pure: the `<store> merge=union` lines a .gitattributes text lacks, in store order."""
+    present = {tuple(line.split()) for line in text.split("\n")}
+    return [
+        f"{store} merge=union" for store in UNION_MERGED if (store, "merge=union") not in present
+    ]
+
+
+def _add_union_merge_lines(root: str) -> list[str]:
+    """Append the missing lines to .gitattributes (created if absent); never rewrite it."""
+    missing = missing_merge_lines(safe_paths.read_bounded(root, GITATTRIBUTES) or "")
+    if missing:
+        writing.append_text(root, GITATTRIBUTES, "".join(line + "\n" for line in missing))
+    return missing
 
 
 def _complete_global_brain(directory: str) -> list[str]:

@@ -16,7 +16,10 @@ from typing import Any
 from mem.core import js
 
 # git's markers: seven characters at the start of a line (`=======` stands alone).
-_CONFLICT_MARKER = re.compile(rb"^(?:<<<<<<<|>>>>>>>)(?: |\r?$)|^=======\r?$", re.MULTILINE)
+_CONFLICT_MARKER = re.compile(
+    rb"^(?:<<<<<<<|>>>>>>>|\|\|\|\|\|\|\|)(?: |\r?$)|^=======\r?$", re.MULTILINE
+)
+CONFLICTED = "Memory store has unresolved merge conflict markers; resolve them before writing."
 
 
 def distinct_lines(content: str) -> Iterator[tuple[int, str]]:
@@ -30,14 +33,15 @@ def distinct_lines(content: str) -> Iterator[tuple[int, str]]:
         yield number, raw
 
 
-def has_conflict_markers(data: bytes) -> bool:
+def has_conflict_markers(data: bytes | str) -> bool:
     """Whether a store still holds the markers of an unresolved git merge conflict.
 
-    A byte search first: writers check the whole store on every append.
+    A plain search first: writers check the whole store on every append.
     """
-    if b"<<<<<<<" not in data and b">>>>>>>" not in data and b"=======" not in data:
+    raw = data.encode("utf-8", errors="replace") if isinstance(data, str) else data
+    if b"<<<<<<<" not in raw and b">>>>>>>" not in raw and b"=======" not in raw:
         return False
-    return _CONFLICT_MARKER.search(data) is not None
+    return _CONFLICT_MARKER.search(raw) is not None
 
 
 def shared_ids(content: str) -> list[dict[str, Any]]:

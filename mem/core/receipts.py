@@ -139,6 +139,8 @@ def parse_store(content: str | None) -> list[dict[str, Any]]:
     """The receipts of outcomes.ndjson, or a MemError for any sign of damage (fail closed)."""
     if content is None:
         return []
+    if ndjson.has_conflict_markers(content):
+        raise MemError(ndjson.CONFLICTED)
     if content and not content.endswith("\n"):
         raise MemError("Outcome store has an incomplete final record.")
     records = []

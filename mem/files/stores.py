@@ -34,6 +34,8 @@ def line_of(record: Record) -> str:
 
 def parse_store(label: str, content: str, well_formed: Callable[[Record], bool]) -> list[Record]:
     """Every record of a store's text, each checked for shape and integrity. Pure."""
+    if ndjson.has_conflict_markers(content):
+        raise MemError(ndjson.CONFLICTED)
     if content and not content.endswith("\n"):
         raise MemError(f"{label} store has an incomplete final record.")
     records: list[Record] = []

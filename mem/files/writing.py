@@ -38,9 +38,7 @@ def check_appendable(root: str, relative: str, line: str) -> int:
     """
     prior = _store_bytes(safe_path(root, relative))
     if ndjson.has_conflict_markers(prior):
-        raise MemError(
-            "Memory store has unresolved merge conflict markers; resolve them before writing."
-        )
+        raise MemError(ndjson.CONFLICTED)
     if len(prior) + len(line.encode("utf-8")) > STORE_LIMIT:
         raise MemError("Memory store is full; archive it explicitly before adding records.")
     if prior and not prior.endswith(b"\n"):

@@ -28,6 +28,7 @@ def init_text(result: dict[str, Any]) -> str:
     lines += [f"  created  {path}" for path in result["brainCreated"]]
     if result["indexed"]:
         lines.append(f"  indexed  {result['indexed']}")
+    lines += [f"  added    .gitattributes: {line}" for line in result["gitattributes"]]
     return _lines(lines)
 
 
