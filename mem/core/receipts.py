@@ -10,6 +10,7 @@ import hashlib
 import re
 from typing import Any, TypeGuard
 
+from mem import layout
 from mem.core import js, ndjson, parse
 from mem.errors import MemError
 
@@ -149,7 +150,7 @@ def parse_store(content: str | None) -> list[dict[str, Any]]:
             records.append(js.parse_json(line))
         except ValueError as error:
             raise MemError(
-                f"Outcome store .bmad/memory/outcomes.ndjson line {number} is not JSON: {error}"
+                f"Outcome store {layout.OUTCOMES} line {number} is not JSON: {error}"
             ) from None
     if len(records) > STORE_MAX:
         raise MemError(f"Outcome store exceeds {STORE_MAX} records.")

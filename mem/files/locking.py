@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from mem import layout
 from mem.core import js
 from mem.errors import MemError
 from mem.files.safe_paths import MEMORY_DIR, safe_path
@@ -70,7 +71,7 @@ class LockOwner(NamedTuple):
 
 
 def read_lock_owner(root: str) -> LockOwner | None:
-    path = safe_path(root, f"{MEMORY_DIR}/writer.lock")
+    path = safe_path(root, layout.WRITER_LOCK)
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             info = os.fstat(handle.fileno())
@@ -78,7 +79,7 @@ def read_lock_owner(root: str) -> LockOwner | None:
     except FileNotFoundError:
         return None
     except IsADirectoryError:
-        raise MemError(f"{MEMORY_DIR}/writer.lock is a directory; inspect it.") from None
+        raise MemError(f"{layout.WRITER_LOCK} is a directory; inspect it.") from None
     stamp = (info.st_ino, max(info.st_mtime_ns, info.st_ctime_ns))
     try:
         record = js.parse_json(raw)
@@ -102,7 +103,7 @@ def writer_lock(root: str) -> Iterator[None]:
     import socket
     import uuid
 
-    path = safe_path(root, f"{MEMORY_DIR}/writer.lock")
+    path = safe_path(root, layout.WRITER_LOCK)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
     except OSError as error:
@@ -157,7 +158,7 @@ def _create_lock_file(root: str, path: str) -> int:
         except FileExistsError:
             time.sleep(LOCK_RETRY_SECONDS)
         except OSError as error:
-            raise MemError(f"Cannot create {MEMORY_DIR}/writer.lock: {error.strerror}.") from None
+            raise MemError(f"Cannot create {layout.WRITER_LOCK}: {error.strerror}.") from None
     owner = read_lock_owner(root)
     detail = f" ({owner.describe()})" if owner else ""
     removable = owner is not None and (owner.alive is False or owner.abandoned_unreadable)
@@ -173,5 +174,5 @@ def remove_dead_lock(root: str, owner: LockOwner) -> bool:
     current = read_lock_owner(root)
     if current != owner:
         return False
-    os.unlink(safe_path(root, f"{MEMORY_DIR}/writer.lock"))
+    os.unlink(safe_path(root, layout.WRITER_LOCK))
     return True
