@@ -27,8 +27,6 @@ def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | No
         token = args[position]
         if token == "--json":
             as_json = True
-        elif token == "--include-retired":
-            options["include_retired"] = True
         elif token in DESTINATION:
             if position + 1 == len(args):
                 return None

@@ -102,7 +102,7 @@ def _trusted(source: SourceStat, row: index.FileRow) -> bool:
         and row.inode == source.inode
         and row.real_path == source.real
         and row.rank == source.spec.rank
-        and max(row.mtime_ns, row.ctime_ns) < row.checked_ns - RACY_WINDOW_NS
+        and row.mtime_ns < row.checked_ns - RACY_WINDOW_NS
     )
 
 
