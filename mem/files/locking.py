@@ -80,7 +80,7 @@ def read_lock_owner(root: str) -> LockOwner | None:
         return None
     except IsADirectoryError:
         raise MemError(f"{layout.WRITER_LOCK} is a directory; inspect it.") from None
-    stamp = (info.st_ino, max(info.st_mtime_ns, info.st_ctime_ns))
+    stamp = (info.st_ino, info.st_mtime_ns)
     try:
         record = js.parse_json(raw)
     except ValueError:
