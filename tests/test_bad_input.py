@@ -52,7 +52,16 @@ def test_a_nan_signal_is_refused_and_nothing_is_written(
 
 def test_every_other_signal_keeps_the_reference_meaning(project: Path, run_mem: RunMem) -> None:
     done = run_mem(
-        "write", "--agent", "forge", "--eval", "", "--accept", "NO", "--ci", "0x10", "--json",
+        "write",
+        "--agent",
+        "forge",
+        "--eval",
+        "",
+        "--accept",
+        "NO",
+        "--ci",
+        "0x10",
+        "--json",
         cwd=project,
     )
     assert json.loads(done.stdout)["written"]["signals"] == {
@@ -80,7 +89,9 @@ def test_a_pattern_without_a_section_is_recorded_with_a_warning(
     done = run_mem("reinforce", "--pattern", "zzz", "--ci", "pass", "--json", cwd=project)
     assert done.stderr == 'mem reinforce: warning: no "### zzz" section in patterns.md\n'
     assert json.loads(done.stdout)["patternId"] == "zzz"
-    done = run_mem("reinforce", "--pattern", "chromadb batch ingestion", "--ci", "pass", cwd=project)
+    done = run_mem(
+        "reinforce", "--pattern", "chromadb batch ingestion", "--ci", "pass", cwd=project
+    )
     assert (done.returncode, done.stderr) == (0, "")
 
 
@@ -167,7 +178,8 @@ def test_a_deeply_nested_input_file_is_refused_by_name(project: Path, run_mem: R
     done = run_mem("observe", "--input", "deep.json", cwd=project)
     assert (done.returncode, done.stderr) == (
         1,
-        "mem observe: Observation deep.json is not valid JSON: JSON nested deeper than 100 levels\n",
+        "mem observe: Observation deep.json is not valid JSON:"
+        " JSON nested deeper than 100 levels\n",
     )
     assert not (project / ".bmad/memory/outcomes.ndjson").exists()
     (project / SCORES).write_text('{"p":' + deep(5000) + "}\n")

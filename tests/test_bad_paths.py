@@ -50,7 +50,9 @@ def tree(*roots: Path) -> dict[str, bytes | None]:
     return found
 
 
-def run_from(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_from(
+    cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*mem_command(), *args],
         cwd=cwd,
@@ -63,11 +65,12 @@ def run_from(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subpro
 
 def refused(done: subprocess.CompletedProcess[str], args: tuple[str, ...], message: str) -> bool:
     if "--json" in args:
-        return done.returncode == 1 and done.stdout == json.dumps({"error": message}, separators=(",", ":")) + "\n"
+        return (
+            done.returncode == 1
+            and done.stdout == json.dumps({"error": message}, separators=(",", ":")) + "\n"
+        )
     return (
-        done.returncode == 1
-        and done.stdout == ""
-        and done.stderr == f"mem {args[0]}: {message}\n"
+        done.returncode == 1 and done.stdout == "" and done.stderr == f"mem {args[0]}: {message}\n"
     )
 
 
@@ -159,7 +162,10 @@ def test_a_directory_name_that_is_not_utf8_is_refused_clearly(tmp_path: Path) ->
             check=False,
         )
         assert done.returncode == 1
-        assert done.stderr == (
-            f"mem {args[0]}: Project directory path is not valid UTF-8: {tmp_path}/caf\\xe9\n"
-        ).encode()
+        assert (
+            done.stderr
+            == (
+                f"mem {args[0]}: Project directory path is not valid UTF-8: {tmp_path}/caf\\xe9\n"
+            ).encode()
+        )
     assert os.listdir(project) == []

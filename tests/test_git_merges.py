@@ -81,7 +81,9 @@ def test_a_concatenated_journal_lists_each_event_once(project: Path, run_mem: Ru
     import sqlite3
 
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT count(*) FROM events WHERE text LIKE '%zebra%'").fetchone() == (2,)
+        assert conn.execute("SELECT count(*) FROM events WHERE text LIKE '%zebra%'").fetchone() == (
+            2,
+        )
     ok(run_mem("write", "--agent", "forge", "--task", "zebra three", cwd=project))
     assert len(recall_refs(run_mem, project, "zebra")) == 3
 
@@ -111,7 +113,11 @@ def test_different_lines_sharing_an_id_are_reported(project: Path, run_mem: RunM
     assert expected in ok(run_mem("status", cwd=project)).stdout
     shared = json.loads(ok(run_mem("status", "--json", cwd=project)).stdout)["findings"]
     assert shared["sharedIds"] == [
-        {"file": ".bmad/memory/journal.ndjson", "id": event_id, "lines": [len(lines) - 1, len(lines)]}
+        {
+            "file": ".bmad/memory/journal.ndjson",
+            "id": event_id,
+            "lines": [len(lines) - 1, len(lines)],
+        }
     ]
     assert recall_refs(run_mem, project, "twin") == [event_id, event_id]
 
@@ -141,8 +147,14 @@ def test_no_writer_appends_to_a_conflicted_store(project: Path, run_mem: RunMem)
     done = run_mem("write", "--agent", "forge", "--json", cwd=project)
     assert done.stdout == json.dumps({"error": CONFLICTED}, separators=(",", ":")) + "\n"
     for _ in range(2):
-        ok(run_mem("reinforce", "--pattern", "chromadb batch ingestion", "--ci", "pass", cwd=project))
-    done = run_mem("reinforce", "--pattern", "chromadb batch ingestion", "--ci", "pass", cwd=project)
+        ok(
+            run_mem(
+                "reinforce", "--pattern", "chromadb batch ingestion", "--ci", "pass", cwd=project
+            )
+        )
+    done = run_mem(
+        "reinforce", "--pattern", "chromadb batch ingestion", "--ci", "pass", cwd=project
+    )
     assert (done.returncode, done.stderr) == (1, f"mem reinforce: {CONFLICTED}\n")
     after = {path.name: path.read_bytes() for path in memory.iterdir()}
     assert json.loads(after.pop("pattern-scores.json"))["chromadb batch ingestion"]["updates"] == 2
@@ -163,7 +175,12 @@ def clone(origin: Path, target: Path) -> Path:
 def write_many(run_mem: RunMem, project: Path, agent: str, count: int) -> None:
     def one(number: int) -> None:
         done = run_mem(
-            "write", "--agent", agent, "--task", f"concurrent {agent} {number}", cwd=project,
+            "write",
+            "--agent",
+            agent,
+            "--task",
+            f"concurrent {agent} {number}",
+            cwd=project,
             env={"MEM_NOW": f"2026-10-18T09:{number // 60:02d}:{number % 60:02d}.000Z"},
         )
         assert done.returncode == 0, done.stderr
@@ -189,7 +206,11 @@ def test_two_clones_appending_concurrently_merge_without_loss_or_duplicates(
     bob = clone(origin, tmp_path / "bob")
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda args: write_many(run_mem, *args), [(alice, "alice", 12), (bob, "bob", 12)]))
+        list(
+            pool.map(
+                lambda args: write_many(run_mem, *args), [(alice, "alice", 12), (bob, "bob", 12)]
+            )
+        )
     for person in (alice, bob):
         git(person, "commit", "-q", "-am", f"work of {person.name}")
     git(alice, "push", "-q", "origin", "main")

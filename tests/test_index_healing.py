@@ -9,6 +9,7 @@ be fooled by an edit that restores the mtime, and `mem status` uses recall's own
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import sqlite3
@@ -220,9 +221,8 @@ def test_every_recall_equals_a_recall_from_an_empty_cache(
                 handle.write(f"### Note {number}\n{value}\n")
         elif kind == "event":
             with journal.open("a") as handle:
-                handle.write(
-                    f'{{"ts":"2026-10-{number + 1:02d}T00:00:00.000Z","agent":"a","task":"{value}"}}\n'
-                )
+                ts = f"2026-10-{number + 1:02d}T00:00:00.000Z"
+                handle.write(json.dumps({"ts": ts, "agent": "a", "task": value}) + "\n")
         elif kind == "damage" and path.is_file():
             with contextlib.suppress(sqlite3.Error):
                 with contextlib.closing(sqlite3.connect(path)) as conn:

@@ -29,7 +29,9 @@ def refs(run_mem: RunMem, project: Path, *args: str) -> list[tuple[str, str | No
 
 def test_retired_notes_are_left_out_and_listed_on_request(project: Path, run_mem: RunMem) -> None:
     before = run_mem("recall", "postgres", cwd=project).stdout
-    assert run_mem("supersede", POOLING, "--with", RETRY, "--reason", "r", cwd=project).returncode == 0
+    assert (
+        run_mem("supersede", POOLING, "--with", RETRY, "--reason", "r", cwd=project).returncode == 0
+    )
     assert run_mem("retract", REDIS, "--reason", "gone", cwd=project).returncode == 0
 
     assert refs(run_mem, project, "postgres") == [
@@ -44,7 +46,10 @@ def test_retired_notes_are_left_out_and_listed_on_request(project: Path, run_mem
     ]
     listed = run_mem("recall", "postgres", "--include-retired", cwd=project).stdout
     assert listed.replace(f" [superseded by {RETRY}]", "").replace(" [retracted]", "") == before
-    assert f"note decisions.md § 2026-06-02 — Postgres connection pooling [superseded by {RETRY}]\n" in listed
+    assert (
+        f"note decisions.md § 2026-06-02 — Postgres connection pooling [superseded by {RETRY}]\n"
+        in listed
+    )
     assert "note decisions.md § 2026-07-10 — Move sessions to redis [retracted]\n" in listed
     entry = json.loads(
         run_mem("recall", "pgbouncer", "--include-retired", "--json", cwd=project).stdout
@@ -66,7 +71,9 @@ def test_an_edited_note_is_a_new_revision_and_active_again(project: Path, run_me
     assert ("Retry budget", None) in refs(run_mem, project, "postgres")
 
 
-def test_a_damaged_lifecycle_store_never_stops_lexical_recall(project: Path, run_mem: RunMem) -> None:
+def test_a_damaged_lifecycle_store_never_stops_lexical_recall(
+    project: Path, run_mem: RunMem
+) -> None:
     run_mem("retract", RETRY, "--reason", "gone", cwd=project)
     store = project / ".bmad/memory/lifecycle.ndjson"
     store.write_text(store.read_text().replace('"gone"', '"edited"') + "{torn\n")
@@ -85,7 +92,9 @@ def test_without_lifecycle_records_every_note_is_active(project: Path, run_mem: 
 HEADINGS = [f"Decision {letter}" for letter in "abcdefgh"]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     bodies=st.lists(
         st.lists(st.sampled_from(["cache", "redis", "pool", "deploy"]), min_size=1, max_size=5),
@@ -107,7 +116,10 @@ def test_plain_recall_is_the_listed_recall_without_retired_notes(
     notes = root / DECISIONS
     notes.parent.mkdir(parents=True)
     notes.write_text(
-        "".join(f"### {heading}\n{' '.join(body)}\n" for heading, body in zip(HEADINGS, bodies))
+        "".join(
+            f"### {heading}\n{' '.join(body)}\n"
+            for heading, body in zip(HEADINGS, bodies, strict=True)
+        )
     )
     for position in sorted(retired):
         lifecycle.retract(str(root), memories.memory_id(DECISIONS, HEADINGS[position]), "r", NOW)
