@@ -7,7 +7,7 @@ import tempfile
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mem.commands import reinforce
@@ -251,6 +251,8 @@ def test_rewards_above_one_count_as_one(steps: list[tuple[float, str]], ts: str)
 pattern_ids = st.text(min_size=1).filter(lambda text: bool(js.trim(text)))
 
 
+# Each example fsyncs up to a dozen files: its time is the disk's, not a deadline's business.
+@settings(deadline=None)
 @given(st.lists(st.tuples(pattern_ids, signals_strategy, timestamps), min_size=1, max_size=12))
 def test_the_stored_file_always_parses_and_round_trips(
     calls: list[tuple[str, dict[str, Any], str]],
