@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem.commands import housekeeping
+from mem.commands import housekeeping, secret_audit
 from mem.core import js
 from mem.files import brain, host, index_sources, locking, safe_paths
 from mem.index import check
@@ -130,4 +130,5 @@ def status(root: str) -> dict[str, Any]:
         "receipts": {"count": receipts(root), "limit": RECEIPT_LIMIT},
         "lock": lock_state(root),
         "index": check.state(root),
+        "secrets": secret_audit.summary(root),
     }

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
-from mem.core import js
+from mem.core import js, secrets
 from mem.errors import MemError
 from mem.files import writing
 
@@ -69,6 +70,11 @@ def build_event(
     }
 
 
-def append_event(root: str, event: dict[str, Any]) -> dict[str, Any]:
+def append_event(
+    root: str, event: dict[str, Any], allow_secrets: Iterable[str] = ()
+) -> dict[str, Any]:
+    secrets.refuse(
+        [(f"--{name}", event[name]) for name in ("agent", "cli", "model", "task")], allow_secrets
+    )
     writing.append_line(root, JOURNAL, js.stringify(event) + "\n")
     return event

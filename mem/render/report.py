@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mem.core import js
+from mem.render import secret_report
 
 STATUS_ICONS = {"active": "●", "paused": "◐", "archived": "○", "unknown": "?"}
 
@@ -91,6 +92,7 @@ def status_text(result: dict[str, Any]) -> str:
         f"🗂  Index: {cache['state']}, {cache['entries']} entries, {cache['bytes']} bytes,"
         f" schema {cache['schemaVersion']}"
     )
+    lines.append(secret_report.status_line(result["secrets"]))
     return _lines(lines)
 
 
