@@ -26,55 +26,71 @@ def _pem() -> str:
     return f"-----BEGIN RSA {armour}\n{body}\n-----END RSA {armour}"
 
 
-# kind -> text holding exactly one secret of that kind (the text around it is ordinary)
-SAMPLES: dict[str, str] = {
-    "private-key": "key file:\n" + _pem() + "\n",
-    "aws-access-key-id": "used " + "AK" + "IA" + _fake(16) + " for the upload",
-    "aws-secret-access-key": "aws_secret_" + "access_key = " + _fake(40, "Fake"),
-    "gcp-api-key": "maps key " + "AI" + "za" + _fake(35, "Fk"),
-    "gcp-oauth-secret": "client secret " + "GOC" + "SPX-" + _fake(28, "Fk"),
-    "google-oauth-token": "token " + "ya" + "29." + _fake(40, "Fk"),
-    "azure-storage-key": "DefaultEndpointsProtocol=https;Account"
-    + "Key="
-    + _fake(86, "Fk")
-    + "==;EndpointSuffix=core.windows.net",
-    "azure-sas-token": "https://acct.blob.core.windows.net/c?sv=2022-11-02&ss=b&s"
-    + "ig="
-    + _fake(44, "Fk")
-    + "%3D",
-    "azure-client-secret": "secret abc8" + "Q~" + _fake(34, "Fk"),
-    "github-token": "deployed with token " + "gh" + "p_" + _fake(36, "A"),
-    "gitlab-token": "CI uses " + "gl" + "pat-" + _fake(20, "Fk"),
-    "slack-token": "bot " + "xo" + "xb-" + "1" * 12 + "-" + "2" * 12 + "-" + _fake(24, "Fk"),
-    "slack-webhook": "alerts go to https://hooks." + "slack.com/services/T"
-    + _fake(8)
-    + "/B"
-    + _fake(8)
-    + "/"
-    + _fake(24, "Fk"),
-    "jwt": "cookie "
-    + ".".join(
-        [_b64url({"alg": "HS256", "typ": "JWT"}), _b64url({"sub": "fake"}), _fake(43, "Fk")]
+# kind -> (text before, the secret, text after): ordinary words around one fake secret
+PARTS: dict[str, tuple[str, str, str]] = {
+    "private-key": ("key file:\n", _pem(), "\n"),
+    "aws-access-key-id": ("used ", "AK" + "IA" + _fake(16), " for the upload"),
+    "aws-secret-access-key": ("aws_secret_" + "access_key = ", _fake(40, "Fake"), ""),
+    "gcp-api-key": ("maps key ", "AI" + "za" + _fake(35, "Fk"), ""),
+    "gcp-oauth-secret": ("client secret ", "GOC" + "SPX-" + _fake(28, "Fk"), ""),
+    "google-oauth-token": ("token ", "ya" + "29." + _fake(40, "Fk"), ""),
+    "azure-storage-key": (
+        "DefaultEndpointsProtocol=https;Account" + "Key=",
+        _fake(86, "Fk") + "==",
+        ";EndpointSuffix=core.windows.net",
     ),
-    "connection-string": "DATABASE_URL is postgres://app:" + "Fake" + "Pw42@db.example.com/prod",
-    "authorization-header": 'curl -H "Author' + 'ization: Bearer ' + _fake(32, "Fk") + '"',
-    "secret-assignment": "export DB_" + "PASSWORD=" + "FakePw" + "4242",
-    "openai-api-key": "OPENAI key " + "sk-" + "proj-" + _fake(48, "Fk"),
-    "anthropic-api-key": "key " + "sk-" + "ant-" + "api03-" + _fake(93, "Fk") + "AA",
-    "stripe-key": "billing uses " + "sk" + "_live_" + _fake(24, "Fk"),
-    "stripe-webhook-secret": "webhook " + "wh" + "sec_" + _fake(32, "Fk"),
-    "npm-token": "publish with " + "np" + "m_" + _fake(36, "Fk"),
-    "pypi-token": "upload " + "py" + "pi-AgE" + "IcHlwaS5vcmc" + _fake(70, "Fk"),
-    "huggingface-token": "model pull " + "h" + "f_" + _fake(34, "Fk"),
+    "azure-sas-token": (
+        "https://acct.blob.core.windows.net/c?sv=2022-11-02&ss=b&s" + "ig=",
+        _fake(44, "Fk") + "%3D",
+        "",
+    ),
+    "azure-client-secret": ("secret ", "abc8" + "Q~" + _fake(34, "Fk"), ""),
+    "github-token": ("deployed with token ", "gh" + "p_" + _fake(36, "A"), ""),
+    "gitlab-token": ("CI uses ", "gl" + "pat-" + _fake(20, "Fk"), ""),
+    "slack-token": ("bot ", "xo" + "xb-" + "1" * 12 + "-" + "2" * 12 + "-" + _fake(24, "Fk"), ""),
+    "slack-webhook": (
+        "alerts go to ",
+        "https://hooks." + "slack.com/services/T" + _fake(8) + "/B" + _fake(8) + "/" + _fake(24, "Fk"),
+        "",
+    ),
+    "jwt": (
+        "cookie ",
+        ".".join(
+            [_b64url({"alg": "HS256", "typ": "JWT"}), _b64url({"sub": "fake"}), _fake(43, "Fk")]
+        ),
+        "",
+    ),
+    "connection-string": ("DATABASE_URL is postgres://app:", "Fake" + "Pw42", "@db.example.com/prod"),
+    "authorization-header": ('curl -H "Author' + 'ization: Bearer ', _fake(32, "Fk"), '"'),
+    "secret-assignment": ("export DB_" + "PASSWORD=", "FakePw" + "4242", ""),
+    "openai-api-key": ("OPENAI key ", "sk-" + "proj-" + _fake(48, "Fk"), ""),
+    "anthropic-api-key": ("key ", "sk-" + "ant-" + "api03-" + _fake(93, "Fk") + "AA", ""),
+    "stripe-key": ("billing uses ", "sk" + "_live_" + _fake(24, "Fk"), ""),
+    "stripe-webhook-secret": ("webhook ", "wh" + "sec_" + _fake(32, "Fk"), ""),
+    "npm-token": ("publish with ", "np" + "m_" + _fake(36, "Fk"), ""),
+    "pypi-token": ("upload ", "py" + "pi-AgE" + "IcHlwaS5vcmc" + _fake(70, "Fk"), ""),
+    "huggingface-token": ("model pull ", "h" + "f_" + _fake(34, "Fk"), ""),
     # kinds only detect-secrets knows
-    "aws-key": 'aws_key = "' + _fake(40, "Fk") + '"',
-    "cloudant-credentials": "cloudant_password = " + _fake(64, "f"),
-    "discord-bot-token": "bot M" + _fake(23, "Fk") + "." + _fake(6, "Fk") + "." + _fake(27, "Fk"),
-    "ibm-cos-hmac": "cos_hmac_secret_" + "access_key = " + _fake(48, "f"),
-    "mailchimp-api-key": "list key " + _fake(32, "f") + "-us" + "12",
-    "sendgrid-api-key": "mail " + "S" + "G." + _fake(22, "Fk") + "." + _fake(43, "Fk"),
-    "softlayer-credentials": "softlayer_api_" + "key = " + _fake(64, "f"),
-    "square-oauth-secret": "square " + "sq0" + "csp-" + _fake(43, "Fk"),
-    "telegram-bot-token": "bot 123456789" + ":" + _fake(35, "Fk"),
-    "twilio-api-key": "twilio " + "A" + "C" + _fake(32, "f"),
+    "aws-key": ('aws_key = "', _fake(40, "Fk"), '"'),
+    "cloudant-credentials": ("cloudant_password = ", _fake(64, "f"), ""),
+    "discord-bot-token": (
+        "bot ",
+        "M" + _fake(23, "Fk") + "." + _fake(6, "Fk") + "." + _fake(27, "Fk"),
+        "",
+    ),
+    "ibm-cos-hmac": ("cos_hmac_secret_" + "access_key = ", _fake(48, "f"), ""),
+    "mailchimp-api-key": ("list key ", _fake(32, "f") + "-us" + "12", ""),
+    "sendgrid-api-key": ("mail ", "S" + "G." + _fake(22, "Fk") + "." + _fake(43, "Fk"), ""),
+    "softlayer-credentials": ("softlayer_api_" + "key = ", _fake(64, "f"), ""),
+    "square-oauth-secret": ("square ", "sq0" + "csp-" + _fake(43, "Fk"), ""),
+    "telegram-bot-token": ("bot ", "123456789" + ":" + _fake(35, "Fk"), ""),
+    "twilio-api-key": ("twilio ", "A" + "C" + _fake(32, "f"), ""),
 }
+SAMPLES: dict[str, str] = {kind: "".join(parts) for kind, parts in PARTS.items()}
+SECRETS: dict[str, str] = {kind: parts[1] for kind, parts in PARTS.items()}
+
+
+def leaks(output: str, kind: str) -> bool:
+    """Whether output shows the secret of `kind`, or any 8 characters running in it."""
+    secret = SECRETS[kind]
+    return any(secret[start : start + 8] in output for start in range(len(secret) - 7))
