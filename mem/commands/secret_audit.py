@@ -52,7 +52,7 @@ def audit(root: str, portfolio: bool, allow: Iterable[str] = ()) -> dict[str, An
                     "kind": finding.kind,
                     "label": secrets.KINDS[finding.kind],
                 }
-                for finding in secrets.scan(item.text)
+                for finding in secrets.scan_stored(item.text)
                 if finding.kind not in allowed
             ]
     return {

@@ -372,6 +372,51 @@ def scan(text: str) -> list[Finding]:
     return sorted({_finding(starts, hit) for hit in hits})
 
 
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def scan_stored(text: str) -> list[Finding]:
+    """`scan` of a stored file, seeing through JSON string escapes too.
+
+    In NDJSON stores and pretty JSON a pasted value is escaped (`\\"`, `\\n`), which can hide
+    it from a pattern; each escaped string literal is also scanned decoded, and what only
+    the decoded form shows is reported at the literal's line and column.
+    """
+    found = scan(text)
+    decoded: list[str] = []
+    places: list[tuple[int, int]] = []  # (line, column) of each decoded literal
+    for number, line in enumerate(text.split("\n"), 1):
+        if "\\" not in line:
+            continue
+        for literal in _JSON_STRING.finditer(line):
+            if "\\" not in literal.group():
+                continue
+            try:
+                value = json.loads(literal.group())
+            except ValueError:
+                continue
+            decoded.append(value)
+            places.append((number, literal.start() + 1))
+    if not decoded:
+        return found
+    # one scan of every literal, each starting on its own line of the joined text
+    joined_starts = []
+    offset = 0
+    for value in decoded:
+        joined_starts.append(offset)
+        offset += len(value) + 1
+    seen = {(finding.line, finding.kind) for finding in found}
+    extra = set()
+    starts = _line_starts("\n".join(decoded))
+    for finding in scan("\n".join(decoded)):
+        position = starts[finding.line - 1] + finding.column - 1
+        literal = bisect.bisect_right(joined_starts, position) - 1
+        line, column = places[literal]
+        if (line, finding.kind) not in seen:
+            extra.add(Finding(line, column, finding.kind))
+    return sorted(set(found) | extra)
+
+
 def _line_starts(text: str) -> list[int]:
     return [0] + [match.end() for match in re.finditer("\n", text)]
 
