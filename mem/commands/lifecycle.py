@@ -12,13 +12,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from mem import layout
 from mem.commands import memories
 from mem.core import js, secrets
 from mem.core.memory import Memory, Outcome
 from mem.errors import MemError
 from mem.files import locking, stores, writing
 
-STORE = ".bmad/memory/lifecycle.ndjson"
+STORE = layout.LIFECYCLE
 LABEL = "Lifecycle"
 MAX_REASON = 2000
 

@@ -6,11 +6,12 @@ import hashlib
 from collections.abc import Iterable
 from typing import Any
 
+from mem import layout
 from mem.core import js, secrets
 from mem.errors import MemError
 from mem.files import writing
 
-JOURNAL = ".bmad/memory/journal.ndjson"
+JOURNAL = layout.JOURNAL
 OUTCOMES = ("success", "failure", "partial", "abandoned")
 
 

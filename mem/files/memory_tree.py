@@ -10,8 +10,10 @@ import os
 import stat
 from typing import NamedTuple
 
-MEMORY_DIRS = (".bmad/memory", ".agents/memory")
-BRAIN_DIRS = ("memory", "projects", "sessions")
+from mem import layout
+
+MEMORY_DIRS = (layout.BMAD_MEMORY, layout.AGENTS_MEMORY)
+BRAIN_DIRS = (layout.BRAIN_NOTES_DIR, layout.BRAIN_PROJECTS)
 BRAIN_SUFFIXES = (".md", ".yaml", ".yml", ".json", ".ndjson")
 READ_LIMIT = 16 * 1024 * 1024  # stores stop at 2 MiB; anything far larger is not memory
 
@@ -96,7 +98,7 @@ def _read(path: str, relative: str) -> MemoryFile:
 
 def project_entries(brain: str) -> list[tuple[str, str | None]]:
     """(name, text) of each `projects/*.yaml` regular file of a brain, sorted by name."""
-    directory = os.path.join(brain, "projects")
+    directory = os.path.join(brain, layout.BRAIN_PROJECTS)
     try:
         names = sorted(os.listdir(directory))
     except OSError:
