@@ -50,7 +50,13 @@ PARTS: dict[str, tuple[str, str, str]] = {
     "slack-token": ("bot ", "xo" + "xb-" + "1" * 12 + "-" + "2" * 12 + "-" + _fake(24, "Fk"), ""),
     "slack-webhook": (
         "alerts go to ",
-        "https://hooks." + "slack.com/services/T" + _fake(8) + "/B" + _fake(8) + "/" + _fake(24, "Fk"),
+        "https://hooks."
+        + "slack.com/services/T"
+        + _fake(8)
+        + "/B"
+        + _fake(8)
+        + "/"
+        + _fake(24, "Fk"),
         "",
     ),
     "jwt": (
@@ -60,8 +66,12 @@ PARTS: dict[str, tuple[str, str, str]] = {
         ),
         "",
     ),
-    "connection-string": ("DATABASE_URL is postgres://app:", "Fake" + "Pw42", "@db.example.com/prod"),
-    "authorization-header": ('curl -H "Author' + 'ization: Bearer ', _fake(32, "Fk"), '"'),
+    "connection-string": (
+        "DATABASE_URL is postgres://app:",
+        "Fake" + "Pw42",
+        "@db.example.com/prod",
+    ),
+    "authorization-header": ('curl -H "Author' + "ization: Bearer ", _fake(32, "Fk"), '"'),
     "secret-assignment": ("export DB_" + "PASSWORD=", "FakePw" + "4242", ""),
     "openai-api-key": ("OPENAI key ", "sk-" + "proj-" + _fake(48, "Fk"), ""),
     "anthropic-api-key": ("key ", "sk-" + "ant-" + "api03-" + _fake(93, "Fk") + "AA", ""),

@@ -117,7 +117,9 @@ def test_portfolio_adds_the_brain_and_the_registered_projects(
         (f"{brain}/lessons.md", "jwt"),
         (f"{other}/.bmad/memory/journal.ndjson", "npm-token"),
     ):
-        assert any(line.startswith(f"{path}:{where[path]}:") and f": {kind} (" in line for line in lines)
+        assert any(
+            line.startswith(f"{path}:{where[path]}:") and f": {kind} (" in line for line in lines
+        )
     assert f"missing project {tmp_path / 'gone'} (registered in the brain)" in lines
     assert lines[-1].startswith("8 possible secrets in 8 of ")
     for kind in ("stripe-key", "jwt", "npm-token", "private-key"):
@@ -126,7 +128,11 @@ def test_portfolio_adds_the_brain_and_the_registered_projects(
 
 def test_a_clean_project_passes_the_gate(project: Path, run_mem: RunMem) -> None:
     done = run_mem("audit", "--secrets", cwd=project)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "No possible secret in 6 files.\n", "")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "No possible secret in 6 files.\n",
+        "",
+    )
 
 
 def test_an_allowed_kind_passes_the_gate(project: Path, run_mem: RunMem) -> None:
@@ -177,7 +183,12 @@ def test_status_counts_findings_in_one_line(project: Path, run_mem: RunMem) -> N
 
 @pytest.mark.parametrize(
     "args",
-    [["--secrets", "mem_0123"], ["--secrets", "--limit", "3"], ["--portfolio"], ["--allow-secret", "jwt"]],
+    [
+        ["--secrets", "mem_0123"],
+        ["--secrets", "--limit", "3"],
+        ["--portfolio"],
+        ["--allow-secret", "jwt"],
+    ],
 )
 def test_secrets_mode_takes_no_evidence_options(
     args: list[str], project: Path, run_mem: RunMem

@@ -23,7 +23,9 @@ def test_recall_loads_no_secret_detection(project: Path) -> None:
     for args in (("recall", "postgres"), ("recall", "postgres", "--json")):
         modules = _imported(project, *args)
         assert "mem.commands.recall" in modules
-        assert not {name for name in modules if name.startswith(("detect_secrets", "mem.core.secrets"))}
+        assert not {
+            name for name in modules if name.startswith(("detect_secrets", "mem.core.secrets"))
+        }
 
 
 def test_a_write_runs_the_detector(project: Path) -> None:

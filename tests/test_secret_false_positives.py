@@ -67,15 +67,17 @@ def _fragment(rng: random.Random) -> str:
         lambda: f"https://github.com/org/repo/commit/{_hex(rng, 40)}",
         lambda: f"https://registry.example.com:{rng.randint(1, 65535)}/npm/@scope/pkg",
         lambda: f"postgres://app:${{DB_PASSWORD}}@db{rng.randint(1, 9)}.internal:5432/prod",
-        lambda: f"src/{rng.choice(WORDS)}/{rng.choice(WORDS)}_{rng.randint(1, 99)}.py:{rng.randint(1, 999)}",
-        lambda: f"{rng.randint(1, 255)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}",
+        lambda: f"src/{rng.choice(WORDS)}/{rng.choice(WORDS)}.py:{rng.randint(1, 999)}",
+        lambda: ".".join(str(rng.randint(1, 254)) for _ in range(4)),  # an IPv4 address
         lambda: f"v{rng.randint(0, 9)}.{rng.randint(0, 30)}.{rng.randint(0, 99)}",
         lambda: f"2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T10:00:00.000Z",
         lambda: f"{rng.choice(WORDS).upper()}_{rng.choice(['TOKEN', 'KEY', 'PASSWORD'])}",
         lambda: f'os.environ["{rng.choice(WORDS).upper()}_API_KEY"]',
         lambda: f"image@sha256:{digest.hex()}",
         lambda: f"ghcr.io/org/{rng.choice(WORDS)}:{_hex(rng, 12)}",
-        lambda: "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.randint(2, 12))),
+        lambda: "".join(
+            rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.randint(2, 12))
+        ),
     ]
     return rng.choice(choices)()
 
@@ -110,4 +112,3 @@ def test_hashes_and_their_encodings_are_not_secrets(raw: bytes, prefix: str) -> 
         str(uuid.UUID(bytes=raw[:16])),
     ):
         assert secrets.scan(prefix + encoded) == [], encoded
-

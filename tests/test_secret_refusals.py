@@ -1,4 +1,5 @@
-"""Every path that writes text refuses a possible secret: exit 1, named, never echoed, nothing written."""
+"""Every path that writes text refuses a possible secret: exit 1, named, never echoed,
+nothing written."""
 
 from __future__ import annotations
 
@@ -83,9 +84,7 @@ def _handoff(project: Path, home: Path, text: str) -> tuple[list[str], str | Non
 def _promote(project: Path, home: Path, text: str) -> tuple[list[str], str | None]:
     lessons = project / LESSONS
     lessons.write_text(
-        lessons.read_text().replace(
-            "### Cache contract\n", f"### Cache contract\n{text}\n"
-        ),
+        lessons.read_text().replace("### Cache contract\n", f"### Cache contract\n{text}\n"),
         encoding="utf-8",
     )
     return ["promote", CACHE, "--approve", "--by", "alice"], None
@@ -138,7 +137,13 @@ def test_allow_secret_lets_that_kind_through_and_records_it_nowhere(
     assert refused.exit_code == 1 and "connection-string" in refused.stderr
     before = tree(project, brain, isolated_env)
     done = invoke(
-        *args, "-d", str(project), "--allow-secret", "connection-string", "--allow-secret", "jwt",
+        *args,
+        "-d",
+        str(project),
+        "--allow-secret",
+        "connection-string",
+        "--allow-secret",
+        "jwt",
         input=stdin,
     )
     after = tree(project, brain, isolated_env)
@@ -202,7 +207,9 @@ def test_every_copied_field_of_an_observation_is_checked(project: Path) -> None:
 
 
 def test_an_unknown_kind_is_refused_before_anything(project: Path) -> None:
-    done = invoke("write", "--agent", "a", "--task", "ok", "--allow-secret", "github", "-d", str(project))
+    done = invoke(
+        "write", "--agent", "a", "--task", "ok", "--allow-secret", "github", "-d", str(project)
+    )
     assert done.exit_code == 1
     assert "--allow-secret: unknown kind github; the kinds are" in done.stderr
 

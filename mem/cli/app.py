@@ -633,7 +633,9 @@ def evidence_list(memory_id: str, directory: str | None, json_: bool) -> None:
 @click.argument("memory_id", required=False)
 @click.option("--root", metavar="DIR", help=_ROOT_HELP)
 @click.option("--limit", metavar="N", help="Memories to list, 1 to 1000 (default 20).")
-@click.option("--secrets", "secrets_", is_flag=True, help="List possible secrets in memory instead.")
+@click.option(
+    "--secrets", "secrets_", is_flag=True, help="List possible secrets in memory instead."
+)
 @click.option("--portfolio", is_flag=True, help="--secrets: also the brain and its projects.")
 @allow_secret_option
 @project_options
@@ -719,9 +721,7 @@ def supersede_command(
     from mem.render import memory_views
 
     root = safe_paths.project_root(directory)
-    outcome = lifecycle.supersede(
-        root, memory_id, successor, reason, clock.now_iso(), allow_secret
-    )
+    outcome = lifecycle.supersede(root, memory_id, successor, reason, clock.now_iso(), allow_secret)
     click.echo(memory_views.lifecycle_outcome("supersede", outcome, json_), nl=False)
 
 
@@ -789,9 +789,7 @@ def observe(
     from mem import clock, render
     from mem.commands import observe as observe_
 
-    receipt = observe_.observe(
-        _directory(options), options["input"], clock.now_iso(), allow_secret
-    )
+    receipt = observe_.observe(_directory(options), options["input"], clock.now_iso(), allow_secret)
     click.echo(render.written_json(receipt) if json_ else render.observe_text(receipt), nl=False)
 
 

@@ -16,7 +16,6 @@ from mem.core import js, receipts, secrets
 from mem.errors import MemError
 from mem.files import host, locking, nexus, safe_paths, writing
 
-
 # what a receipt copies from the observation
 WRITTEN = ("runId", "taskId", "memory", "scope", "interpretation", "supersedes", "contradicts")
 

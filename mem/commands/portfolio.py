@@ -226,9 +226,7 @@ def promote(
     }
     if not approve:
         return result
-    secrets.refuse(
-        [("--by", by), (f"the section of memory {memory.id}", section)], allow_secrets
-    )
+    secrets.refuse([("--by", by), (f"the section of memory {memory.id}", section)], allow_secrets)
     with locking.writer_lock(root):
         earlier = _applied_promotion(root, memory)
         if earlier is not None:

@@ -23,9 +23,7 @@ def audit(root: str, portfolio: bool, allow: Iterable[str] = ()) -> dict[str, An
     command line, since a write's `--allow-secret` is recorded nowhere).
     """
     allowed = secrets.allowed_kinds(allow)
-    places: list[tuple[str, list[memory_tree.MemoryFile]]] = [
-        ("", memory_tree.project_files(root))
-    ]
+    places: list[tuple[str, list[memory_tree.MemoryFile]]] = [("", memory_tree.project_files(root))]
     brain_dir = None
     missing: list[str] = []
     if portfolio:

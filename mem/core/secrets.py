@@ -66,7 +66,8 @@ _PLACEHOLDER = re.compile(
     ^(?:
         [$%<{\[*(]                       # $VAR, ${VAR}, %(x)s, <password>, {{ x }}, [redacted], ***
       | (?:x+|\.{3,}|-+|_+|\?+|…)$       # xxxx, ..., ----, ????
-      | (?:your|my|the|some|example|sample|dummy|fake|test)[-_]?(?:pass(?:word)?|secret|token|key|pwd)s?$
+      | (?:your|my|the|some|example|sample|dummy|fake|test)[-_]?
+        (?:pass(?:word)?|secret|token|key|pwd)s?$
       | (?:pass(?:word)?|passwd|pwd|pw|secret|token|tok|key|api[-_]?key|changeme|change[-_]?me
          |redacted|hidden|placeholder|none|null|empty)s?$
     )
@@ -123,7 +124,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "private-key",
         "private key block",
         "PRIVATE PuTTY-User-Key-File-",
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----" + _PEM_BODY
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+        + _PEM_BODY
         + r"|PuTTY-User-Key-File-\d: [^\n]*(?:\n[^\n]*){0,40}?"
         r"Private-Lines: \d+(?:\\[rn]|\s)+[A-Za-z0-9+/=]{40,}",
     ),
@@ -148,7 +150,9 @@ PATTERNS: tuple[Pattern, ...] = (
         "GOCSPX-",
         r"(?<![\w-])GOCSPX-[A-Za-z0-9_-]{28}(?![\w-])",
     ),
-    _p("google-oauth-token", "Google OAuth access token", "ya29.", _L + r"ya29\.[0-9A-Za-z_-]{30,}"),
+    _p(
+        "google-oauth-token", "Google OAuth access token", "ya29.", _L + r"ya29\.[0-9A-Za-z_-]{30,}"
+    ),
     _p(
         "azure-storage-key",
         "Azure storage account key",
@@ -331,7 +335,9 @@ def _plugins() -> tuple[tuple[Any, str], ...]:
     """The detect-secrets plugin instances, loaded once, on the first scan of a process."""
     loaded = []
     for module, class_name, kind, _ in DETECT_SECRETS_PLUGINS:
-        plugin_class = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), class_name)
+        plugin_class = getattr(
+            importlib.import_module(f"detect_secrets.plugins.{module}"), class_name
+        )
         loaded.append((plugin_class(), kind))
     return tuple(loaded)
 
@@ -385,10 +391,10 @@ def scan_stored(text: str) -> list[Finding]:
     found = scan(text)
     decoded: list[str] = []
     places: list[tuple[int, int]] = []  # (line, column) of each decoded literal
-    for number, line in enumerate(text.split("\n"), 1):
-        if "\\" not in line:
+    for number, text_line in enumerate(text.split("\n"), 1):
+        if "\\" not in text_line:
             continue
-        for literal in _JSON_STRING.finditer(line):
+        for literal in _JSON_STRING.finditer(text_line):
             if "\\" not in literal.group():
                 continue
             try:
@@ -410,8 +416,7 @@ def scan_stored(text: str) -> list[Finding]:
     starts = _line_starts("\n".join(decoded))
     for finding in scan("\n".join(decoded)):
         position = starts[finding.line - 1] + finding.column - 1
-        literal = bisect.bisect_right(joined_starts, position) - 1
-        line, column = places[literal]
+        line, column = places[bisect.bisect_right(joined_starts, position) - 1]
         if (line, finding.kind) not in seen:
             extra.add(Finding(line, column, finding.kind))
     return sorted(set(found) | extra)
@@ -442,12 +447,7 @@ def allowed_kinds(values: Iterable[str]) -> frozenset[str]:
 
 
 def scan_fields(fields: Iterable[tuple[str, str | None]]) -> list[FieldFinding]:
-    return [
-        FieldFinding(name, finding)
-        for name, text in fields
-        if text
-        for finding in scan(text)
-    ]
+    return [FieldFinding(name, finding) for name, text in fields if text for finding in scan(text)]
 
 
 def refuse(fields: Iterable[tuple[str, str | None]], allow: Iterable[str] = ()) -> None:

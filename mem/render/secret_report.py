@@ -15,7 +15,9 @@ def audit_text(result: dict[str, Any]) -> str:
         for item in result["findings"]
     ]
     lines += [f"skipped {item['file']}: {item['reason']}" for item in result["skipped"]]
-    lines += [f"missing project {path} (registered in the brain)" for path in result["missingProjects"]]
+    lines += [
+        f"missing project {path} (registered in the brain)" for path in result["missingProjects"]
+    ]
     scanned = _plural(result["scanned"], "file", "files")
     if result["count"]:
         lines.append(
