@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import uuid
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -15,9 +16,11 @@ from mem.core import secrets
 from mem.errors import MemError
 
 
-def test_every_kind_has_a_sample_and_a_label() -> None:
+def test_every_kind_has_a_sample_a_label_and_a_row_in_the_readme() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     assert set(SAMPLES) == set(secrets.KINDS)
-    assert all(secrets.KINDS[kind] for kind in secrets.KINDS)
+    for kind, label in secrets.KINDS.items():
+        assert f"| `{kind}` | {label} |" in readme
 
 
 @pytest.mark.parametrize("kind", sorted(SAMPLES))
