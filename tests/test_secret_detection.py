@@ -119,3 +119,27 @@ def test_json_fields_reach_any_depth() -> None:
     assert fields.pop("scope (the key)") == "scope"
     [(name, text)] = fields.items()
     assert text == SECRETS["npm-token"] and name.startswith("scope[0][0]")
+
+
+HOSTILE = {
+    "a key header over a line of spaces": "-----BEGIN PRIVATE " + "KEY-----\nA: " + " " * 100_000,
+    "URL fragments": "://aaaa:" * 20_000,
+    "a minified line of slashes": "//a/" * 25_000,
+    "connection keys without a password": "server=a;" * 20_000 + "pass",
+    "SAS starts": "sv=2022-11-02&" * 10_000,
+    "one long word": "eyJ" + "a" * 100_000,
+}
+
+
+@pytest.mark.parametrize("text", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_text_is_read_without_a_backtracking_storm(text: str) -> None:
+    # Each would take minutes with a pattern that backtracks quadratically; linear, it is
+    # a fraction of a second (the timing itself belongs in bench/, not here).
+    assert secrets.scan(text) == []
+
+
+def test_a_secret_on_a_very_long_line_is_found_once_where_it_is() -> None:
+    padding = "x" * 5000 + " "
+    text = padding + SAMPLES["sendgrid-api-key"] + " " + padding
+    column = len(padding) + len(SAMPLES["sendgrid-api-key"]) - len(SECRETS["sendgrid-api-key"]) + 1
+    assert secrets.scan(text) == [secrets.Finding(1, column, "sendgrid-api-key")]

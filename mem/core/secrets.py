@@ -115,7 +115,12 @@ def _p(
     return Pattern(kind, label, tuple(needles.split()), re.compile(regex), group, accept)
 
 
-_PEM_BODY = r"(?:\\[rn]|\s)+(?:[A-Za-z-]+:[^\n\\]*(?:\\[rn]|\s)+)*[A-Za-z0-9+/=]{40,}"
+# armour, optional `Name: value` header lines (each ends at its line break: no ambiguity, no
+# backtracking storm on a line of spaces), then the base64 body; `\\n` as escaped in JSON
+_BREAK = r"(?:\\r)?(?:\\n|\n)"
+_PEM_BODY = (
+    r"(?:\\[rn]|\s)+(?:[A-Za-z-]+:[^\n\\]*" + _BREAK + r"(?:\\[rn]|\s)*)*[A-Za-z0-9+/=]{40,}"
+)
 _GITLAB = "glpat gldt glft glsoat glrt glptt glcbt glimt glagent gloas glffct"
 
 # Specific formats first: where two patterns match the same text, the earlier one names it.
@@ -164,7 +169,7 @@ PATTERNS: tuple[Pattern, ...] = (
         "azure-sas-token",
         "Azure shared access signature",
         "sig=",
-        r"(?i)\bsv=\d{4}-\d\d-\d\d&[^\s\"'<>]*?\bsig=([A-Za-z0-9%+/]{30,}=*)",
+        r"(?i)\bsv=\d{4}-\d\d-\d\d&[^\s\"'<>]{0,2000}?\bsig=([A-Za-z0-9%+/]{30,}=*)",
         1,
     ),
     _p(
@@ -248,7 +253,8 @@ PATTERNS: tuple[Pattern, ...] = (
         "connection-string",
         "connection string with a password",
         "password pwd",
-        r"(?i)(?:\b(?:server|data source|host|address|addr|uid|user id|user)\s*=[^;\n]*;\s*)+"
+        r"(?i)(?:\b(?:server|data source|host|address|addr|uid|user id|user)\s*=[^;\n]{0,200};"
+        r"\s*){1,20}"
         r"(?:password|pwd)\s*=\s*([^;\s\"']{3,})",
         1,
         _real_value,
@@ -304,9 +310,27 @@ KINDS: dict[str, str] = {
 }
 
 
-def _builtin_hits(text: str) -> list[_Hit]:
+class _Disjoint:
+    """Spans that overlap none of each other, sorted: a span overlapping one is not added."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.spans: list[_Hit] = []
+
+    def free(self, hit: _Hit) -> bool:
+        before = bisect.bisect_left(self.starts, hit.end)  # the spans starting before it ends
+        return before == 0 or self.spans[before - 1].end <= hit.start
+
+    def add(self, hit: _Hit) -> None:
+        if self.free(hit):
+            at = bisect.bisect_left(self.starts, hit.start)
+            self.starts.insert(at, hit.start)
+            self.spans.insert(at, hit)
+
+
+def _builtin_hits(text: str) -> _Disjoint:
     """Matches of mem's patterns; where two overlap, the earlier (more specific) pattern wins."""
-    kept: list[_Hit] = []
+    kept = _Disjoint()
     lowered: str | None = None
     for pattern in PATTERNS:
         if pattern.regex.flags & re.IGNORECASE:
@@ -320,14 +344,8 @@ def _builtin_hits(text: str) -> list[_Hit]:
             value = match.group(pattern.group)
             if pattern.accept is not None and not pattern.accept(value):
                 continue
-            hit = _Hit(match.start(pattern.group), match.end(pattern.group), pattern.kind)
-            if not _overlaps(hit, kept):
-                kept.append(hit)
+            kept.add(_Hit(match.start(pattern.group), match.end(pattern.group), pattern.kind))
     return kept
-
-
-def _overlaps(hit: _Hit, others: list[_Hit]) -> bool:
-    return any(hit.start < other.end and other.start < hit.end for other in others)
 
 
 @functools.cache
@@ -342,40 +360,58 @@ def _plugins() -> tuple[tuple[Any, str], ...]:
     return tuple(loaded)
 
 
-def _plugin_hits(text: str) -> Iterator[_Hit]:
-    """detect-secrets scans line by line; one pass over the whole text first skips the
-    lines of every plugin that finds nothing anywhere (almost always all of them)."""
-    lines: list[tuple[int, str]] | None = None
+# detect-secrets reads line by line, and some of its patterns backtrack in time quadratic in
+# the line's length (`//.+/:_authToken=` over a minified file): a long line is read as
+# overlapping windows, the overlap longer than any one-line secret they look for.
+WINDOW = 512
+OVERLAP = 256
+
+
+def _plugin_hits(text: str, kept: _Disjoint) -> None:
+    """Add detect-secrets' findings that overlap none already kept. Every plugin reads the whole
+    text once (its lines joined); only one that finds something reads line by line, to place
+    each finding."""
+    segments = _segments(text)
+    joined = "\n".join(piece for _, piece in segments)
     for plugin, kind in _plugins():
-        if next(iter(plugin.analyze_string(text)), None) is None:
+        if next(iter(plugin.analyze_string(joined)), None) is None:
             continue
-        if lines is None:
-            lines = list(_lines_with_offsets(text))
-        for offset, line in lines:
+        hits = set()
+        for offset, piece in segments:
             position = 0
-            for value in plugin.analyze_string(line):
-                found = line.find(value, position)
-                if found < 0:
-                    found = line.find(value)
+            for value in plugin.analyze_string(piece):
+                at = piece.find(value, position)
+                if at < 0:
+                    at = piece.find(value)
                 else:
-                    position = found + len(value)
-                if found >= 0 and value:
-                    yield _Hit(offset + found, offset + found + len(value), kind)
+                    position = at + len(value)
+                if at >= 0 and value:
+                    hits.add(_Hit(offset + at, offset + at + len(value), kind))
+        # two windows can see one secret, one of them cut short: the longest is kept
+        for hit in sorted(hits, key=lambda hit: (hit.start, hit.start - hit.end)):
+            kept.add(hit)
 
 
-def _lines_with_offsets(text: str) -> Iterator[tuple[int, str]]:
+def _segments(text: str) -> list[tuple[int, str]]:
+    """(offset, text) of each line, a long line as overlapping windows."""
+    segments = []
     offset = 0
     for line in text.split("\n"):
-        yield offset, line
+        if len(line) <= WINDOW:
+            segments.append((offset, line))
+        else:
+            for start in range(0, len(line) - OVERLAP, WINDOW - OVERLAP):
+                segments.append((offset + start, line[start : start + WINDOW]))
         offset += len(line) + 1
+    return segments
 
 
 def scan(text: str) -> list[Finding]:
     """Every possible secret in text, in reading order; mem's own kind wins where both see one."""
-    own = _builtin_hits(text)
-    hits = own + [hit for hit in set(_plugin_hits(text)) if not _overlaps(hit, own)]
+    kept = _builtin_hits(text)
+    _plugin_hits(text, kept)
     starts = _line_starts(text)
-    return sorted({_finding(starts, hit) for hit in hits})
+    return sorted({_finding(starts, hit) for hit in kept.spans})
 
 
 _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
