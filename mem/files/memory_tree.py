@@ -49,21 +49,27 @@ def brain_files(brain: str) -> list[MemoryFile]:
 
 
 def _walk(base: str, directory: str) -> list[MemoryFile]:
+    """Every entry below a folder, depth first; a loop, not recursion, so any depth is fine."""
     top = os.path.join(base, *directory.split("/"))
     if not stat.S_ISDIR(_mode(top) or 0):
         return []  # missing, a file, or a link: nothing of ours to walk
     found: list[MemoryFile] = []
-
-    def unreadable(error: OSError) -> None:
-        path = error.filename or top
-        relative = os.path.relpath(path, base).replace(os.sep, "/")
-        found.append(MemoryFile(path, relative, None, f"unreadable ({error.strerror})"))
-
-    for current, folders, names in os.walk(top, onerror=unreadable, followlinks=False):
-        folders.sort()
-        for name in sorted(names) + [folder for folder in folders if _is_link(current, folder)]:
-            path = os.path.join(current, name)
-            found.append(_read(path, os.path.relpath(path, base).replace(os.sep, "/")))
+    pending = [top]
+    while pending:
+        current = pending.pop()
+        try:
+            with os.scandir(current) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as error:
+            relative = os.path.relpath(current, base).replace(os.sep, "/")
+            found.append(MemoryFile(current, relative, None, f"unreadable ({error.strerror})"))
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(entry.path)
+            else:
+                relative = os.path.relpath(entry.path, base).replace(os.sep, "/")
+                found.append(_read(entry.path, relative))
     return found
 
 
@@ -72,10 +78,6 @@ def _mode(path: str) -> int | None:
         return os.lstat(path).st_mode
     except OSError:
         return None
-
-
-def _is_link(directory: str, name: str) -> bool:
-    return stat.S_ISLNK(_mode(os.path.join(directory, name)) or 0)
 
 
 def _read(path: str, relative: str) -> MemoryFile:
