@@ -49,7 +49,7 @@ def test_an_allowed_kind_passes_and_only_that_kind() -> None:
 
 
 def test_an_unknown_allowed_kind_is_refused_even_without_a_finding() -> None:
-    with pytest.raises(MemError, match="unknown kind nope; the kinds are"):
+    with pytest.raises(MemError, match="unknown kind 'nope'; the kinds are"):
         secrets.refuse([("--task", "plain words")], allow=["nope"])
 
 
@@ -143,3 +143,14 @@ def test_a_secret_on_a_very_long_line_is_found_once_where_it_is() -> None:
     text = padding + SAMPLES["sendgrid-api-key"] + " " + padding
     column = len(padding) + len(SAMPLES["sendgrid-api-key"]) - len(SECRETS["sendgrid-api-key"]) + 1
     assert secrets.scan(text) == [secrets.Finding(1, column, "sendgrid-api-key")]
+
+
+def test_a_jwt_lookalike_nested_too_deep_is_not_a_crash() -> None:
+    header = base64.urlsafe_b64encode(b'{"a":' + b"[" * 100_000).decode().rstrip("=")
+    assert secrets.scan(header + ".eyJzdWIiOiJ4In0." + "s" * 20) == []
+
+
+def test_an_unknown_kind_that_looks_like_a_secret_is_not_echoed() -> None:
+    with pytest.raises(MemError) as raised:
+        secrets.allowed_kinds([SECRETS["github-token"]])
+    assert "unknown kind '(withheld)'" in str(raised.value)

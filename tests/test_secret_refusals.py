@@ -211,7 +211,7 @@ def test_an_unknown_kind_is_refused_before_anything(project: Path) -> None:
         "write", "--agent", "a", "--task", "ok", "--allow-secret", "github", "-d", str(project)
     )
     assert done.exit_code == 1
-    assert "--allow-secret: unknown kind github; the kinds are" in done.stderr
+    assert "--allow-secret: unknown kind 'github'; the kinds are" in done.stderr
 
 
 def test_the_real_entry_point_keeps_the_secret_out_of_every_stream(

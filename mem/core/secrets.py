@@ -90,7 +90,7 @@ def _jwt_header(value: str) -> bool:
     head = value.split(".", 1)[0]
     try:
         decoded = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
-    except (binascii.Error, ValueError):
+    except (binascii.Error, ValueError, RecursionError):  # RecursionError: `{"a":[[[[...`
         return False
     return isinstance(decoded, dict) and "alg" in decoded
 
@@ -362,7 +362,9 @@ def _plugins() -> tuple[tuple[Any, str], ...]:
 
 # detect-secrets reads line by line, and some of its patterns backtrack in time quadratic in
 # the line's length (`//.+/:_authToken=` over a minified file): a long line is read as
-# overlapping windows, the overlap longer than any one-line secret they look for.
+# overlapping windows, the overlap longer than any one-line secret they look for. A window
+# also keeps its JWT check (json.loads, no RecursionError guard) away from a token nested
+# deep enough to overflow the stack: that needs over 1,300 characters.
 WINDOW = 512
 OVERLAP = 256
 
@@ -475,8 +477,9 @@ def allowed_kinds(values: Iterable[str]) -> frozenset[str]:
     allowed = frozenset(values)
     unknown = sorted(allowed - set(KINDS))
     if unknown:
+        shown = ", ".join(repr(shown_name(kind, "(withheld)")) for kind in unknown)
         raise MemError(
-            f"--allow-secret: unknown kind {', '.join(unknown)}; the kinds are "
+            f"--allow-secret: unknown kind {shown}; the kinds are "
             f"{', '.join(sorted(KINDS))}."
         )
     return allowed
