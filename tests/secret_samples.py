@@ -82,16 +82,13 @@ PARTS: dict[str, tuple[str, str, str]] = {
     "huggingface-token": ("model pull ", "h" + "f_" + _fake(34, "Fk"), ""),
     # kinds only detect-secrets knows
     "aws-key": ('aws_key = "', _fake(40, "Fk"), '"'),
-    "cloudant-credentials": ("cloudant_password = ", _fake(64, "f"), ""),
     "discord-bot-token": (
         "bot ",
         "M" + _fake(23, "Fk") + "." + _fake(6, "Fk") + "." + _fake(27, "Fk"),
         "",
     ),
-    "ibm-cos-hmac": ("cos_hmac_secret_" + "access_key = ", _fake(48, "f"), ""),
     "mailchimp-api-key": ("list key ", _fake(32, "f") + "-us" + "12", ""),
     "sendgrid-api-key": ("mail ", "S" + "G." + _fake(22, "Fk") + "." + _fake(43, "Fk"), ""),
-    "softlayer-credentials": ("softlayer_api_" + "key = ", _fake(64, "f"), ""),
     "square-oauth-secret": ("square ", "sq0" + "csp-" + _fake(43, "Fk"), ""),
     "telegram-bot-token": ("bot ", "123456789" + ":" + _fake(35, "Fk"), ""),
     "twilio-api-key": ("twilio ", "A" + "C" + _fake(32, "f"), ""),

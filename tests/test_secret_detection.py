@@ -154,3 +154,21 @@ def test_an_unknown_kind_that_looks_like_a_secret_is_not_echoed() -> None:
     with pytest.raises(MemError) as raised:
         secrets.allowed_kinds([SECRETS["github-token"]])
     assert "unknown kind '(withheld)'" in str(raised.value)
+
+
+def test_the_left_out_plugins_would_refuse_ordinary_memory_text() -> None:
+    """Why each detect-secrets plugin mem leaves out is left out (README, 'What is detected')."""
+    from detect_secrets.plugins.artifactory import ArtifactoryDetector
+    from detect_secrets.plugins.basic_auth import BasicAuthDetector
+    from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
+    from detect_secrets.plugins.private_key import PrivateKeyDetector
+
+    hashed = base64.urlsafe_b64encode(hashlib.sha256(b"z").digest() + b"a").decode()
+    for plugin, text in (
+        (ArtifactoryDetector(), "migrated from APACHEKAFKA to redpanda"),
+        (BasicAuthDetector(), "template: postgres://USER:PASSWORD@HOST/db"),
+        (IbmCloudIamDetector(), "cache key " + hashed),
+        (PrivateKeyDetector(), "never commit a BEGIN RSA PRIVATE KEY file"),
+    ):
+        assert list(plugin.analyze_string(text)), type(plugin).__name__
+        assert secrets.scan(text) == []
