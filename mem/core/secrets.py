@@ -13,10 +13,10 @@ reads, goes through two detectors:
   plugins (hashes and ids are the daily bread of the evidence and receipt stores), keyword
   (prose: `password: "rotated monthly"`), public IP (server addresses), private key (fires
   on the bare words "BEGIN RSA PRIVATE KEY"), basic auth (fires on placeholders such as
-  `postgres://USER:PASSWORD@HOST`), Artifactory (fires on upper-case words such as APACHEKAFKA), IBM Cloud
-  IAM (any "key" followed by 44 characters, a base64url hash included), and Cloudant, IBM
-  COS and SoftLayer (85% of the scanning time, for credentials agents rarely meet). mem's
-  own patterns cover private keys and URL credentials precisely.
+  `postgres://USER:PASSWORD@HOST`), Artifactory (fires on upper-case words such as
+  APACHEKAFKA), IBM Cloud IAM (any "key" followed by 44 characters, a base64url hash
+  included), and Cloudant, IBM COS and SoftLayer (85% of the scanning time, for credentials
+  agents rarely meet). mem's own patterns cover private keys and URL credentials precisely.
 
 A finding carries a position and a kind, never the matched text: nothing here returns or
 formats a secret, so no message can echo one. Pure: values in, values out; detect-secrets
