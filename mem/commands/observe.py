@@ -36,8 +36,9 @@ def observe(
         raise MemError("Outcome input is required.")
     observation = value if isinstance(value, dict) else {}
     copied = {key: observation[key] for key in WRITTEN if key in observation}
+    source = secrets.shown_name(relative)
     secrets.refuse(
-        [(f"{relative} {path}", text) for path, text in secrets.json_fields(copied)],
+        [(f"{source} {path}", text) for path, text in secrets.json_fields(copied)],
         allow_secrets,
     )
     with locking.writer_lock(root):
