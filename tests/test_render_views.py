@@ -8,9 +8,9 @@ from types import ModuleType
 import pytest
 
 from mem import render
-from mem.render import memory_views, report
+from mem.render import memory_views, report, secret_report
 
-HELPERS = {"truncate"}  # pure text helpers, not views
+HELPERS = {"truncate", "status_line"}  # pure text helpers, not views
 
 
 def _views(module: ModuleType) -> list[str]:
@@ -24,7 +24,9 @@ def _views(module: ModuleType) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("module", [render, report, memory_views], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "module", [render, report, memory_views, secret_report], ids=lambda m: m.__name__
+)
 def test_every_view_takes_as_json_by_keyword(module: ModuleType) -> None:
     views = _views(module)
     assert views

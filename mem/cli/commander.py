@@ -28,11 +28,15 @@ class Option(NamedTuple):
     takes_value: bool
     flags: str  # as commander names it in errors: "-d, --directory <path>"
     destination: str
+    repeatable: bool = False  # mem's own options only; commander keeps the last value
+
+
+Value = str | bool | list[str]
 
 
 class Parsed(NamedTuple):
     operands: list[str]
-    values: dict[str, str | bool]  # destination -> value, True for a flag
+    values: dict[str, Value]  # destination -> value: True for a flag, a list if repeatable
     unknown: list[str]  # the first unknown option and every argument after it
     error: str | None  # commander stops at an option missing its value
     first_operand_at: int | None  # where the action stood among the arguments
@@ -43,7 +47,7 @@ def parse(args: Sequence[str], table: Iterable[Option]) -> Parsed:
     by_name = {name: option for option in table for name in option.names}
     operands: list[str] = []
     unknown: list[str] = []
-    values: dict[str, str | bool] = {}
+    values: dict[str, Value] = {}
     destination = operands
     first_at: int | None = None
     position = 0
@@ -68,7 +72,7 @@ def parse(args: Sequence[str], table: Iterable[Option]) -> Parsed:
                 if position == len(args):
                     missing = f"option '{option.flags}' argument missing"
                     return Parsed(operands, values, unknown, missing, first_at)
-                values[option.destination] = args[position]
+                _store(values, option, args[position])
                 position += 1
             else:
                 values[option.destination] = True
@@ -77,7 +81,7 @@ def parse(args: Sequence[str], table: Iterable[Option]) -> Parsed:
             option = by_name.get(arg[:2])
             if option is not None:
                 if option.takes_value:
-                    values[option.destination] = arg[2:]
+                    _store(values, option, arg[2:])
                 else:
                     values[option.destination] = True
                     group = "-" + arg[2:]
@@ -86,7 +90,7 @@ def parse(args: Sequence[str], table: Iterable[Option]) -> Parsed:
             name, _, value = arg.partition("=")
             option = by_name.get(name)
             if option is not None and option.takes_value:
-                values[option.destination] = value
+                _store(values, option, value)
                 continue
         negative_number = re.fullmatch(NEGATIVE_NUMBER, arg) if _maybe_option(arg) else None
         if destination is operands and _maybe_option(arg) and not negative_number:
@@ -95,6 +99,14 @@ def parse(args: Sequence[str], table: Iterable[Option]) -> Parsed:
             first_at = position - 1
         destination.append(arg)
     return Parsed(operands, values, unknown, None, first_at)
+
+
+def _store(values: dict[str, Value], option: Option, value: str) -> None:
+    if option.repeatable:
+        previous = values.get(option.destination)
+        values[option.destination] = [*(previous if isinstance(previous, list) else []), value]
+    else:
+        values[option.destination] = value
 
 
 def _maybe_option(arg: str) -> bool:
