@@ -12,8 +12,11 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install --quiet -e '.[test]' --config-settings editable_mode=compat
 	touch $@
 
+# Byte-compiled first, so the subprocess tests do not each recompile mem under
+# PYTHONDONTWRITEBYTECODE; two workers for the machine's two cores.
 test: $(VENV)/.installed
-	$(PY) -m pytest -q
+	$(PY) -m compileall -q mem migrations
+	$(PY) -m pytest -q -n 2
 
 demo: $(VENV)/.installed
 	@bash bench/demo.sh $(abspath $(MEM))
