@@ -12,16 +12,44 @@ from typing import Any, NamedTuple
 from mem.core import js
 
 # Bump when the records produced for the same bytes change: the index version includes it.
-PARSER_VERSION = 1
+PARSER_VERSION = 2
 
-_TOKEN = re.compile(r"[a-z0-9àâäéèêëïîôöùûüç_-]{2,}")
+# Token characters (section 7). Every one is Latin-1, so a lower-cased text encoded to
+# Latin-1 (anything else becoming "?", a separator) keeps one byte per character, and one
+# bytes.translate turns every separator into a space: split() then yields the tokens.
+TOKEN_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789àâäéèêëïîôöùûüç_-"
+_SEPARATORS_TO_SPACE = bytes(
+    code if chr(code) in TOKEN_CHARACTERS else 0x20 for code in range(256)
+)
+_SINGLE_CHARACTER_TOKENS = frozenset(
+    character.encode("latin-1") for character in TOKEN_CHARACTERS
+)
 _WS = re.escape(js.JS_WHITESPACE)
-# JS /^###\s+(.*)/: `.` stops at \r, U+2028 and U+2029, and there is no `$` anchor.
-_HEADING = re.compile(rf"###[{_WS}]+([^\n\r\u2028\u2029]*)")
+_WS_IN_LINE = re.escape(js.JS_WHITESPACE.replace("\n", ""))
+# JS /^###\s+(.*)/ on each "\n"-separated line: `.` stops at \r, U+2028 and U+2029.
+_HEADING_LINE = re.compile(rf"^###[{_WS_IN_LINE}]+([^\n\r\u2028\u2029]*)", re.MULTILINE)
+
+
+def token_bytes(text: str) -> bytes:
+    """The text with every separator a space: its split() is the tokens (and 1-character runs)."""
+    lowered = text.lower()
+    return lowered.encode("latin-1", "replace").translate(_SEPARATORS_TO_SPACE)
 
 
 def tokenize(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+    parts = token_bytes(text).decode("latin-1").split()
+    return [part for part in parts if len(part) > 1]
+
+
+def term_counts(spaced: bytes) -> tuple[dict[bytes, int], int]:
+    """(token -> frequency, token count) of a token_bytes() text; tokens stay Latin-1 bytes."""
+    from collections import Counter
+
+    counts = Counter(spaced.split())
+    length = counts.total()
+    for single in _SINGLE_CHARACTER_TOKENS.intersection(counts):
+        length -= counts.pop(single)
+    return counts, length
 
 
 def query_tokens(query: str) -> list[str]:
@@ -39,21 +67,34 @@ class Note(NamedTuple):
 
 
 def split_sections(content: str) -> list[Note]:
-    notes: list[Note] = []
-    heading: str | None = None
-    body: list[str] = []
-    for line in content.split("\n"):
-        match = _HEADING.match(line)
-        if match:
-            if heading is not None:
-                notes.append(Note(len(notes), heading, heading + "\n" + "".join(body)))
-            heading = js.trim(match.group(1))
-            body = []
-        elif heading is not None:
-            body.append(line + "\n")
-    if heading is not None:
-        notes.append(Note(len(notes), heading, heading + "\n" + "".join(body)))
-    return notes
+    return [Note(ordinal, heading, text) for ordinal, heading, text, _ in section_spans(content)]
+
+
+def section_spans(content: str) -> list[tuple[int, str, str, tuple[int, int, int, int]]]:
+    """(ordinal, heading, scored text, (heading start, heading end, body start, body end)).
+
+    The spans index `content`: the scored text is content[hs:he] trimmed + "\n" + the body,
+    whose lines all end with "\n" (the last one gets it added), so a caller can tokenise
+    the whole file once and slice it per section.
+    """
+    found = []
+    matches = list(_HEADING_LINE.finditer(content))
+    size = len(content)
+    for position, match in enumerate(matches):
+        line_end = content.find("\n", match.end())
+        if position + 1 < len(matches):
+            body_end = matches[position + 1].start()
+            body = content[line_end + 1 : body_end]
+        elif line_end < 0:
+            line_end = body_end = size
+            body = ""
+        else:
+            body_end = size
+            body = content[line_end + 1 :] + "\n"
+        heading = js.trim(match.group(1))
+        spans = (match.start(1), match.end(1), min(line_end + 1, size), body_end)
+        found.append((position, heading, heading + "\n" + body, spans))
+    return found
 
 
 class Event(NamedTuple):
