@@ -67,10 +67,11 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
     now_ms = None if now_parsed is None else now_parsed.ms
     terms = parse.query_tokens(request.query)
     with contextlib.ExitStack() as stack:
-        conn, _ = stack.enter_context(sync.synced(root, "project"))
+        project = stack.enter_context(sync.opened(root, "project"))
+        conn = project.conn
         project_files = {
             path: row
-            for path, row in index.file_rows(conn).items()
+            for path, row in project.files.items()
             if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
         }
         evidence = None
@@ -85,20 +86,19 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
         # then every candidate is ranked; without them evidence ranking only labels the top.
         candidate_limit = None if evidence or terminations else limit
         ranked = _rank(
-            conn, terms, [row.id for row in project_files.values()], now_ms, candidate_limit
+            conn, terms, {row.id: row.rank for row in project_files.values()}, now_ms, candidate_limit
         )
         sources: dict[int, tuple[index.Connection, str]] = {
             row.rank: (conn, row.path) for row in project_files.values()
         }
         brain_root = _portfolio_root(root, request)
         if brain_root is not None:
-            brain_conn, _ = stack.enter_context(sync.synced(brain_root, "brain"))
+            brain = stack.enter_context(sync.opened(brain_root, "brain"))
+            brain_conn = brain.conn
             seen = {row.real_path for row in project_files.values()}
-            brain_files = [
-                row for row in index.file_rows(brain_conn).values() if row.real_path not in seen
-            ]
+            brain_files = [row for row in brain.files.values() if row.real_path not in seen]
             ranked += _rank(
-                brain_conn, terms, [row.id for row in brain_files], now_ms, candidate_limit
+                brain_conn, terms, {row.id: row.rank for row in brain_files}, now_ms, candidate_limit
             )
             for row in brain_files:
                 relative = os.path.relpath(os.path.join(brain_root, row.path), root)
@@ -117,29 +117,17 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
     return entries
 
 
-# SQLite's libm and V8's fdlibm differ by an ulp at most; this band is far wider, so every
-# record that could reach the top under exact scores is rescored.
-RANK_MARGIN = 1e-9
-
-
 def _rank(
     conn: index.Connection,
     terms: list[str],
-    file_ids: list[int],
+    files: dict[int, int],
     now_ms: float | None,
     limit: int | None,
 ) -> list[score.Ranked]:
     """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
-    ranked = []
-    for candidate in index.candidates(conn, terms, file_ids, now_ms, limit, RANK_MARGIN):
-        value = score.lexical(candidate.frequencies, candidate.tokens)
-        if candidate.kind == "event":
-            event_ms = candidate.ts_ms
-            if event_ms is not None and candidate.ts_local:
-                event_ms += clock.local_offset_ms(event_ms)
-            value = score.decayed(value, event_ms, now_ms)
-        ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id))
-    return ranked
+    from mem.index import topk
+
+    return topk.search(conn, terms, files, now_ms, limit, clock.local_offset_ms)
 
 
 def _entries(

@@ -7,6 +7,7 @@ the JavaScript regular-expression details the reference implementation depends o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from mem.core import js
@@ -67,23 +68,25 @@ class Note(NamedTuple):
 
 
 def split_sections(content: str) -> list[Note]:
-    return [Note(ordinal, heading, text) for ordinal, heading, text, _ in section_spans(content)]
+    return [Note(ordinal, heading, text) for ordinal, heading, text, _ in sections(content)]
 
 
-def section_spans(content: str) -> list[tuple[int, str, str, tuple[int, int, int, int]]]:
+def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int, int]]]:
     """(ordinal, heading, scored text, (heading start, heading end, body start, body end)).
 
     The spans index `content`: the scored text is content[hs:he] trimmed + "\n" + the body,
-    whose lines all end with "\n" (the last one gets it added), so a caller can tokenise
-    the whole file once and slice it per section.
+    whose lines all end with "\n" (the last one gets it added). A caller can tokenise a
+    stretch of the file once and slice it per section.
     """
-    found = []
-    matches = list(_HEADING_LINE.finditer(content))
     size = len(content)
-    for position, match in enumerate(matches):
+    matches = _HEADING_LINE.finditer(content)
+    match = next(matches, None)
+    position = 0
+    while match is not None:
+        following = next(matches, None)
         line_end = content.find("\n", match.end())
-        if position + 1 < len(matches):
-            body_end = matches[position + 1].start()
+        if following is not None:
+            body_end = following.start()
             body = content[line_end + 1 : body_end]
         elif line_end < 0:
             line_end = body_end = size
@@ -93,8 +96,9 @@ def section_spans(content: str) -> list[tuple[int, str, str, tuple[int, int, int
             body = content[line_end + 1 :] + "\n"
         heading = js.trim(match.group(1))
         spans = (match.start(1), match.end(1), min(line_end + 1, size), body_end)
-        found.append((position, heading, heading + "\n" + body, spans))
-    return found
+        yield position, heading, heading + "\n" + body, spans
+        position += 1
+        match = following
 
 
 class Event(NamedTuple):
@@ -169,16 +173,24 @@ def to_js_string(value: Any) -> str:
 
 def parse_journal(data: bytes, base_offset: int = 0) -> list[Event]:
     """Every line that parses as a JSON object; torn and corrupt lines are skipped, as upstream."""
-    events: list[Event] = []
-    offset = 0
+    found = (event_of(offset, line) for offset, line in journal_lines(data, base_offset))
+    return [event for event in found if event is not None]
+
+
+def journal_lines(data: bytes, base_offset: int = 0) -> Iterator[tuple[int, str]]:
+    """(byte offset, trimmed text) of every non-blank line."""
+    offset = base_offset
     for raw in data.split(b"\n"):
         line = js.trim(raw.decode("utf-8", errors="replace"))
         if line:
-            try:
-                value = js.parse_json(line)
-            except ValueError:
-                value = None
-            if isinstance(value, dict):
-                events.append(Event(base_offset + offset, value, line))
+            yield offset, line
         offset += len(raw) + 1
-    return events
+
+
+def event_of(offset: int, line: str) -> Event | None:
+    """The event of a journal line, or None when it is not a JSON object."""
+    try:
+        value = js.parse_json(line)
+    except ValueError:
+        return None
+    return Event(offset, value, line) if isinstance(value, dict) else None

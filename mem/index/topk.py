@@ -1,0 +1,274 @@
+"""Exact top-k recall: read only the postings that can still change the answer.
+
+Every band (mem.index.postings) keeps, per query term, its groups in descending tf. The
+records of a band not read yet score at most
+
+    decay bound × 1/√(shortest n) × (live terms / |Q|) × Σ over live terms of (1 + ln tf)
+
+where tf is the highest not yet read and a term is live while it has unread groups in the
+band: a record's coverage counts only the terms it holds, and each of its frequencies is
+at most the next unread one (else it would have been read). The search reads, in the band
+whose bound is highest, the group that lowers that bound most per record read, and scores
+each new record in full from its text; it stops when no band's bound can reach the
+`limit`-th best score. The records within a relative 1e-9 of that score are then rescored
+with V8's arithmetic (mem.core.jsmath), so scores, ties and order are the reference's.
+
+Functions take a connection and return ranked records: no state outlives a call.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import math
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping
+from typing import NamedTuple
+
+from mem.core import parse, score
+from mem.index import postings
+
+# Far wider than any rounding difference between libm, V8 and the bound's own arithmetic.
+EPSILON = 1e-9
+_FRESHER = math.log(0.5) / (score.HALF_LIFE_DAYS * score.DAY_MS)
+
+
+class Candidate(NamedTuple):
+    approximate: float  # libm's score: within an ulp or two of V8's
+    frequencies: tuple[int, ...]  # of each query term, in query order
+    tokens: int
+    kind: str
+    ts_ms: float | None
+    ts_local: int
+    rank: int
+    ordinal: int
+    id: int
+
+
+class _Term:
+    """One query term's groups in one band, highest tf first."""
+
+    __slots__ = ("term_id", "groups", "position")
+
+    def __init__(self, term_id: int) -> None:
+        self.term_id = term_id
+        self.groups: list[tuple[int, int]] = []  # (tf, records)
+        self.position = 0
+
+
+class _Band:
+    __slots__ = ("band", "factor", "terms", "live", "total")
+
+    def __init__(self, band: int, factor: float) -> None:
+        self.band = band
+        self.factor = factor
+        self.terms: list[_Term] = []
+        self.live = 0
+        self.total = 0.0  # Σ (1 + ln tf) over the live terms' next groups
+
+    def bound(self, width: int) -> float:
+        return self.factor * (self.live / width) * self.total
+
+
+def _weight(tf: int) -> float:
+    return 1.0 + math.log(tf)
+
+
+def _factor(band: int, now_ms: float | None) -> float:
+    factor = 1.0 / math.sqrt(postings.shortest_length(band))
+    end = postings.bucket_end_ms(band)
+    if end is not None and now_ms is not None and now_ms > end:
+        factor *= math.exp((now_ms - end) * _FRESHER)
+    return factor
+
+
+def term_ids(conn: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for start in range(0, len(terms), 500):
+        chunk = terms[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        found.update(conn.execute(f"SELECT term, id FROM terms WHERE term IN ({marks})", chunk))
+    return found
+
+
+def search(
+    conn: sqlite3.Connection,
+    terms: list[str],
+    files: Mapping[int, int],
+    now_ms: float | None,
+    limit: int | None,
+    local_offset_ms: Callable[[float], float],
+) -> list[score.Ranked]:
+    """The records of `files` (id -> rank) that can be among the best `limit` (all: None).
+
+    Exact scores, unordered: the caller merges indexes and orders with score.order.
+    """
+    width = len(terms)
+    if not width or not files:
+        return []
+    ids = term_ids(conn, terms)
+    bands: dict[int, _Band] = {}
+    for term in terms:
+        term_id = ids.get(term)
+        if term_id is None:
+            continue
+        current = _Term(term_id)
+        previous = None
+        for band, tf, size in conn.execute(
+            "SELECT band, tf, length(records) FROM postings WHERE term = ?"
+            " ORDER BY band DESC, tf DESC",
+            (term_id,),
+        ):
+            if band != previous:
+                previous = band
+                state = bands.get(band)
+                if state is None:
+                    state = bands[band] = _Band(band, _factor(band, now_ms))
+                current = _Term(term_id)
+                state.terms.append(current)
+                state.live += 1
+                state.total += _weight(tf)
+            current.groups.append((tf, size // 8))
+    searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms)
+    queue = [(-state.bound(width), band) for band, state in bands.items()]
+    heapq.heapify(queue)
+    while queue:
+        highest, band = heapq.heappop(queue)
+        if searcher.settled(-highest):
+            break
+        state = bands[band]
+        term = _cheapest(state, width)
+        tf, _ = term.groups[term.position]
+        (blob,) = conn.execute(
+            "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?",
+            (term.term_id, band, tf),
+        ).fetchone()
+        searcher.read(postings.decode(blob), tf)
+        term.position += 1
+        state.total -= _weight(tf)
+        if term.position < len(term.groups):
+            state.total += _weight(term.groups[term.position][0])
+        else:
+            state.live -= 1
+        if state.live:
+            heapq.heappush(queue, (-state.bound(width), band))
+    return searcher.exact()
+
+
+def _cheapest(state: _Band, width: int) -> _Term:
+    """The live term whose next group lowers the band's bound most per record read."""
+    best: _Term | None = None
+    best_gain = -1.0
+    for term in state.terms:
+        if term.position == len(term.groups):
+            continue
+        tf, size = term.groups[term.position]
+        total = state.total - _weight(tf)
+        live = state.live
+        if term.position + 1 < len(term.groups):
+            total += _weight(term.groups[term.position + 1][0])
+        else:
+            live -= 1
+        gain = (state.bound(width) - state.factor * (live / width) * total) / max(size, 1)
+        if gain > best_gain:
+            best, best_gain = term, gain
+    assert best is not None, "a band in the queue has a live term"
+    return best
+
+
+class _Searcher:
+    """The records read so far, their approximate scores, and the limit-th best of them."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        terms: list[str],
+        files: Mapping[int, int],
+        now_ms: float | None,
+        limit: int | None,
+        local_offset_ms: Callable[[float], float],
+    ) -> None:
+        self.conn = conn
+        self.local_offset_ms = local_offset_ms
+        self.terms = [term.encode("latin-1") for term in terms]
+        self.files = files
+        self.now_ms = now_ms
+        self.limit = limit
+        self.seen: set[int] = set()
+        self.found: list[Candidate] = []
+        self.best: list[float] = []  # min-heap of the limit best approximate scores
+
+    def settled(self, bound: float) -> bool:
+        """No unread record can reach the top: every one scores at most `bound`."""
+        limit = self.limit
+        return (
+            limit is not None
+            and len(self.best) >= limit
+            and bound * (1 + 4 * EPSILON) < self.best[0]
+        )
+
+    def read(self, group: Iterable[int], tf: int) -> None:
+        seen = self.seen
+        new = [record_id for record_id in group if record_id not in seen]
+        if not new:
+            return
+        seen.update(new)
+        single = len(self.terms) == 1
+        columns = "id, file_id, ordinal, kind, tokens, ts_ms, ts_local"
+        rows = self.conn.execute(
+            f"SELECT {columns}{'' if single else ', text'} FROM records"
+            " WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps(new),),
+        )
+        width = len(self.terms)
+        for row in rows:
+            rank = self.files.get(row[1])
+            if rank is None:
+                continue
+            if single:
+                frequencies: tuple[int, ...] = (tf,)
+            else:
+                counts, _ = parse.term_counts(parse.token_bytes(row[7]))
+                frequencies = tuple(counts.get(term, 0) for term in self.terms)
+            hits = 0.0
+            matched = 0
+            for frequency in frequencies:
+                if frequency:
+                    matched += 1
+                    hits += _weight(frequency)
+            value = hits * (matched / width) / math.sqrt(row[4])
+            kind, ts_ms, ts_local = row[3], row[5], row[6] or 0
+            if kind == "event" and ts_ms is not None and self.now_ms is not None:
+                event_ms = ts_ms + self.local_offset_ms(ts_ms) if ts_local else ts_ms
+                if self.now_ms > event_ms:
+                    value *= math.exp((self.now_ms - event_ms) * _FRESHER)
+            self.found.append(
+                Candidate(value, frequencies, row[4], kind, ts_ms, ts_local, rank, row[2], row[0])
+            )
+            self._keep(value)
+
+    def _keep(self, value: float) -> None:
+        if self.limit is None:
+            return
+        if len(self.best) < self.limit:
+            heapq.heappush(self.best, value)
+        elif value > self.best[0]:
+            heapq.heapreplace(self.best, value)
+
+    def exact(self) -> list[score.Ranked]:
+        """V8's scores for every record within the band of the limit-th approximate score."""
+        floor = -math.inf
+        if self.limit is not None and len(self.best) >= self.limit:
+            floor = self.best[0] * (1 - EPSILON)
+        ranked = []
+        for candidate in self.found:
+            if candidate.approximate < floor:
+                continue
+            value = score.lexical(candidate.frequencies, candidate.tokens)
+            if candidate.kind == "event":
+                event_ms = candidate.ts_ms
+                if event_ms is not None and candidate.ts_local:
+                    event_ms += self.local_offset_ms(event_ms)
+                value = score.decayed(value, event_ms, self.now_ms)
+            ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id))
+        return ranked
