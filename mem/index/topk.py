@@ -19,11 +19,12 @@ Functions take a connection and return ranked records: no state outlives a call.
 from __future__ import annotations
 
 import heapq
+from itertools import repeat
 import json
 import math
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mem.core import parse, score
 from mem.index import postings
@@ -31,6 +32,7 @@ from mem.index import postings
 # Far wider than any rounding difference between libm, V8 and the bound's own arithmetic.
 EPSILON = 1e-9
 _FRESHER = math.log(0.5) / (score.HALF_LIFE_DAYS * score.DAY_MS)
+_COLUMNS = "id, file_id, ordinal, kind, tokens, ts_ms, ts_local"
 
 
 class Candidate(NamedTuple):
@@ -48,10 +50,11 @@ class Candidate(NamedTuple):
 class _Term:
     """One query term's groups in one band, highest tf first."""
 
-    __slots__ = ("term_id", "groups", "position")
+    __slots__ = ("term_id", "place", "groups", "position")
 
-    def __init__(self, term_id: int) -> None:
+    def __init__(self, term_id: int, place: int) -> None:
         self.term_id = term_id
+        self.place = place  # position in the query
         self.groups: list[tuple[int, int]] = []  # (tf, records)
         self.position = 0
 
@@ -108,11 +111,11 @@ def search(
         return []
     ids = term_ids(conn, terms)
     bands: dict[int, _Band] = {}
-    for term in terms:
+    for place, term in enumerate(terms):
         term_id = ids.get(term)
         if term_id is None:
             continue
-        current = _Term(term_id)
+        current = _Term(term_id, place)
         previous = None
         for band, tf, size in conn.execute(
             "SELECT band, tf, length(records) FROM postings WHERE term = ?"
@@ -124,7 +127,7 @@ def search(
                 state = bands.get(band)
                 if state is None:
                     state = bands[band] = _Band(band, _factor(band, now_ms))
-                current = _Term(term_id)
+                current = _Term(term_id, place)
                 state.terms.append(current)
                 state.live += 1
                 state.total += _weight(tf)
@@ -138,7 +141,10 @@ def search(
             break
         state = bands[band]
         term = _cheapest(state, width)
-        tf, _ = term.groups[term.position]
+        tf, size = term.groups[term.position]
+        if width > 1 and _whole_band_is_cheaper(state, size):
+            searcher.read_band(state)
+            continue
         (blob,) = conn.execute(
             "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?",
             (term.term_id, band, tf),
@@ -153,6 +159,18 @@ def search(
         if state.live:
             heapq.heappush(queue, (-state.bound(width), band))
     return searcher.exact()
+
+
+# Scoring a record from its text costs about as much as reading this many postings.
+TEXT_COST = 16
+
+
+def _whole_band_is_cheaper(state: _Band, size: int) -> bool:
+    """Read every unread group of the band at once rather than one group and its texts?"""
+    unread = sum(
+        groups_size for term in state.terms for _, groups_size in term.groups[term.position :]
+    )
+    return unread <= TEXT_COST * size
 
 
 def _cheapest(state: _Band, width: int) -> _Term:
@@ -198,54 +216,108 @@ class _Searcher:
         self.found: list[Candidate] = []
         self.best: list[float] = []  # min-heap of the limit best approximate scores
 
+    def threshold(self) -> float:
+        """The limit-th best score so far (approximate); -inf until there are that many."""
+        limit = self.limit
+        if limit is None or len(self.best) < limit:
+            return -math.inf
+        return self.best[0]
+
     def settled(self, bound: float) -> bool:
         """No unread record can reach the top: every one scores at most `bound`."""
-        limit = self.limit
-        return (
-            limit is not None
-            and len(self.best) >= limit
-            and bound * (1 + 4 * EPSILON) < self.best[0]
-        )
+        return bound * (1 + 4 * EPSILON) < self.threshold()
 
     def read(self, group: Iterable[int], tf: int) -> None:
+        """Score a group's new records: from the group alone for one term, else from text."""
         seen = self.seen
         new = [record_id for record_id in group if record_id not in seen]
         if not new:
             return
         seen.update(new)
         single = len(self.terms) == 1
-        columns = "id, file_id, ordinal, kind, tokens, ts_ms, ts_local"
         rows = self.conn.execute(
-            f"SELECT {columns}{'' if single else ', text'} FROM records"
+            f"SELECT {_COLUMNS}{'' if single else ', text'} FROM records"
             " WHERE id IN (SELECT value FROM json_each(?))",
             (json.dumps(new),),
         )
-        width = len(self.terms)
         for row in rows:
-            rank = self.files.get(row[1])
-            if rank is None:
-                continue
             if single:
                 frequencies: tuple[int, ...] = (tf,)
             else:
                 counts, _ = parse.term_counts(parse.token_bytes(row[7]))
                 frequencies = tuple(counts.get(term, 0) for term in self.terms)
+            self._score(row, frequencies)
+
+    def read_band(self, state: _Band) -> None:
+        """Every unread group of a band at once: frequencies from the postings, no text read."""
+        width = len(self.terms)
+        seen = self.seen
+        places = {}
+        for term in state.terms:
+            if term.position < len(term.groups):
+                # A term with no group left: every record of the band holding it was read.
+                places[term.term_id] = term.place
+                term.position = len(term.groups)
+        state.live = 0
+        found: list[dict[int, int]] = [{} for _ in range(width)]
+        for term_id, tf, blob in self.conn.execute(
+            "SELECT term, tf, records FROM postings"
+            " WHERE term IN (SELECT value FROM json_each(?)) AND band = ?",
+            (json.dumps(list(places)), state.band),
+        ):
+            found[places[term_id]].update(zip(postings.decode(blob), repeat(tf)))
+        lookups = [frequencies.get for frequencies in found if frequencies]
+        places_found = [place for place, frequencies in enumerate(found) if frequencies]
+        # Bounds from the postings alone (exact for notes of an exact-length band), best first.
+        bounded = []
+        factor = state.factor / width
+        for record_id in set().union(*found).difference(seen):
             hits = 0.0
             matched = 0
-            for frequency in frequencies:
-                if frequency:
+            for lookup in lookups:
+                tf = lookup(record_id, 0)
+                if tf:
                     matched += 1
-                    hits += _weight(frequency)
-            value = hits * (matched / width) / math.sqrt(row[4])
-            kind, ts_ms, ts_local = row[3], row[5], row[6] or 0
-            if kind == "event" and ts_ms is not None and self.now_ms is not None:
-                event_ms = ts_ms + self.local_offset_ms(ts_ms) if ts_local else ts_ms
-                if self.now_ms > event_ms:
-                    value *= math.exp((self.now_ms - event_ms) * _FRESHER)
-            self.found.append(
-                Candidate(value, frequencies, row[4], kind, ts_ms, ts_local, rank, row[2], row[0])
-            )
-            self._keep(value)
+                    hits += _weight(tf)
+            bounded.append((hits * matched * factor, record_id))
+        bounded.sort(reverse=True)
+        seen.update(record_id for _, record_id in bounded)
+        for start in range(0, len(bounded), 64):
+            chunk = bounded[start : start + 64]
+            if self.settled(chunk[0][0]):
+                break
+            floor = self.threshold() * (1 - 4 * EPSILON)
+            wanted = [record_id for bound, record_id in chunk if bound >= floor]
+            for row in self.conn.execute(
+                f"SELECT {_COLUMNS} FROM records WHERE id IN (SELECT value FROM json_each(?))",
+                (json.dumps(wanted),),
+            ):
+                frequencies = [0] * width
+                for place, lookup in zip(places_found, lookups, strict=True):
+                    frequencies[place] = lookup(row[0], 0)
+                self._score(row, tuple(frequencies))
+
+    def _score(self, row: tuple[Any, ...], frequencies: tuple[int, ...]) -> None:
+        record_id, file_id, ordinal, kind, tokens, ts_ms, ts_local = row[:7]
+        rank = self.files.get(file_id)
+        if rank is None:
+            return
+        hits = 0.0
+        matched = 0
+        for frequency in frequencies:
+            if frequency:
+                matched += 1
+                hits += _weight(frequency)
+        value = hits * (matched / len(frequencies)) / math.sqrt(tokens)
+        ts_local = ts_local or 0
+        if kind == "event" and ts_ms is not None and self.now_ms is not None:
+            event_ms = ts_ms + self.local_offset_ms(ts_ms) if ts_local else ts_ms
+            if self.now_ms > event_ms:
+                value *= math.exp((self.now_ms - event_ms) * _FRESHER)
+        self.found.append(
+            Candidate(value, frequencies, tokens, kind, ts_ms, ts_local, rank, ordinal, record_id)
+        )
+        self._keep(value)
 
     def _keep(self, value: float) -> None:
         if self.limit is None:
