@@ -49,7 +49,7 @@ CREATE TABLE terms (
 
 -- The postings: which records hold a term, grouped so that recall can bound the score of
 -- every record it has not read. A group is the records of one band that hold the term tf
--- times. The band is the records' length class (their exact token count below 128, then
+-- times. The band is the records' length class (their exact token count below 16, then
 -- classes an eighth of a power of two wide) and, for events with a zoned ts, the 4-day
 -- bucket of that ts: band = length class + 4096 * (bucket + 25000001).
 CREATE TABLE postings (

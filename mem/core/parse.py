@@ -25,6 +25,15 @@ _SEPARATORS_TO_SPACE = bytes(
 _SINGLE_CHARACTER_TOKENS = frozenset(
     character.encode("latin-1") for character in TOKEN_CHARACTERS
 )
+try:  # Counter's own C loop, without Counter's per-call overhead
+    from _collections import _count_elements
+except ImportError:  # pragma: no cover - other Python implementations
+
+    def _count_elements(mapping: dict[bytes, int], iterable: list[bytes]) -> None:
+        for element in iterable:
+            mapping[element] = mapping.get(element, 0) + 1
+
+
 _WS = re.escape(js.JS_WHITESPACE)
 _WS_IN_LINE = re.escape(js.JS_WHITESPACE.replace("\n", ""))
 # JS /^###\s+(.*)/ on each "\n"-separated line: `.` stops at \r, U+2028 and U+2029.
@@ -44,10 +53,10 @@ def tokenize(text: str) -> list[str]:
 
 def term_counts(spaced: bytes) -> tuple[dict[bytes, int], int]:
     """(token -> frequency, token count) of a token_bytes() text; tokens stay Latin-1 bytes."""
-    from collections import Counter
-
-    counts = Counter(spaced.split())
-    length = counts.total()
+    parts = spaced.split()
+    counts: dict[bytes, int] = {}
+    _count_elements(counts, parts)
+    length = len(parts)
     for single in _SINGLE_CHARACTER_TOKENS.intersection(counts):
         length -= counts.pop(single)
     return counts, length

@@ -15,8 +15,9 @@ from array import array
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-# Exact lengths below this; above, classes an eighth of a power of two wide.
-EXACT_LENGTHS = 128
+# Exact lengths below this; above, classes an eighth of a power of two wide: a class's
+# bound is at most 6 % above its longest record's, and a common term has few groups.
+EXACT_LENGTHS = 16
 LENGTH_CLASSES = 4096
 BUCKET_MS = 4 * 86_400_000
 # Buckets of every ts JavaScript can represent (±8.64e15 ms) are positive from here.
@@ -28,7 +29,7 @@ def length_class(length: int) -> int:
     if length < EXACT_LENGTHS:
         return length
     exponent = length.bit_length() - 1
-    return EXACT_LENGTHS + (exponent - 7) * 8 + (length >> (exponent - 3)) - 8
+    return EXACT_LENGTHS + (exponent - 4) * 8 + (length >> (exponent - 3)) - 8
 
 
 def shortest_length(band: int) -> int:
@@ -36,7 +37,7 @@ def shortest_length(band: int) -> int:
     cls = band % LENGTH_CLASSES
     if cls < EXACT_LENGTHS:
         return cls
-    exponent = 7 + (cls - EXACT_LENGTHS) // 8
+    exponent = 4 + (cls - EXACT_LENGTHS) // 8
     return (8 + (cls - EXACT_LENGTHS) % 8) << (exponent - 3)
 
 
@@ -75,35 +76,42 @@ class Groups:
     """Postings gathered in memory, written in one batch: the build flushes them as it goes."""
 
     def __init__(self) -> None:
-        self.groups: dict[tuple[bytes, int, int], array[int]] = {}
+        # band -> (term, tf) -> record ids: keyed by the very pairs counts.items() yields.
+        self.bands: dict[int, dict[tuple[bytes, int], list[int]]] = {}
         self.size = 0
 
     def add(self, record_id: int, band: int, counts: Mapping[bytes, int]) -> None:
-        groups = self.groups
-        for term, tf in counts.items():
-            key = (term, band, tf)
-            group = groups.get(key)
+        groups = self.bands.get(band)
+        if groups is None:
+            groups = self.bands[band] = {}
+        for pair in counts.items():
+            group = groups.get(pair)
             if group is None:
-                groups[key] = array(ITEM, (record_id,))
+                groups[pair] = [record_id]
             else:
                 group.append(record_id)
         self.size += len(counts)
 
     def flush(self, conn: sqlite3.Connection, term_ids: TermIds) -> None:
-        if not self.groups:
+        if not self.bands:
             return
-        ids = term_ids.resolve(conn, {term for term, _, _ in self.groups})
+        ids = term_ids.resolve(
+            conn, {term for groups in self.bands.values() for term, _ in groups}
+        )
+        # In key order, SQLite appends to its B-tree instead of splitting pages all over it.
+        rows = sorted(
+            (ids[term], band, tf, group)
+            for band, groups in self.bands.items()
+            for (term, tf), group in groups.items()
+        )
         # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB again.
         conn.executemany(
             "INSERT INTO postings (term, band, tf, records) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (term, band, tf) DO UPDATE"
             " SET records = CAST(records || excluded.records AS BLOB)",
-            (
-                (ids[term], band, tf, group.tobytes())
-                for (term, band, tf), group in self.groups.items()
-            ),
+            ((term, band, tf, array(ITEM, group).tobytes()) for term, band, tf, group in rows),
         )
-        self.groups = {}
+        self.bands = {}
         self.size = 0
 
 
