@@ -16,7 +16,9 @@ ALPHABET = (
 )
 texts = st.text(alphabet=st.sampled_from(ALPHABET), max_size=80) | st.text(max_size=40)
 lines = st.lists(
-    st.tuples(st.sampled_from(["### ", "###\t", "###", "#### ", "## ", "", "###\u00a0", "###\r"]), texts),
+    st.tuples(
+        st.sampled_from(["### ", "###\t", "###", "#### ", "## ", "", "###\u00a0", "###\r"]), texts
+    ),
     max_size=8,
 ).map(lambda parts: "\n".join(prefix + text for prefix, text in parts))
 

@@ -37,9 +37,9 @@ JOURNAL = ".bmad/memory/journal.ndjson"
 
 word = st.sampled_from(COMMON + RARE)
 # Short texts tie often; long ones reach past the exact length classes (128 tokens).
-text = st.one_of(
-    st.lists(word, max_size=6), st.lists(word, min_size=100, max_size=300)
-).map(" ".join)
+text = st.one_of(st.lists(word, max_size=6), st.lists(word, min_size=100, max_size=300)).map(
+    " ".join
+)
 section = st.tuples(text, text).map(lambda parts: f"### {parts[0]}\n{parts[1]}\n")
 note_file = st.lists(section, max_size=12).map(lambda sections: "# Notes\n" + "".join(sections))
 # Days from long ago to the future, so decay bounds cross many buckets; or no usable ts.
@@ -160,15 +160,17 @@ def test_a_thousand_terms_are_exact(scratch: Path) -> None:
 @given(
     journal=st.lists(
         st.builds(
-            lambda day, hour, zoned, task: json.dumps(
-                {
-                    "ts": _iso(NOW_MS + day * 86_400_000 + hour * 3_600_000)[:-1]
-                    + ("Z" if zoned else ""),
-                    "agent": "forge",
-                    "task": task,
-                }
-            )
-            + "\n",
+            lambda day, hour, zoned, task: (
+                json.dumps(
+                    {
+                        "ts": _iso(NOW_MS + day * 86_400_000 + hour * 3_600_000)[:-1]
+                        + ("Z" if zoned else ""),
+                        "agent": "forge",
+                        "task": task,
+                    }
+                )
+                + "\n"
+            ),
             st.integers(min_value=-90, max_value=2),
             st.integers(min_value=-30, max_value=30),
             st.booleans(),

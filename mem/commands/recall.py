@@ -86,7 +86,11 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
         # then every candidate is ranked; without them evidence ranking only labels the top.
         candidate_limit = None if evidence or terminations else limit
         ranked = _rank(
-            conn, terms, {row.id: row.rank for row in project_files.values()}, now_ms, candidate_limit
+            conn,
+            terms,
+            {row.id: row.rank for row in project_files.values()},
+            now_ms,
+            candidate_limit,
         )
         sources: dict[int, tuple[index.Connection, str]] = {
             row.rank: (conn, row.path) for row in project_files.values()
@@ -98,7 +102,11 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
             seen = {row.real_path for row in project_files.values()}
             brain_files = [row for row in brain.files.values() if row.real_path not in seen]
             ranked += _rank(
-                brain_conn, terms, {row.id: row.rank for row in brain_files}, now_ms, candidate_limit
+                brain_conn,
+                terms,
+                {row.id: row.rank for row in brain_files},
+                now_ms,
+                candidate_limit,
             )
             for row in brain_files:
                 relative = os.path.relpath(os.path.join(brain_root, row.path), root)

@@ -19,14 +19,10 @@ PARSER_VERSION = 2
 # Latin-1 (anything else becoming "?", a separator) keeps one byte per character, and one
 # bytes.translate turns every separator into a space: split() then yields the tokens.
 TOKEN_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789àâäéèêëïîôöùûüç_-"
-_SEPARATORS_TO_SPACE = bytes(
-    code if chr(code) in TOKEN_CHARACTERS else 0x20 for code in range(256)
-)
-_SINGLE_CHARACTER_TOKENS = frozenset(
-    character.encode("latin-1") for character in TOKEN_CHARACTERS
-)
+_SEPARATORS_TO_SPACE = bytes(code if chr(code) in TOKEN_CHARACTERS else 0x20 for code in range(256))
+_SINGLE_CHARACTER_TOKENS = frozenset(character.encode("latin-1") for character in TOKEN_CHARACTERS)
 try:  # Counter's own C loop, without Counter's per-call overhead
-    from _collections import _count_elements
+    from _collections import _count_elements  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - other Python implementations
 
     def _count_elements(mapping: dict[bytes, int], iterable: list[bytes]) -> None:

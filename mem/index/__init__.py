@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 import xxhash
@@ -292,7 +292,9 @@ class Inserter:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.next_id: int = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[0]
+        self.next_id: int = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[
+            0
+        ]
         self.groups = postings.Groups()
         self.term_ids = postings.TermIds()
 
@@ -328,7 +330,7 @@ class Inserter:
         self.next_id = record_id
         self._write(rows)
 
-    def _write(self, rows: list[tuple[object, ...]]) -> None:
+    def _write(self, rows: Sequence[tuple[object, ...]]) -> None:
         self.conn.executemany(
             "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, agent, ts, ts_ms,"
             " ts_local, line, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

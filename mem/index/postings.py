@@ -95,9 +95,7 @@ class Groups:
     def flush(self, conn: sqlite3.Connection, term_ids: TermIds) -> None:
         if not self.bands:
             return
-        ids = term_ids.resolve(
-            conn, {term for groups in self.bands.values() for term, _ in groups}
-        )
+        ids = term_ids.resolve(conn, {term for groups in self.bands.values() for term, _ in groups})
         # In key order, SQLite appends to its B-tree instead of splitting pages all over it.
         rows = sorted(
             (ids[term], band, tf, group)

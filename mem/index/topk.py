@@ -19,11 +19,11 @@ Functions take a connection and return ranked records: no state outlives a call.
 from __future__ import annotations
 
 import heapq
-from itertools import repeat
 import json
 import math
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from mem.core import parse, score
@@ -140,24 +140,25 @@ def search(
         if searcher.settled(-highest):
             break
         state = bands[band]
-        term = _cheapest(state, width)
-        tf, size = term.groups[term.position]
+        chosen = _cheapest(state, width)
+        tf, size = chosen.groups[chosen.position]
         if width > 1 and _whole_band_is_cheaper(state, size):
             searcher.read_band(state)
             continue
         (blob,) = conn.execute(
             "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?",
-            (term.term_id, band, tf),
+            (chosen.term_id, band, tf),
         ).fetchone()
-        searcher.read(postings.decode(blob), tf)
-        term.position += 1
+        searcher.read(postings.decode(blob), tf, band, chosen.place)
+        chosen.position += 1
         state.total -= _weight(tf)
-        if term.position < len(term.groups):
-            state.total += _weight(term.groups[term.position][0])
+        if chosen.position < len(chosen.groups):
+            state.total += _weight(chosen.groups[chosen.position][0])
         else:
             state.live -= 1
         if state.live:
             heapq.heappush(queue, (-state.bound(width), band))
+    searcher.resolve(bands)
     return searcher.exact()
 
 
@@ -212,7 +213,10 @@ class _Searcher:
         self.files = files
         self.now_ms = now_ms
         self.limit = limit
-        self.seen: set[int] = set()
+        self.seen: set[int] = set()  # scored, or proven out of the top
+        # Records read from some groups only, by band: what they are known to hold (query
+        # position -> tf). Scoring them waits until the bounds have fallen as far as they will.
+        self.pending: dict[int, dict[int, dict[int, int]]] = {}
         self.found: list[Candidate] = []
         self.best: list[float] = []  # min-heap of the limit best approximate scores
 
@@ -227,26 +231,72 @@ class _Searcher:
         """No unread record can reach the top: every one scores at most `bound`."""
         return bound * (1 + 4 * EPSILON) < self.threshold()
 
-    def read(self, group: Iterable[int], tf: int) -> None:
-        """Score a group's new records: from the group alone for one term, else from text."""
+    def read(self, group: Iterable[int], tf: int, band: int, place: int) -> None:
+        """A group's new records: scored at once while the top is not full, else pending."""
         seen = self.seen
-        new = [record_id for record_id in group if record_id not in seen]
-        if not new:
+        if len(self.terms) > 1 and self.threshold() > -math.inf:
+            pending = self.pending.setdefault(band, {})
+            for record_id in group:
+                if record_id not in seen:
+                    known = pending.get(record_id)
+                    if known is None:
+                        pending[record_id] = {place: tf}
+                    else:
+                        known[place] = tf
             return
-        seen.update(new)
-        single = len(self.terms) == 1
+        new = [record_id for record_id in group if record_id not in seen]
+        if new:
+            seen.update(new)
+            self._score_records(new, (tf,) if len(self.terms) == 1 else None)
+
+    def _score_records(self, ids: list[int], frequencies: tuple[int, ...] | None) -> None:
+        """Score records from their text (or with the frequencies given for them all)."""
         rows = self.conn.execute(
-            f"SELECT {_COLUMNS}{'' if single else ', text'} FROM records"
+            f"SELECT {_COLUMNS}{'' if frequencies else ', text'} FROM records"
             " WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps(new),),
+            (json.dumps(ids),),
         )
         for row in rows:
-            if single:
-                frequencies: tuple[int, ...] = (tf,)
-            else:
+            if frequencies is None:
                 counts, _ = parse.term_counts(parse.token_bytes(row[7]))
-                frequencies = tuple(counts.get(term, 0) for term in self.terms)
-            self._score(row, frequencies)
+                self._score(row, tuple(counts.get(term, 0) for term in self.terms))
+            else:
+                self._score(row, frequencies)
+
+    def resolve(self, bands: Mapping[int, _Band]) -> None:
+        """Score the pending records that could still reach the top, best bound first."""
+        width = len(self.terms)
+        bounded = []
+        for band, pending in self.pending.items():
+            state = bands[band]
+            frontier = [
+                (term.place, _weight(term.groups[term.position][0]))
+                if term.position < len(term.groups)
+                else (term.place, 0.0)
+                for term in state.terms
+            ]
+            factor = state.factor / width
+            for record_id, known in pending.items():
+                total = 0.0
+                matched = 0
+                for place, weight in frontier:
+                    tf = known.get(place)
+                    if tf:
+                        total += _weight(tf)
+                        matched += 1
+                    elif weight:
+                        total += weight
+                        matched += 1
+                bounded.append((total * matched * factor, record_id))
+        self.pending = {}
+        bounded.sort(reverse=True)
+        self.seen.update(record_id for _, record_id in bounded)
+        for start in range(0, len(bounded), 64):
+            chunk = bounded[start : start + 64]
+            if self.settled(chunk[0][0]):
+                break
+            floor = self.threshold() * (1 - 4 * EPSILON)
+            self._score_records([record_id for bound, record_id in chunk if bound >= floor], None)
 
     def read_band(self, state: _Band) -> None:
         """Every unread group of a band at once: frequencies from the postings, no text read."""
@@ -260,6 +310,9 @@ class _Searcher:
                 term.position = len(term.groups)
         state.live = 0
         found: list[dict[int, int]] = [{} for _ in range(width)]
+        for record_id, known in self.pending.pop(state.band, {}).items():
+            for place, tf in known.items():
+                found[place][record_id] = tf
         for term_id, tf, blob in self.conn.execute(
             "SELECT term, tf, records FROM postings"
             " WHERE term IN (SELECT value FROM json_each(?)) AND band = ?",
