@@ -226,3 +226,29 @@ def test_edited_sections_alone_are_reinserted(scratch: Path) -> None:
     os.environ["MEM_CACHE_DIR"] = str(scratch / "fresh")
     with sync.opened(str(root)) as result:
         assert index.snapshot(result.conn) == incremental
+
+
+def test_removing_many_records_at_once_equals_a_fresh_build(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big deletion rewrites every group in one pass: the postings must still be exact."""
+    from mem.index import postings
+
+    monkeypatch.setattr(postings, "BULK_GROUPS", 3)
+    root = scratch / "project"
+    _write(
+        root,
+        {
+            NOTE_FILES[0]: "".join(f"### a {n}\nthe cache {n} postgres\n" for n in range(50)),
+            NOTE_FILES[1]: "".join(f"### b {n}\nthe pgbouncer {n}\n" for n in range(50)),
+        },
+    )
+    with sync.opened(str(root)):
+        pass
+    (root / NOTE_FILES[0]).unlink()
+    with sync.opened(str(root)) as result:
+        incremental = index.snapshot(result.conn)
+    os.environ["MEM_CACHE_DIR"] = str(scratch / "fresh")
+    with sync.opened(str(root)) as result:
+        assert index.snapshot(result.conn) == incremental
+    assert incremental["orphan_postings"] == []

@@ -140,6 +140,10 @@ class TermIds:
         return known
 
 
+# Above this many groups to edit, one pass over every group is cheaper than a look-up each.
+BULK_GROUPS = 20_000
+
+
 def remove(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
     """Take records out of their groups (a group left empty is deleted)."""
     doomed: dict[tuple[bytes, int, int], set[int]] = {}
@@ -148,24 +152,40 @@ def remove(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
             doomed.setdefault((term, record.band, tf), set()).add(record.id)
     if not doomed:
         return
+    if len(doomed) > BULK_GROUPS:
+        _remove_everywhere(conn, {record_id for ids in doomed.values() for record_id in ids})
+        return
     ids = TermIds().resolve(conn, {term for term, _, _ in doomed})
     for (term, band, tf), gone in doomed.items():
         key = (ids[term], band, tf)
         row = conn.execute(
             "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?", key
         ).fetchone()
-        if row is None:
-            continue
-        group = array(ITEM)
-        group.frombytes(row[0])
-        kept = array(ITEM, (record_id for record_id in group if record_id not in gone))
-        if kept:
-            conn.execute(
-                "UPDATE postings SET records = ? WHERE term = ? AND band = ? AND tf = ?",
-                (kept.tobytes(), *key),
-            )
-        else:
-            conn.execute("DELETE FROM postings WHERE term = ? AND band = ? AND tf = ?", key)
+        if row is not None:
+            _rewrite(conn, key, decode(row[0]), gone)
+
+
+def _remove_everywhere(conn: sqlite3.Connection, gone: set[int]) -> None:
+    changed = []
+    for term, band, tf, blob in conn.execute("SELECT term, band, tf, records FROM postings"):
+        group = decode(blob)
+        if not gone.isdisjoint(group):
+            changed.append(((term, band, tf), group))
+    for key, group in changed:
+        _rewrite(conn, key, group, gone)
+
+
+def _rewrite(
+    conn: sqlite3.Connection, key: tuple[int, int, int], group: array[int], gone: set[int]
+) -> None:
+    kept = array(ITEM, (record_id for record_id in group if record_id not in gone))
+    if kept:
+        conn.execute(
+            "UPDATE postings SET records = ? WHERE term = ? AND band = ? AND tf = ?",
+            (kept.tobytes(), *key),
+        )
+    else:
+        conn.execute("DELETE FROM postings WHERE term = ? AND band = ? AND tf = ?", key)
 
 
 def decode(blob: bytes) -> array[int]:
