@@ -252,3 +252,24 @@ def test_removing_many_records_at_once_equals_a_fresh_build(
     with sync.opened(str(root)) as result:
         assert index.snapshot(result.conn) == incremental
     assert incremental["orphan_postings"] == []
+
+
+def test_index_check_notices_tampered_postings(scratch: Path) -> None:
+    from mem.index import check
+
+    root = scratch / "project"
+    _write(root, {NOTE_FILES[0]: "### a\nthe cache\n### b\nthe pgbouncer\n"})
+    assert check.check(str(root))["ok"]
+    with sync.opened(str(root)) as result:
+        result.conn.execute(
+            "UPDATE postings SET records = CAST(records || records AS BLOB)"
+            " WHERE term = (SELECT id FROM terms WHERE term = 'cache')"
+        )
+        result.conn.execute(
+            "INSERT INTO postings (term, band, tf, records) VALUES (1, 3, 9, ?)",
+            ((987654321).to_bytes(8, "little"),),
+        )
+    found = check.check(str(root))
+    assert not found["ok"]
+    assert any(line.startswith("orphan_postings: unexpected") for line in found["differences"])
+    assert any(line.startswith("records: unexpected") for line in found["differences"])

@@ -444,7 +444,7 @@ def snapshot(conn: sqlite3.Connection) -> dict[str, object]:
         if table != "records"
     }
     # Postings of records that do not exist would be a corruption: show them.
-    orphans = sorted(vectors.items())
+    orphans = sorted((record_id, tuple(vector)) for record_id, vector in vectors.items())
     return {"files": files, "records": records, "orphan_postings": orphans, **stores}
 
 
