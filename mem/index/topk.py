@@ -8,10 +8,14 @@ records of a band not read yet score at most
 where tf is the highest not yet read and a term is live while it has unread groups in the
 band: a record's coverage counts only the terms it holds, and each of its frequencies is
 at most the next unread one (else it would have been read). The search reads, in the band
-whose bound is highest, the group that lowers that bound most per record read, and scores
-each new record in full from its text; it stops when no band's bound can reach the
-`limit`-th best score. The records within a relative 1e-9 of that score are then rescored
-with V8's arithmetic (mem.core.jsmath), so scores, ties and order are the reference's.
+whose bound is highest, the group that lowers that bound most per record read (or the whole
+band, when its postings are fewer than what scoring that group from text would cost); it
+stops when no band's bound can reach the `limit`-th best score. Until the top is full every
+record read is scored; after that a record read from one group only waits with what it is
+known to hold, and at the end only the waiting records whose own bound (known frequencies,
+and the band's last frontiers for the rest) still reaches the top are scored from their
+text. The records within a relative 1e-9 of the last place are rescored with V8's
+arithmetic (mem.core.jsmath), so scores, ties and order are the reference's.
 
 Functions take a connection and return ranked records: no state outlives a call.
 """
