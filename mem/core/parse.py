@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from mem.core import js
 
 # Bump when the records produced for the same bytes change: the index version includes it.
-PARSER_VERSION = 2
+PARSER_VERSION = 3
 
 # Token characters (section 7). Every one is Latin-1, so a lower-cased text encoded to
 # Latin-1 (anything else becoming "?", a separator) keeps one byte per character, and one
@@ -177,17 +177,22 @@ def to_js_string(value: Any) -> str:
 
 
 def parse_journal(data: bytes, base_offset: int = 0) -> list[Event]:
-    """Every line that parses as a JSON object; torn and corrupt lines are skipped, as upstream."""
+    """Every line that parses as a JSON object; torn and corrupt lines are skipped, as upstream.
+
+    A line repeated further down (a git merge can do that) is one event (deviation D11).
+    """
     found = (event_of(offset, line) for offset, line in journal_lines(data, base_offset))
     return [event for event in found if event is not None]
 
 
 def journal_lines(data: bytes, base_offset: int = 0) -> Iterator[tuple[int, str]]:
-    """(byte offset, trimmed text) of every non-blank line."""
+    """(byte offset, trimmed text) of every non-blank line but repeats (deviation D11)."""
+    seen: set[str] = set()
     offset = base_offset
     for raw in data.split(b"\n"):
         line = js.trim(raw.decode("utf-8", errors="replace"))
-        if line:
+        if line and line not in seen:
+            seen.add(line)
             yield offset, line
         offset += len(raw) + 1
 
