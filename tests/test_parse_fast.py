@@ -52,3 +52,19 @@ def test_term_counts_count_the_tokens(text: str) -> None:
     assert {term.decode("latin-1"): count for term, count in counts.items()} == {
         token: tokens.count(token) for token in tokens
     }
+
+
+@settings(max_examples=300)
+@given(st.one_of(lines, lines.map(lambda text: text + "\n")))
+def test_a_section_parsed_from_its_source_alone_is_the_same_record(content: str) -> None:
+    from mem.core import js
+
+    bounds = list(parse.section_bounds(content))
+    whole = parse.split_sections(content)
+    assert len(bounds) == len(whole)
+    for (start, end), note in zip(bounds, whole, strict=True):
+        alone = parse.split_sections(content[start:end])
+        assert len(alone) == 1
+        assert alone[0].heading == note.heading
+        assert js.trim(alone[0].text) == js.trim(note.text)
+        assert parse.tokenize(alone[0].text) == parse.tokenize(note.text)

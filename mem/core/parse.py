@@ -33,7 +33,20 @@ except ImportError:  # pragma: no cover - other Python implementations
 _WS = re.escape(js.JS_WHITESPACE)
 _WS_IN_LINE = re.escape(js.JS_WHITESPACE.replace("\n", ""))
 # JS /^###\s+(.*)/ on each "\n"-separated line: `.` stops at \r, U+2028 and U+2029.
-_HEADING_LINE = re.compile(rf"^###[{_WS_IN_LINE}]+([^\n\r\u2028\u2029]*)", re.MULTILINE)
+_HEADING = rf"###[{_WS_IN_LINE}]+([^\n\r\u2028\u2029]*)"
+# Searched from its literal "\n###" (far faster than trying `^` at every character); the
+# first line is matched on its own.
+_HEADING_AFTER_NEWLINE = re.compile(rf"\n({_HEADING})")
+_HEADING_AT_START = re.compile(rf"({_HEADING})")
+
+
+def _heading_lines(content: str) -> Iterator[tuple[int, int, int, str]]:
+    """(line start, heading text start, its end, heading text) of every heading line."""
+    first = _HEADING_AT_START.match(content)
+    if first is not None:
+        yield 0, first.start(2), first.end(2), first.group(2)
+    for match in _HEADING_AFTER_NEWLINE.finditer(content):
+        yield match.start(1), match.start(2), match.end(2), match.group(2)
 
 
 def token_bytes(text: str) -> bytes:
@@ -76,22 +89,35 @@ def split_sections(content: str) -> list[Note]:
     return [Note(ordinal, heading, text) for ordinal, heading, text, _ in sections(content)]
 
 
+def section_bounds(content: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each section's source: its heading line up to the next one, or the end."""
+    start = None
+    for line_start, _, _, _ in _heading_lines(content):
+        if start is not None:
+            yield start, line_start
+        start = line_start
+    if start is not None:
+        yield start, len(content)
+
+
 def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int, int]]]:
     """(ordinal, heading, scored text, (heading start, heading end, body start, body end)).
 
     The spans index `content`: the scored text is content[hs:he] trimmed + "\n" + the body,
     whose lines all end with "\n" (the last one gets it added). A caller can tokenise a
-    stretch of the file once and slice it per section.
+    stretch of the file once and slice it per section. A section's source (section_bounds)
+    runs from its heading line's start, hs less the "###" and blanks, to the body's end.
     """
     size = len(content)
-    matches = _HEADING_LINE.finditer(content)
-    match = next(matches, None)
+    lines = _heading_lines(content)
+    current = next(lines, None)
     position = 0
-    while match is not None:
-        following = next(matches, None)
-        line_end = content.find("\n", match.end())
+    while current is not None:
+        following = next(lines, None)
+        _, text_start, text_end, text = current
+        line_end = content.find("\n", text_end)
         if following is not None:
-            body_end = following.start()
+            body_end = following[0]
             body = content[line_end + 1 : body_end]
         elif line_end < 0:
             line_end = body_end = size
@@ -99,11 +125,11 @@ def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int,
         else:
             body_end = size
             body = content[line_end + 1 :] + "\n"
-        heading = js.trim(match.group(1))
-        spans = (match.start(1), match.end(1), min(line_end + 1, size), body_end)
+        heading = js.trim(text)
+        spans = (text_start, text_end, min(line_end + 1, size), body_end)
         yield position, heading, heading + "\n" + body, spans
         position += 1
-        match = following
+        current = following
 
 
 class Event(NamedTuple):

@@ -1,8 +1,8 @@
 """Canonical bytes -> index records (RecordRow), streamed; and the digests a re-sync compares.
 
-A note is identified by its scored text (heading + "\n" + body: the heading is its first
-line), an event by its trimmed journal line: everything the index holds of a record follows
-from that text, so a re-sync keeps every record whose digest is still in the file.
+A note is identified by its source (its heading line up to the next heading), an event by
+its trimmed journal line: everything the index holds of a record follows from that text,
+so a re-sync keeps every record whose digest is still in the file and parses only the rest.
 """
 
 from __future__ import annotations
@@ -37,9 +37,11 @@ def records_for(kind: str, data: bytes, base_offset: int = 0) -> Iterator[Record
 def note_records(content: str) -> Iterator[RecordRow]:
     start = end = 0
     spaced: bytes | None = None
+    bounds = parse.section_bounds(content)
     for ordinal, heading, text, (head_start, head_end, body_start, body_end) in parse.sections(
         content
     ):
+        source_start, source_end = next(bounds)
         if body_end > end:
             # Tokenise the next stretch at once, then slice it per section: lower-casing
             # keeps positions unless a character expands (İ), and then this falls back.
@@ -55,18 +57,25 @@ def note_records(content: str) -> Iterator[RecordRow]:
             )
         else:
             counts, length = parse.term_counts(parse.token_bytes(text))
-        yield RecordRow(ordinal, "note", heading, js.trim(text), length, counts, digest(text))
+        record_digest = digest(content[source_start:source_end])
+        yield RecordRow(ordinal, "note", heading, js.trim(text), length, counts, record_digest)
 
 
-def note_record(ordinal: int, heading: str, text: str) -> RecordRow:
+def note_digests(content: str) -> Iterator[tuple[int, int, tuple[int, int]]]:
+    """(ordinal, digest, source bounds) of every section: no section is parsed."""
+    for ordinal, (start, end) in enumerate(parse.section_bounds(content)):
+        yield ordinal, digest(content[start:end]), (start, end)
+
+
+def note_record(content: str, ordinal: int, start: int, end: int) -> RecordRow:
+    """The record of the section whose source is content[start:end]."""
+    source = content[start:end]
+    # Parsed alone, a section that is not the last gets the "\n" the last one gets: the
+    # scored text differs by that newline only, which neither its trimmed text nor its
+    # tokens show.
+    _, heading, text, _ = next(parse.sections(source))
     counts, length = parse.term_counts(parse.token_bytes(text))
-    return RecordRow(ordinal, "note", heading, js.trim(text), length, counts, digest(text))
-
-
-def note_digests(content: str) -> Iterator[tuple[int, int, tuple[str, str]]]:
-    """(ordinal, digest, what note_record needs) of every section."""
-    for ordinal, heading, text, _ in parse.sections(content):
-        yield ordinal, digest(text), (heading, text)
+    return RecordRow(ordinal, "note", heading, js.trim(text), length, counts, digest(source))
 
 
 def journal_digests(data: bytes) -> Iterator[tuple[int, int, str]]:

@@ -230,14 +230,14 @@ def _resync_records(
                     new.append(event)
     else:
         content = data.decode("utf-8", errors="replace")
-        for ordinal, note_digest, (heading, text) in records.note_digests(content):
+        for ordinal, note_digest, (start, end) in records.note_digests(content):
             same = kept.get(note_digest)
             if same:
                 record_id, old_ordinal = same.pop()
                 if old_ordinal != ordinal:
                     moves.append((record_id, ordinal))
             else:
-                new.append(records.note_record(ordinal, heading, text))
+                new.append(records.note_record(content, ordinal, start, end))
     index.delete_records(conn, [record_id for gone in kept.values() for record_id, _ in gone])
     index.move_records(conn, file_id, moves)
     inserter.insert(file_id, new)
