@@ -223,6 +223,17 @@ def write_lock(path: str) -> Iterator[None]:
         yield
 
 
+def begin_immediate(conn: sqlite3.Connection) -> bool:
+    """Take SQLite's write lock, waiting up to the busy timeout; False when it stayed taken."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as error:
+        if "locked" not in str(error):
+            raise
+        return False
+    return True
+
+
 @contextlib.contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("BEGIN IMMEDIATE")

@@ -387,10 +387,10 @@ def _sync(root: str, role: str, path: str) -> Synced:
             return Synced(conn, Report(), indexed)
         if _touched_only(conn, work, indexed, reads):
             return Synced(conn, Report(), index.file_rows(conn))
-        if _appends_only(work, indexed, reads):
-            # A journal that grew is the common change (every `mem write`): SQLite's own
-            # write lock serialises it, so it needs neither the file lock nor its import.
-            conn.execute("BEGIN IMMEDIATE")
+        # A journal that grew is the common change (every `mem write`): SQLite's own write
+        # lock serialises it, so it needs neither the file lock nor its import. A writer
+        # that holds SQLite's lock past the busy timeout sends it the long way round.
+        if _appends_only(work, indexed, reads) and index.begin_immediate(conn):
             try:
                 indexed = index.file_rows(conn)
                 work = plan(index_sources.stat_sources(root, specs), indexed)
