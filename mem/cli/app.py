@@ -123,6 +123,7 @@ def cli() -> None:
 
 @cli.command()
 @click.option("--with-evidence", is_flag=True, help="Add each note's lifecycle and audit status.")
+@click.option("--explain", is_flag=True, help="Show every part of each result's score.")
 @legacy_options
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
 def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options: Any) -> None:

@@ -450,3 +450,38 @@ def counts(conn: sqlite3.Connection) -> dict[str, int]:
         "files": conn.execute("SELECT count(*) FROM files").fetchone()[0],
         "records": conn.execute("SELECT count(*) FROM records").fetchone()[0],
     }
+
+
+class ScoreInputs(NamedTuple):
+    """What a record's score is computed from (`recall --explain` shows it)."""
+
+    frequencies: tuple[int, ...]  # of each query term, in query order
+    tokens: int
+    ts_ms: float | None
+    ts_local: int
+
+
+def score_inputs(
+    conn: sqlite3.Connection, ids: list[int], terms: list[str]
+) -> dict[int, ScoreInputs]:
+    """The term frequencies and lengths the ranking read, from the same vocabulary table."""
+    found: dict[int, ScoreInputs] = {}
+    position = {term: offset for offset, term in enumerate(terms)}
+    for start in range(0, len(ids), 500):  # stay far below SQLite's bound-parameter limit
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        counts: dict[int, list[int]] = {record_id: [0] * len(terms) for record_id in chunk}
+        if terms:
+            term_marks = ",".join("?" * len(terms))
+            for doc, term, count in conn.execute(
+                "SELECT doc, term, count(*) FROM records_terms"
+                f" WHERE term IN ({term_marks}) AND doc IN ({marks}) GROUP BY doc, term",
+                [*terms, *chunk],
+            ):
+                counts[doc][position[term]] = count
+        for record_id, tokens, ts_ms, ts_local in conn.execute(
+            f"SELECT id, tokens, ts_ms, coalesce(ts_local, 0) FROM records WHERE id IN ({marks})",
+            chunk,
+        ):
+            found[record_id] = ScoreInputs(tuple(counts[record_id]), tokens, ts_ms, ts_local)
+    return found
