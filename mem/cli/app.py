@@ -262,23 +262,45 @@ def index_rebuild(directory: str | None, json_: bool) -> None:
 
 
 @cli.command()
+@click.argument("files", nargs=-1, metavar="[FILE...]")
 @directory_option
+@click.option(
+    "--agents",
+    is_flag=True,
+    help="Write the memory protocol block into FILE... (default AGENTS.md) instead.",
+)
+@click.option("--remove", "remove_", is_flag=True, help="With --agents: take the block out.")
 @json_option
-def init(directory: str | None, json_: bool) -> None:
+def init(
+    files: tuple[str, ...], directory: str | None, agents: bool, remove_: bool, json_: bool
+) -> None:
     """Set up project memory and link the brain.
 
     Creates missing files from templates, links the brain, indexes the project.
 
     Never overwrites a file; a second run only refreshes `linked_at`.
 
+    With --agents, writes only the memory protocol block (read at session start, write on
+    the trigger, hand off at the end; guardrails G1-G4) between markers in each FILE
+    (default AGENTS.md; CLAUDE.md, GEMINI.md...); text outside the markers is kept byte
+    for byte, a second run changes nothing, --remove restores the file.
+
     \b
     Example:
         mem init -d ~/dev/shop
+        mem init --agents AGENTS.md CLAUDE.md GEMINI.md
     """
     from mem import clock
+    from mem.commands import agents as agents_
     from mem.commands import portfolio
     from mem.render import report
 
+    agents_.check_usage(agents, remove_, list(files))
+    if agents:
+        root = safe_paths.project_root(directory)
+        change = agents_.remove if remove_ else agents_.install
+        _emit(change(root, list(files)), json_, report.agents_text)
+        return
     result = portfolio.init(safe_paths.project_root(directory), clock.now_iso())
     for warning in result["warnings"]:
         click.echo(f"mem init: warning: {warning}", err=True)

@@ -31,6 +31,22 @@ def init_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
+AGENTS_ACTIONS = {
+    "created": "created   {path} (with the memory protocol block)",
+    "updated": "updated   {path} (memory protocol block written)",
+    "unchanged": "current   {path} (block already up to date)",
+    "removed": "removed   the block from {path}",
+    "deleted": "deleted   {path} (it held nothing but the block)",
+    "absent": "absent    {path} has no block",
+}
+
+
+def agents_text(result: dict[str, Any]) -> str:
+    lines = [f"mem init: agent instructions in {result['root']}"]
+    lines += ["  " + AGENTS_ACTIONS[item["action"]].format(path=item["path"]) for item in result["files"]]
+    return _lines(lines)
+
+
 def _mark(flag: bool, absent: str = "✗") -> str:
     return "✓" if flag else absent
 
