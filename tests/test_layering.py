@@ -25,8 +25,8 @@ ALLOWED: dict[str, set[str]] = {
     "render": {"core", "errors", "layout"},
     "clock": {"core", "errors"},
     "commands": {"index", "files", "render", "core", "clock", "errors", "layout"},
-    "mcp": {"cli", "commands", "index", "files", "render", "core", "clock", "errors", "layout"},
-    "cli": {"commands", "index", "files", "render", "core", "clock", "errors", "layout"},
+    "mcp": {"commands", "index", "files", "render", "core", "clock", "errors", "layout"},
+    "cli": {"mcp", "commands", "index", "files", "render", "core", "clock", "errors", "layout"},
     "__main__": {"cli"},
     "__init__": set(),
 }

@@ -307,6 +307,31 @@ def init(
     _emit(result, json_, report.init_text)
 
 
+@cli.command(name="mcp")
+@directory_option
+def mcp_command(directory: str | None) -> None:
+    """Serve the memory tools to agents over MCP (stdio).
+
+    Tools: recall, write, reinforce, patterns, observe, outcomes, context, audit,
+    evidence_add, evidence_list, supersede, retract, status; each answers with its
+    command's --json output. Needs the optional extra: pip install 'mem[mcp]'.
+
+    \b
+    Example:
+        claude mcp add mem -- mem mcp -d ~/dev/shop
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("mcp") is None:
+        raise MemError(
+            "the MCP server needs the optional MCP SDK: pip install 'mem[mcp]'"
+            " (in a checkout: pip install -e '.[mcp]')"
+        )
+    from mem.mcp import server
+
+    server.serve(safe_paths.project_root(directory))
+
+
 @cli.command()
 @directory_option
 @json_option

@@ -215,6 +215,15 @@ def connect(path: str) -> sqlite3.Connection | None:
     return conn
 
 
+def file_identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the index file at `path`, or None when there is none."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 def remove(path: str) -> None:
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):

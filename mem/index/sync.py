@@ -272,11 +272,50 @@ def synced(root: str, role: str = "project") -> Iterator[tuple[index.Connection,
             finally:
                 conn.close()
         return
-    conn, report = _sync(root, role, index.index_path(root, role, directory))
+    path = index.index_path(root, role, directory)
+    conn, report = _sync(root, role, path, _take_kept(path))
     try:
         yield conn, report
     finally:
+        _release(path, conn)
+
+
+# A long-running process (`mem mcp`) keeps its indexes open between calls rather than
+# reopening one per recall. Freshness does not depend on it: every call still compares the
+# canonical files with the index it holds and applies what changed. Were the file at the
+# path replaced under a kept connection (a rebuild elsewhere), that index would still be
+# synced correctly; the identity check only lets go of it for the new one.
+_keep_at_most = 0
+_kept: dict[str, tuple[index.Connection, tuple[int, int]]] = {}
+
+
+def keep_open(at_most: int) -> None:
+    """From now on keep up to `at_most` index connections open between uses (0: none)."""
+    global _keep_at_most
+    _keep_at_most = at_most
+    while len(_kept) > at_most:
+        _kept.pop(next(iter(_kept)))[0].close()
+
+
+def _take_kept(path: str) -> index.Connection | None:
+    kept = _kept.pop(path, None)
+    if kept is None:
+        return None
+    conn, identity = kept
+    if index.file_identity(path) == identity:
+        return conn
+    conn.close()
+    return None
+
+
+def _release(path: str, conn: index.Connection) -> None:
+    identity = index.file_identity(path) if _keep_at_most else None
+    if identity is None:
         conn.close()
+        return
+    _kept[path] = (conn, identity)
+    while len(_kept) > _keep_at_most:  # least recently used first
+        _kept.pop(next(iter(_kept)))[0].close()
 
 
 def sync_project(root: str) -> Report:
@@ -285,9 +324,11 @@ def sync_project(root: str) -> Report:
         return report
 
 
-def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
+def _sync(
+    root: str, role: str, path: str, kept: index.Connection | None = None
+) -> tuple[index.Connection, Report]:
     specs = specs_for(root, role)
-    conn = index.connect(path)
+    conn = kept or index.connect(path)
     if conn is not None:
         indexed = index.file_rows(conn)
         work = plan(index_sources.stat_sources(root, specs), indexed)
