@@ -104,7 +104,14 @@ def test_remove_restores_the_original_file(tmp_path: Path, run_mem: RunMem) -> N
     agents.write_text(original, encoding="utf-8")
     run_mem("init", "--agents", "AGENTS.md", "CLAUDE.md", cwd=tmp_path)
     done = run_mem(
-        "init", "--agents", "--remove", "AGENTS.md", "CLAUDE.md", "GEMINI.md", "--json", cwd=tmp_path
+        "init",
+        "--agents",
+        "--remove",
+        "AGENTS.md",
+        "CLAUDE.md",
+        "GEMINI.md",
+        "--json",
+        cwd=tmp_path,
     )
     assert json.loads(done.stdout)["files"] == [
         {"path": "AGENTS.md", "action": "removed"},

@@ -21,7 +21,6 @@ import json
 from typing import Any
 
 import anyio
-import jsonschema
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
@@ -30,6 +29,7 @@ from mcp.shared.exceptions import MCPError
 
 from mem.errors import MemError
 from mem.index import sync
+from mem.mcp import arguments as checks
 from mem.mcp import tools
 
 INSTRUCTIONS = """\
@@ -45,21 +45,18 @@ KEPT_INDEXES = 8
 
 
 class Session:
-    """The server's state: the default project and one compiled validator per tool."""
+    """The server's state: the project a call names when it names none."""
 
     def __init__(self, default_root: str) -> None:
         self.default_root = default_root
-        self.validators = {
-            tool.name: jsonschema.Draft202012Validator(tool.input_schema())
-            for tool in tools.TOOLS
-        }
+        self.schemas = {tool.name: tool.input_schema() for tool in tools.TOOLS}
 
     def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         tool = tools.BY_NAME.get(name)
         if tool is None:
             # Finding the tool is the protocol's business, not the tool's (MCP: tools/call).
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
-        problem = self._invalid(name, arguments)
+        problem = checks.problem(self.schemas[name], arguments)
         if problem is not None:
             return _error(f"{name}: {problem}")
         try:
@@ -67,13 +64,6 @@ class Session:
         except MemError as error:
             return _error(str(error))
         return _result(output)
-
-    def _invalid(self, name: str, arguments: dict[str, Any]) -> str | None:
-        error = jsonschema.exceptions.best_match(self.validators[name].iter_errors(arguments))
-        if error is None:
-            return None
-        where = ".".join(str(part) for part in error.absolute_path)
-        return f"{where}: {error.message}" if where else error.message
 
 
 def _result(output: str) -> types.CallToolResult:

@@ -95,7 +95,9 @@ def _option(value: Any) -> str | None:
 
 def _signals(arguments: Arguments) -> dict[str, Any]:
     return write.parse_signals(
-        _option(arguments.get("eval")), _option(arguments.get("accept")), _option(arguments.get("ci"))
+        _option(arguments.get("eval")),
+        _option(arguments.get("accept")),
+        _option(arguments.get("ci")),
     )
 
 
@@ -179,7 +181,11 @@ def _evidence_list(root: str, arguments: Arguments) -> str:
 
 def _supersede(root: str, arguments: Arguments) -> str:
     outcome = lifecycle.supersede(
-        root, arguments["memory_id"], arguments.get("with"), arguments.get("reason"), clock.now_iso()
+        root,
+        arguments["memory_id"],
+        arguments.get("with"),
+        arguments.get("reason"),
+        clock.now_iso(),
     )
     return memory_views.lifecycle_outcome("supersede", outcome, True)
 
@@ -340,7 +346,10 @@ TOOLS = [
         {
             "memory_id": {**MEMORY_ID, "description": "One memory (default: every audited one)."},
             "root": CHECKOUT_ROOT,
-            "limit": {"type": "integer", "description": "Memories to list, 1 to 1000 (default 20)."},
+            "limit": {
+                "type": "integer",
+                "description": "Memories to list, 1 to 1000 (default 20).",
+            },
         },
         (),
         read_only=True,

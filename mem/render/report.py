@@ -43,7 +43,9 @@ AGENTS_ACTIONS = {
 
 def agents_text(result: dict[str, Any]) -> str:
     lines = [f"mem init: agent instructions in {result['root']}"]
-    lines += ["  " + AGENTS_ACTIONS[item["action"]].format(path=item["path"]) for item in result["files"]]
+    lines += [
+        "  " + AGENTS_ACTIONS[item["action"]].format(path=item["path"]) for item in result["files"]
+    ]
     return _lines(lines)
 
 
