@@ -17,6 +17,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from mem.errors import MemError
+from mem.layout import AGENTS_MEMORY as AGENTS
+from mem.layout import BMAD_MEMORY as BMAD
 
 BEGIN = (
     "<!-- BEGIN mem agents: managed by `mem init --agents`; edit outside this block,"
@@ -25,11 +27,11 @@ BEGIN = (
 BEGIN_PREFIX = "<!-- BEGIN mem agents"
 END = "<!-- END mem agents -->"
 
-BODY = """## Project memory (`mem`)
+BODY = f"""## Project memory (`mem`)
 
-This project keeps what it learned in Markdown: `.agents/memory/decisions.md`,
+This project keeps what it learned in Markdown: `{AGENTS}/decisions.md`,
 `lessons.md`, `patterns.md` (one `###` section per entry), `context.md` and `sessions/`
-(handoffs), and an append-only journal in `.bmad/memory/`. Read and write it with the
+(handoffs), and an append-only journal in `{BMAD}/`. Read and write it with the
 `mem` command (or the same tools over MCP: `mem mcp`). Memory is optional: a missing file
 is skipped, never an error. Dates are YYYY-MM-DD.
 
@@ -44,16 +46,16 @@ is skipped, never an error. Dates are YYYY-MM-DD.
 ### During work: write on the trigger
 
 - A non-obvious choice is made (you would explain the "why" to a colleague): add a
-  `### YYYY-MM-DD — <title>` section to `.agents/memory/decisions.md` with Context,
+  `### YYYY-MM-DD — <title>` section to `{AGENTS}/decisions.md` with Context,
   Decision, Rationale, Consequences, Status.
 - Something unexpected happens or an assumption proves wrong: add a lesson to
-  `.agents/memory/lessons.md` (context, impact, the rule for next time) immediately, not
+  `{AGENTS}/lessons.md` (context, impact, the rule for next time) immediately, not
   at the end of the session.
-- A solution works and could be reused: add it to `.agents/memory/patterns.md` (problem,
+- A solution works and could be reused: add it to `{AGENTS}/patterns.md` (problem,
   shape, trade-off, status `candidate`); when it is reused, score it with
   `mem reinforce --pattern "<heading>" --eval X --accept yes|no --ci pass|fail`.
 - The project changes meaningfully (new module, stack change): update
-  `.agents/memory/context.md`.
+  `{AGENTS}/context.md`.
 - A task ends: `mem write --agent <you> --cli <your cli> --task "<what>"
   --outcome success|failure|partial|abandoned`.
 - A memory is replaced or proves wrong: `mem supersede <old-id> --with <new-id> --reason

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from mem import clock, render
+from mem import clock, layout, render
 from mem.commands import (
     audit,
     context,
@@ -247,7 +247,7 @@ TOOLS = [
     Tool(
         "write",
         "Write a journal event",
-        "Append one event (what an agent did, and how it went) to .bmad/memory/journal.ndjson:"
+        f"Append one event (what an agent did, and how it went) to {layout.BMAD_MEMORY}/journal.ndjson:"
         " `mem write --json`.",
         {
             "agent": {"type": "string", "description": "The agent that acted (required)."},
@@ -271,7 +271,7 @@ TOOLS = [
         "reinforce",
         "Reinforce a pattern",
         "Fold reward signals into a pattern's score (Elo and Beta) in"
-        " .bmad/memory/pattern-scores.json: `mem reinforce --json`. Proposes, never applies, a"
+        f" {layout.BMAD_MEMORY}/pattern-scores.json: `mem reinforce --json`. Proposes, never applies, a"
         " promotion once the mean reaches 0.7 over 3 updates.",
         {
             "pattern": {"type": "string", "description": "The pattern's heading in patterns.md."},
@@ -302,7 +302,7 @@ TOOLS = [
         "observe",
         "Observe an accepted outcome",
         "Record that accepted, verified Nexus work supports a memory section (an outcome"
-        " receipt in .bmad/memory/outcomes.ndjson): `mem observe --json`.",
+        f" receipt in {layout.BMAD_MEMORY}/outcomes.ndjson): `mem observe --json`.",
         {"input": {"type": "string", "description": "Project-relative JSON observation file."}},
         ("input",),
         read_only=False,
