@@ -247,8 +247,8 @@ TOOLS = [
     Tool(
         "write",
         "Write a journal event",
-        f"Append one event (what an agent did, and how it went) to {layout.BMAD_MEMORY}/journal.ndjson:"
-        " `mem write --json`.",
+        "Append one event (what an agent did, and how it went) to"
+        f" {layout.BMAD_MEMORY}/journal.ndjson: `mem write --json`.",
         {
             "agent": {"type": "string", "description": "The agent that acted (required)."},
             "cli": {"type": "string", "description": "The coding CLI (claude-code, codex-cli...)."},
@@ -271,8 +271,8 @@ TOOLS = [
         "reinforce",
         "Reinforce a pattern",
         "Fold reward signals into a pattern's score (Elo and Beta) in"
-        f" {layout.BMAD_MEMORY}/pattern-scores.json: `mem reinforce --json`. Proposes, never applies, a"
-        " promotion once the mean reaches 0.7 over 3 updates.",
+        f" {layout.BMAD_MEMORY}/pattern-scores.json: `mem reinforce --json`. Proposes, never"
+        " applies, a promotion once the mean reaches 0.7 over 3 updates.",
         {
             "pattern": {"type": "string", "description": "The pattern's heading in patterns.md."},
             **SIGNALS,
