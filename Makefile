@@ -23,6 +23,7 @@ demo: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) -m compileall -q mem
 	$(PY) bench/run.py
+	$(PY) bench/mcp_bench.py
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy

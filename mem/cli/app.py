@@ -327,9 +327,19 @@ def mcp_command(directory: str | None) -> None:
             "the MCP server needs the optional MCP SDK: pip install 'mem[mcp]'"
             " (in a checkout: pip install -e '.[mcp]')"
         )
+    import contextlib
+
+    from mem.index import sync
+
+    root = safe_paths.project_root(directory)
+    # Sync before the SDK is imported: the transient memory of a first build is then reused
+    # by the SDK's modules instead of adding to them, and the first call finds a warm index.
+    # A project whose index cannot be built now is served all the same: its recall says why.
+    with contextlib.suppress(MemError):
+        sync.sync_project(root)
     from mem.mcp import server
 
-    server.serve(safe_paths.project_root(directory))
+    server.serve(root)
 
 
 @cli.command()
