@@ -391,6 +391,9 @@ def test_a_call_can_name_another_project(project: Path, tmp_path: Path) -> None:
             )
         )
         assert here["count"] == 0
+        missing = await client.call_tool("write", {"agent": "a", "directory": "../nowhere"})
+        assert failed(missing) == "directory ../nowhere: no such directory"
+        assert not (tmp_path / "nowhere").exists()
         assert [entry["ref"] for entry in there["results"]] == ["Only here"]
         assert absolute == there
 

@@ -26,6 +26,7 @@ from mem.commands import (
     write,
 )
 from mem.core import js, patterns
+from mem.errors import MemError
 from mem.files import safe_paths
 from mem.render import memory_views, report
 
@@ -81,7 +82,11 @@ def root_of(default_root: str, arguments: Arguments) -> str:
     directory = arguments.get("directory")
     if directory is None:
         return default_root
-    return safe_paths.project_root(os.path.join(default_root, directory))
+    root = safe_paths.project_root(os.path.join(default_root, directory))
+    # A typo must not become a new project: writes would create its memory folders.
+    if not os.path.isdir(root):
+        raise MemError(f"directory {directory}: no such directory")
+    return root
 
 
 def _option(value: Any) -> str | None:
