@@ -77,14 +77,17 @@ async def round_trips(mem: str, root: Path, calls: int, queries: list[str]) -> d
         for position in range(30):
             await client.call_tool("recall", {"query": queries[position % len(queries)]})
         samples = []
+        by_query: dict[str, list[float]] = {query: [] for query in queries}
         for position in range(calls):
-            arguments = {"query": queries[position % len(queries)]}
+            query = queries[position % len(queries)]
             started = time.perf_counter()
-            result = await client.call_tool("recall", arguments)
+            result = await client.call_tool("recall", {"query": query})
             samples.append((time.perf_counter() - started) * 1000)
+            by_query[query].append(samples[-1])
             assert not result.is_error and result.structured_content is not None
         memory = server_memory(os.getpid())
     return {
+        "per_query_p50_ms": {q: round(quantile(found, 0.5), 2) for q, found in by_query.items()},
         "cold_ms": round(cold_ms, 1),
         "p50_ms": round(quantile(samples, 0.50), 2),
         "p95_ms": round(quantile(samples, 0.95), 2),
@@ -104,11 +107,15 @@ def in_process(root: Path, calls: int, queries: list[str]) -> dict:
     for query in queries:
         tool.run(str(root), {"query": query})
     samples = []
+    by_query: dict[str, list[float]] = {query: [] for query in queries}
     for position in range(calls):
+        query = queries[position % len(queries)]
         started = time.perf_counter()
-        tool.run(str(root), {"query": queries[position % len(queries)]})
+        tool.run(str(root), {"query": query})
         samples.append((time.perf_counter() - started) * 1000)
+        by_query[query].append(samples[-1])
     return {
+        "per_query_p50_ms": {q: round(quantile(found, 0.5), 2) for q, found in by_query.items()},
         "p50_ms": round(quantile(samples, 0.50), 2),
         "p95_ms": round(quantile(samples, 0.95), 2),
     }
@@ -147,6 +154,9 @@ def main() -> None:
                 f"  server memory:         {figures['rss_mib']} MiB resident"
                 f" (peak {figures['peak_rss_mib']} MiB)"
             )
+            for query, over_mcp in figures["per_query_p50_ms"].items():
+                alone = figures["in_process"]["per_query_p50_ms"][query]
+                print(f"    {query!r:<26} p50 {over_mcp} ms over MCP, {alone} ms in-process")
             if size == TARGET_SIZE:
                 for key, limit in TARGETS.items():
                     verdict = "PASS" if figures[key] <= limit else "MISS"
