@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from conftest import RunMem
+from conftest import FIXTURES, RunMem
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nexus_support import relocated
@@ -157,3 +158,28 @@ def test_evidence_ranking_shows_its_factor(tmp_path: Path, run_mem: RunMem) -> N
         assert factor == (1.25 if entry in boosted else 1)
     for entry in boosted:
         assert entry["lexicalScore"] == entry["explain"]["lexical"] * entry["explain"]["decay"]
+
+
+def test_portfolio_results_are_explained_from_their_own_index(
+    tmp_path: Path, run_mem: RunMem
+) -> None:
+    shutil.copytree(FIXTURES / "golden/11-recall-portfolio/project", tmp_path / "p")
+    done = run_mem(
+        "recall",
+        "hetzner",
+        "firewall",
+        "-d",
+        "app",
+        "--scope",
+        "portfolio",
+        "--portfolio",
+        "brain",
+        "--json",
+        "--explain",
+        cwd=tmp_path / "p",
+    )
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)["results"]
+    assert {entry["sourceFile"].split("/")[0] for entry in results} == {".agents", ".."}
+    for entry in results:
+        check_result(entry, "hetzner firewall")
