@@ -203,11 +203,17 @@ def _stash_score_inputs(
     Read back from the index rather than threaded through the ranking, so the ranking code
     stays as it is; evidence ranking copies entries, and the stash travels with them.
     """
-    inputs: dict[tuple[int, int], index.ScoreInputs] = {}
-    for conn, _ in {id(conn): (conn, path) for conn, path in sources.values()}.values():
-        ids = [item.id for item in top if sources[item.rank][0] is conn]
-        for record_id, found in index.score_inputs(conn, ids, terms).items():
-            inputs[(id(conn), record_id)] = found
+    ids_by_index: dict[int, list[int]] = {}
+    connections: dict[int, index.Connection] = {}
+    for item in top:  # the project's index, and the brain's for portfolio results
+        conn = sources[item.rank][0]
+        connections[id(conn)] = conn
+        ids_by_index.setdefault(id(conn), []).append(item.id)
+    inputs = {
+        (key, record_id): found
+        for key, ids in ids_by_index.items()
+        for record_id, found in index.score_inputs(connections[key], ids, terms).items()
+    }
     for entry, item in zip(entries, top, strict=True):
         found = inputs[(id(sources[item.rank][0]), item.id)]
         event_ms = found.ts_ms if entry["kind"] == "event" else None
