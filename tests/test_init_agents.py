@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from conftest import RunMem
 from hypothesis import given
 from hypothesis import strategies as st
@@ -145,3 +147,25 @@ def test_links_escapes_and_misuse_are_refused(tmp_path: Path, run_mem: RunMem) -
     assert misuse.returncode == 1 and "go with --agents" in misuse.stderr
     assert (tmp_path / "AGENTS.md").read_text(encoding="utf-8") == "shared\n"
     assert not (tmp_path / ".agents").exists()  # plain init never ran
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda path: os.mkfifo(path), "is not a regular file."),
+        (lambda path: path.mkdir(), "is not a regular file."),
+        (lambda path: path.write_bytes(b"caf\xe9\n"), "is not valid UTF-8; mem leaves it alone."),
+        (
+            lambda path: path.write_bytes(b"a" * (2 * 1024 * 1024 + 1)),
+            "is larger than 2 MiB; mem leaves it alone.",
+        ),
+    ],
+    ids=["fifo", "directory", "latin-1", "over-2-MiB"],
+)
+def test_what_is_not_a_small_text_file_is_left_alone(
+    tmp_path: Path, run_mem: RunMem, make: Callable[[Path], object], message: str
+) -> None:
+    target = tmp_path / "AGENTS.md"
+    make(target)
+    done = run_mem("init", "--agents", "--json", cwd=tmp_path)
+    assert (done.returncode, json.loads(done.stdout)) == (1, {"error": f"AGENTS.md: {message}"})
