@@ -56,10 +56,13 @@ is skipped, never an error. Dates are YYYY-MM-DD.
   `mem reinforce --pattern "<heading>" --eval X --accept yes|no --ci pass|fail`.
 - The project changes meaningfully (new module, stack change): update
   `{AGENTS}/context.md`.
-- A task ends: `mem write --agent <you> --cli <your cli> --task "<what>"
-  --outcome success|failure|partial|abandoned`.
-- A memory is replaced or proves wrong: `mem supersede <old-id> --with <new-id> --reason
-  "<why>"` or `mem retract <id> --reason "<why>"`. Never delete or rewrite a memory.
+- A task ends: record it in the journal with
+  `mem write --agent <you> --cli <your cli> --task "<what>" --outcome <how it went>`
+  (success, failure, partial or abandoned).
+- A memory is replaced or proves wrong: record it with
+  `mem supersede <old-id> --with <new-id> --reason "<why>"` or
+  `mem retract <id> --reason "<why>"` (ids as `mem context --json` lists them). Never
+  delete or rewrite a memory.
 
 ### At session end: hand off
 
