@@ -467,3 +467,29 @@ def test_without_the_sdk_mcp_says_how_to_install_it(monkeypatch: pytest.MonkeyPa
         "mem mcp: the MCP server needs the optional MCP SDK: pip install 'mem[mcp]'"
         " (in a checkout: pip install -e '.[mcp]')\n"
     )
+
+
+def test_two_servers_on_one_project_see_each_others_writes(project: Path) -> None:
+    async def main() -> None:
+        async with served(project) as first, served(project) as second:
+
+            async def refs(client: Client) -> list[str]:
+                found = await client.call_tool("recall", {"query": "quokka"})
+                return [entry["ref"] for entry in json.loads(answered(found))["results"]]
+
+            assert await refs(first) == await refs(second) == []
+            written = []
+            async with anyio.create_task_group() as group:
+                for position in range(6):
+                    client = first if position % 2 else second
+
+                    async def write(client: Client = client, position: int = position) -> None:
+                        result = await client.call_tool(
+                            "write", {"agent": "forge", "task": f"quokka {position}"}
+                        )
+                        written.append(json.loads(answered(result))["written"]["id"])
+
+                    group.start_soon(write)
+            assert sorted(await refs(first)) == sorted(await refs(second)) == sorted(written)
+
+    anyio.run(main)
