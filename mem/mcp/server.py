@@ -61,7 +61,7 @@ class Session:
             return _error(f"{name}: {problem}")
         try:
             output = tool.run(tools.root_of(self.default_root, arguments), arguments)
-        except MemError as error:
+        except MemError as error:  # this front end's one translation, as the CLI has its own
             return _error(str(error))
         return _result(output)
 
