@@ -252,7 +252,13 @@ def synced(root: str, role: str = "project") -> Iterator[tuple[index.Connection,
                 conn.close()
         return
     path = index.index_path(root, role, directory)
-    conn, report = _sync(root, role, path, _take_kept(path))
+    kept = _take_kept(path)
+    try:
+        conn, report = _sync(root, role, path, kept)
+    except BaseException:
+        if kept is not None:
+            kept.close()
+        raise
     try:
         yield conn, report
     finally:
