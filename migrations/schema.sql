@@ -17,6 +17,7 @@ CREATE TABLE files (
     hash TEXT NOT NULL,             -- 'xxh3:' + xxh3_128 hex of the raw bytes
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL,      -- an edit that restores the mtime (touch -r) still moves it
     inode INTEGER NOT NULL,
     checked_ns INTEGER NOT NULL,    -- when the bytes were last hashed (racily-clean guard)
     utf8 INTEGER NOT NULL           -- 1 when the bytes are valid UTF-8

@@ -21,6 +21,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 from nexus_support import relocated
+from secret_samples import SAMPLES
 
 from mem.cli.app import cli
 
@@ -59,11 +60,14 @@ def with_server(project: Path, body: Callable[[Client], Awaitable[None]]) -> Non
     anyio.run(main)
 
 
-def answered(result: CallToolResult) -> str:
+def answered(result: CallToolResult, warnings: str = "") -> str:
+    """The `--json` text of a successful call; any further block is a warning (CLI: stderr)."""
     assert not result.is_error, result.content
-    [content] = result.content
+    content, *rest = result.content
     assert content.type == "text"
     assert result.structured_content == json.loads(content.text)
+    assert "".join(block.text + "\n" for block in rest if block.type == "text") == warnings
+    assert all(block.type == "text" for block in rest)
     return content.text
 
 
@@ -76,9 +80,13 @@ def failed(result: CallToolResult) -> str:
 
 
 def cli_json(run_mem: RunMem, project: Path, *args: str) -> str:
+    return cli_run(run_mem, project, *args)[0]
+
+
+def cli_run(run_mem: RunMem, project: Path, *args: str) -> tuple[str, str]:
     done = run_mem(*args, "--json", cwd=project)
     assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
+    return done.stdout, done.stderr
 
 
 class Snapshot:
@@ -223,10 +231,12 @@ def test_every_tool_answers_with_its_commands_json(git_project: Path, run_mem: R
 
     async def body(client: Client) -> None:
         for name, arguments, command, writes in calls:
-            tool_output = answered(await client.call_tool(name, arguments))
+            result = await client.call_tool(name, arguments)
             if writes:
                 snapshot.restore()
-            assert tool_output == cli_json(run_mem, project, *command), name
+            output, warnings = cli_run(run_mem, project, *command)
+            assert answered(result, warnings) == output, name
+            assert bool(warnings) == (name == "reinforce")  # Retry budget is no pattern section
             if writes:
                 snapshot.restore()
             seen.add(name)
@@ -392,7 +402,7 @@ def test_a_call_can_name_another_project(project: Path, tmp_path: Path) -> None:
         )
         assert here["count"] == 0
         missing = await client.call_tool("write", {"agent": "a", "directory": "../nowhere"})
-        assert failed(missing) == "directory ../nowhere: no such directory"
+        assert failed(missing).startswith("Project directory does not exist: ")
         assert not (tmp_path / "nowhere").exists()
         assert [entry["ref"] for entry in there["results"]] == ["Only here"]
         assert absolute == there
@@ -493,3 +503,24 @@ def test_two_servers_on_one_project_see_each_others_writes(project: Path) -> Non
             assert sorted(await refs(first)) == sorted(await refs(second)) == sorted(written)
 
     anyio.run(main)
+
+
+def test_writes_refuse_a_possible_secret_unless_its_kind_is_allowed(
+    project: Path, run_mem: RunMem
+) -> None:
+    task = f"we learned: {SAMPLES['connection-string']} (done)"
+    journal = project / ".bmad/memory/journal.ndjson"
+    before = journal.read_bytes()
+
+    async def body(client: Client) -> None:
+        refused = failed(await client.call_tool("write", {"agent": "forge", "task": task}))
+        done = run_mem("write", "--agent", "forge", "--task", task, "--json", cwd=project)
+        assert (done.returncode, json.loads(done.stdout)) == (1, {"error": refused})
+        assert journal.read_bytes() == before
+        assert "connection-string" in refused and SAMPLES["connection-string"] not in refused
+        allowed = await client.call_tool(
+            "write", {"agent": "forge", "task": task, "allow_secret": ["connection-string"]}
+        )
+        assert json.loads(answered(allowed))["written"]["task"] == task
+
+    with_server(project, body)

@@ -5,13 +5,14 @@ calls and every call still compares the canonical files with them first, so no a
 ever stale. Calls run one at a time on the event loop; a write holds `writer.lock` as the
 CLI does, so other `mem` processes can share the project.
 
-A tool's text content is the command's `--json` output byte for byte and its structured
-content is the same JSON parsed (an output that is not a JSON object would be wrapped as
-`{"result": ...}`, since the protocol requires an object; none of today's tools needs it).
-A MemError, or arguments that do not fit the tool's input schema, is a tool error
-(`isError`) whose text is the message and whose structured content is the `--json` error
-object `{"error": message}`. The SDK's stdio transport points file descriptor 1 elsewhere
-while it serves, so a stray print can never corrupt the protocol stream.
+A tool's (first) text content is the command's `--json` output byte for byte, and its
+structured content is the same JSON parsed (an output that is not a JSON object would be
+wrapped as `{"result": ...}`, since the protocol requires an object; none of today's tools
+needs it); a warning the command prints on stderr follows as a second text block. A
+MemError, or arguments that do not fit the tool's input schema, is a tool error (`isError`)
+whose text is the message and whose structured content is the `--json` error object
+`{"error": message}`. The SDK's stdio transport points file descriptor 1 elsewhere while it
+serves, so a stray print can never corrupt the protocol stream.
 """
 
 from __future__ import annotations
@@ -60,17 +61,20 @@ class Session:
         if problem is not None:
             return _error(f"{name}: {problem}")
         try:
-            output = tool.run(tools.root_of(self.default_root, arguments), arguments)
+            answer = tool.run(tools.root_of(self.default_root, arguments), arguments)
         except MemError as error:  # this front end's one translation, as the CLI has its own
             return _error(str(error))
-        return _result(output)
+        return _result(name, answer)
 
 
-def _result(output: str) -> types.CallToolResult:
-    value = json.loads(output)
+def _result(name: str, answer: tools.Answer) -> types.CallToolResult:
+    value = json.loads(answer.output)
     structured = value if isinstance(value, dict) else {"result": value}
+    # A warning the CLI prints on stderr reaches the agent as a second text block.
+    warnings = [f"mem {name}: warning: {warning}" for warning in answer.warnings]
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=output)], structured_content=structured
+        content=[types.TextContent(type="text", text=text) for text in [answer.output, *warnings]],
+        structured_content=structured,
     )
 
 

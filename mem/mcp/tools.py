@@ -26,11 +26,15 @@ from mem.commands import (
     write,
 )
 from mem.core import js, patterns
-from mem.errors import MemError
 from mem.files import safe_paths
 from mem.render import memory_views, report
 
 Arguments = dict[str, Any]
+
+
+class Answer(NamedTuple):
+    output: str  # the command's `--json` output
+    warnings: tuple[str, ...] = ()  # what the command prints on stderr as `warning: ...`
 
 
 class Tool(NamedTuple):
@@ -42,7 +46,7 @@ class Tool(NamedTuple):
     read_only: bool
     destructive: bool
     idempotent: bool
-    run: Callable[[str, Arguments], str]  # (project root, arguments) -> the `--json` output
+    run: Callable[[str, Arguments], Answer]  # (project root, arguments) -> what it answers
 
     def input_schema(self) -> dict[str, Any]:
         return {
@@ -82,11 +86,8 @@ def root_of(default_root: str, arguments: Arguments) -> str:
     directory = arguments.get("directory")
     if directory is None:
         return default_root
-    root = safe_paths.project_root(os.path.join(default_root, directory))
-    # A typo must not become a new project: writes would create its memory folders.
-    if not os.path.isdir(root):
-        raise MemError(f"directory {directory}: no such directory")
-    return root
+    # Like `-d`, a directory that does not exist is refused (D8), never made a new project.
+    return safe_paths.project_root(os.path.join(default_root, directory))
 
 
 def _option(value: Any) -> str | None:
@@ -106,7 +107,11 @@ def _signals(arguments: Arguments) -> dict[str, Any]:
     )
 
 
-def _recall(root: str, arguments: Arguments) -> str:
+def _allowed(arguments: Arguments) -> tuple[str, ...]:
+    return tuple(arguments.get("allow_secret", ()))
+
+
+def _recall(root: str, arguments: Arguments) -> Answer:
     request = recall.Request(
         query=arguments["query"],
         scope=arguments.get("scope", "project"),
@@ -116,13 +121,14 @@ def _recall(root: str, arguments: Arguments) -> str:
         context_scope=arguments.get("context_scope"),
         include_archive=arguments.get("include_archive", False),
         with_evidence=arguments.get("with_evidence", False),
+        include_retired=arguments.get("include_retired", False),
         explain=arguments.get("explain", False),
     )
     results = recall.recall(root, request, clock.now_iso())
-    return render.recall_json(request.query, request.scope, request.ranking, results)
+    return Answer(render.recall_json(request.query, request.scope, request.ranking, results))
 
 
-def _write(root: str, arguments: Arguments) -> str:
+def _write(root: str, arguments: Arguments) -> Answer:
     event = write.build_event(
         clock.now_iso(),
         arguments.get("agent"),
@@ -132,78 +138,90 @@ def _write(root: str, arguments: Arguments) -> str:
         arguments.get("outcome"),
         _signals(arguments),
     )
-    write.append_event(root, event)
-    return render.written_json(event)
+    write.append_event(root, event, _allowed(arguments))
+    return Answer(render.written_json(event))
 
 
-def _reinforce(root: str, arguments: Arguments) -> str:
+def _reinforce(root: str, arguments: Arguments) -> Answer:
     signals = _signals(arguments)
     evidence_ids = patterns.parse_evidence(arguments.get("evidence"))
     result = reinforce.reinforce(
-        root, arguments.get("pattern"), signals, evidence_ids, clock.now_iso()
+        root, arguments.get("pattern"), signals, evidence_ids, clock.now_iso(), _allowed(arguments)
     )
-    return render.reinforce_json(result)
+    warning = reinforce.missing_section_warning(root, result.pattern_id)
+    return Answer(render.reinforce_json(result), () if warning is None else (warning,))
 
 
-def _patterns(root: str, arguments: Arguments) -> str:
-    return render.patterns_json(reinforce.scored_patterns(root))
+def _patterns(root: str, arguments: Arguments) -> Answer:
+    return Answer(render.patterns_json(reinforce.scored_patterns(root)))
 
 
-def _observe(root: str, arguments: Arguments) -> str:
-    return render.written_json(observe.observe(root, arguments["input"], clock.now_iso()))
+def _observe(root: str, arguments: Arguments) -> Answer:
+    receipt = observe.observe(root, arguments["input"], clock.now_iso(), _allowed(arguments))
+    return Answer(render.written_json(receipt))
 
 
-def _outcomes(root: str, arguments: Arguments) -> str:
-    return outcomes.render(outcomes.inspect(root), True)
+def _outcomes(root: str, arguments: Arguments) -> Answer:
+    return Answer(outcomes.render(outcomes.inspect(root), True))
 
 
-def _context(root: str, arguments: Arguments) -> str:
+def _context(root: str, arguments: Arguments) -> Answer:
     state = context.gather(root, arguments.get("with_evidence", False))
-    return memory_views.context(state, True)
+    return Answer(memory_views.context(state, True))
 
 
-def _audit(root: str, arguments: Arguments) -> str:
+def _audit(root: str, arguments: Arguments) -> Answer:
     limit = audit.parse_limit(_option(arguments.get("limit")))
     results, total = audit.audit(root, arguments.get("memory_id"), arguments.get("root"), limit)
-    return memory_views.audit(results, total, True)
+    return Answer(memory_views.audit(results, total, True))
 
 
-def _evidence_add(root: str, arguments: Arguments) -> str:
+def _evidence_add(root: str, arguments: Arguments) -> Answer:
     added = evidence.add(
         root,
         arguments["memory_id"],
         list(arguments["sources"]),
         arguments.get("root"),
         clock.now_iso(),
+        _allowed(arguments),
     )
-    return memory_views.evidence_added(added, True)
+    return Answer(memory_views.evidence_added(added, True))
 
 
-def _evidence_list(root: str, arguments: Arguments) -> str:
+def _evidence_list(root: str, arguments: Arguments) -> Answer:
     memory, records = evidence.listed(root, arguments["memory_id"])
-    return memory_views.evidence_list(memory, records, True)
+    return Answer(memory_views.evidence_list(memory, records, True))
 
 
-def _supersede(root: str, arguments: Arguments) -> str:
+def _supersede(root: str, arguments: Arguments) -> Answer:
     outcome = lifecycle.supersede(
         root,
         arguments["memory_id"],
         arguments.get("with"),
         arguments.get("reason"),
         clock.now_iso(),
+        _allowed(arguments),
     )
-    return memory_views.lifecycle_outcome("supersede", outcome, True)
+    return Answer(memory_views.lifecycle_outcome("supersede", outcome, True))
 
 
-def _retract(root: str, arguments: Arguments) -> str:
+def _retract(root: str, arguments: Arguments) -> Answer:
     outcome = lifecycle.retract(
-        root, arguments["memory_id"], arguments.get("reason"), clock.now_iso()
+        root, arguments["memory_id"], arguments.get("reason"), clock.now_iso(), _allowed(arguments)
     )
-    return memory_views.lifecycle_outcome("retract", outcome, True)
+    return Answer(memory_views.lifecycle_outcome("retract", outcome, True))
 
 
-def _status(root: str, arguments: Arguments) -> str:
-    return report.as_json(status.status(root))
+def _status(root: str, arguments: Arguments) -> Answer:
+    return Answer(report.as_json(status.status(root)))
+
+
+ALLOW_SECRET = {
+    "type": "array",
+    "items": {"type": "string"},
+    "description": "Write even though the text holds a possible secret of these kinds (false"
+    " positives); recorded nowhere.",
+}
 
 
 TOOLS = [
@@ -238,6 +256,10 @@ TOOLS = [
                 "type": "boolean",
                 "description": "Add each note's lifecycle and audit status.",
             },
+            "include_retired": {
+                "type": "boolean",
+                "description": "Also list superseded and retracted notes, with their status.",
+            },
             "explain": {
                 "type": "boolean",
                 "description": "Add every part of each result's score under `explain`.",
@@ -265,6 +287,7 @@ TOOLS = [
                 "description": "How it went.",
             },
             **SIGNALS,
+            "allow_secret": ALLOW_SECRET,
         },
         ("agent",),
         read_only=False,
@@ -285,6 +308,7 @@ TOOLS = [
                 "type": "string",
                 "description": "Comma-separated journal event ids backing the reinforcement.",
             },
+            "allow_secret": ALLOW_SECRET,
         },
         ("pattern",),
         read_only=False,
@@ -308,7 +332,10 @@ TOOLS = [
         "Observe an accepted outcome",
         "Record that accepted, verified Nexus work supports a memory section (an outcome"
         f" receipt in {layout.BMAD_MEMORY}/outcomes.ndjson): `mem observe --json`.",
-        {"input": {"type": "string", "description": "Project-relative JSON observation file."}},
+        {
+            "input": {"type": "string", "description": "Project-relative JSON observation file."},
+            "allow_secret": ALLOW_SECRET,
+        },
         ("input",),
         read_only=False,
         destructive=False,
@@ -375,6 +402,7 @@ TOOLS = [
                 "description": "Source files, relative to the checkout root (1 to 50).",
             },
             "root": CHECKOUT_ROOT,
+            "allow_secret": ALLOW_SECRET,
         },
         ("memory_id", "sources"),
         read_only=False,
@@ -403,6 +431,7 @@ TOOLS = [
             "memory_id": MEMORY_ID,
             "with": {**MEMORY_ID, "description": "Full id of the memory that replaces it."},
             "reason": REASON,
+            "allow_secret": ALLOW_SECRET,
         },
         ("memory_id", "with", "reason"),
         read_only=False,
@@ -415,7 +444,7 @@ TOOLS = [
         "Retract a memory",
         "Record that a memory's current revision is withdrawn (a lifecycle event; the Markdown"
         " is never touched): `mem retract --json`.",
-        {"memory_id": MEMORY_ID, "reason": REASON},
+        {"memory_id": MEMORY_ID, "reason": REASON, "allow_secret": ALLOW_SECRET},
         ("memory_id", "reason"),
         read_only=False,
         destructive=False,
