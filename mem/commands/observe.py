@@ -36,9 +36,9 @@ def observe(
         raise MemError("Outcome input is required.")
     observation = value if isinstance(value, dict) else {}
     copied = {key: observation[key] for key in WRITTEN if key in observation}
-    source = secrets.shown_name(relative)
+    shown = secrets.shown_name(relative)
     secrets.refuse(
-        [(f"{source} {path}", text) for path, text in secrets.json_fields(copied)],
+        [(f"{shown} {path}", text) for path, text in secrets.json_fields(copied)],
         allow_secrets,
     )
     with locking.writer_lock(root):
