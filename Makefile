@@ -26,6 +26,7 @@ demo: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) -m compileall -q mem
 	$(PY) bench/run.py
+	$(PY) bench/mcp_bench.py
 
 # The 1,000,000-note first sync too: minutes, and about 250 MB of generated project.
 bench-large: $(VENV)/.installed

@@ -8,7 +8,7 @@ import os
 from typing import Any, NamedTuple
 
 from mem import clock, index
-from mem.core import js, parse, score
+from mem.core import explain, js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
 from mem.index import healing, sync
@@ -28,6 +28,7 @@ class Request(NamedTuple):
     include_archive: bool = False
     with_evidence: bool = False
     include_retired: bool = False
+    explain: bool = False
 
 
 def parse_limit(text: str | None) -> int:
@@ -80,6 +81,9 @@ def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
         from mem.commands import context
 
         entries = context.annotate_recall(root, entries)
+    if request.explain:
+        for entry in entries:
+            entry["explain"] = _explanation(entry, terms)
     return entries
 
 
@@ -148,6 +152,8 @@ def _ranked(
                 sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
         top = score.order(ranked, limit if candidate_limit else len(ranked))
         entries = _entries(top, sources)
+        if request.explain:
+            _stash_score_inputs(entries, top, sources, terms, now_ms)
         if request.include_retired:
             for item, entry in zip(top, entries, strict=True):
                 if entry["kind"] == "note":
@@ -262,6 +268,43 @@ def _entries(
                 }
             )
     return entries
+
+
+def _stash_score_inputs(
+    entries: list[dict[str, Any]],
+    top: list[score.Ranked],
+    sources: dict[int, tuple[index.Connection, str]],
+    terms: list[str],
+    now_ms: float | None,
+) -> None:
+    """Keep what each result's score came from on the entry, for `--explain` at the end.
+
+    Read back from the index rather than threaded through the ranking, so the ranking code
+    stays as it is; evidence ranking copies entries, and the stash travels with them.
+    """
+    ids_by_index: dict[int, list[int]] = {}
+    connections: dict[int, index.Connection] = {}
+    for item in top:  # the project's index, and the brain's for portfolio results
+        conn = sources[item.rank][0]
+        connections[id(conn)] = conn
+        ids_by_index.setdefault(id(conn), []).append(item.id)
+    inputs = {
+        (key, record_id): found
+        for key, ids in ids_by_index.items()
+        for record_id, found in index.score_inputs(connections[key], ids, terms).items()
+    }
+    for entry, item in zip(entries, top, strict=True):
+        found = inputs[(id(sources[item.rank][0]), item.id)]
+        event_ms = found.ts_ms if entry["kind"] == "event" else None
+        if event_ms is not None and found.ts_local:
+            event_ms += clock.local_offset_ms(event_ms)
+        entry["explain"] = (found.frequencies, found.tokens, explain.age_days(event_ms, now_ms))
+
+
+def _explanation(entry: dict[str, Any], terms: list[str]) -> dict[str, Any]:
+    frequencies, tokens, age = entry.pop("explain")
+    boost = 1 + EVIDENCE_BOOST * EVIDENCE_REWARD if "lexicalScore" in entry else 1
+    return explain.explain(terms, frequencies, tokens, age, boost).as_json()
 
 
 def _portfolio_root(root: str, request: Request) -> str | None:

@@ -135,6 +135,15 @@ def connect(path: str) -> sqlite3.Connection | None:
     return conn
 
 
+def file_identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the index file at `path`, or None when there is none."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 def remove(path: str) -> None:
     for suffix in ("", "-wal", "-shm"):
         try:
@@ -562,3 +571,40 @@ def counts(conn: sqlite3.Connection) -> dict[str, int]:
         "files": conn.execute("SELECT count(*) FROM files").fetchone()[0],
         "records": conn.execute("SELECT count(*) FROM records").fetchone()[0],
     }
+
+
+class ScoreInputs(NamedTuple):
+    """What a record's score is computed from (`recall --explain` shows it)."""
+
+    frequencies: tuple[int, ...]  # of each query term, in query order
+    tokens: int
+    ts_ms: float | None
+    ts_local: int
+
+
+def score_inputs(
+    conn: sqlite3.Connection, ids: list[int], terms: list[str]
+) -> dict[int, ScoreInputs]:
+    """The term frequencies and lengths the ranking read, from the same vocabulary table."""
+    position = {term: offset for offset, term in enumerate(terms)}
+    counts: dict[int, list[int]] = {record_id: [0] * len(terms) for record_id in ids}
+    found: dict[int, ScoreInputs] = {}
+    # Both lists go in chunks: a long query must stay far below the bound-parameter limit.
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for term_start in range(0, len(terms), 500):
+            some_terms = terms[term_start : term_start + 500]
+            term_marks = ",".join("?" * len(some_terms))
+            for doc, term, count in conn.execute(
+                "SELECT doc, term, count(*) FROM records_terms"
+                f" WHERE term IN ({term_marks}) AND doc IN ({marks}) GROUP BY doc, term",
+                [*some_terms, *chunk],
+            ):
+                counts[doc][position[term]] = count
+        for record_id, tokens, ts_ms, ts_local in conn.execute(
+            f"SELECT id, tokens, ts_ms, coalesce(ts_local, 0) FROM records WHERE id IN ({marks})",
+            chunk,
+        ):
+            found[record_id] = ScoreInputs(tuple(counts[record_id]), tokens, ts_ms, ts_local)
+    return found

@@ -328,6 +328,7 @@ def opened(root: str, role: str = "project", directory: str | None = None) -> It
     The index lives in `directory` when given, else in the user's cache. Callers go through
     mem.index.healing, which decides what a damaged cache costs.
     """
+    keepable = directory is None  # a scratch index given by the caller is never kept
     directory = directory or index.usable_cache_dir()
     if directory is None:
         # No writable cache: answer from a throwaway index rather than not at all.
@@ -338,10 +339,22 @@ def opened(root: str, role: str = "project", directory: str | None = None) -> It
             finally:
                 result.conn.close()
         return
-    result = _sync(root, role, index.index_path(root, role, directory))
+    path = index.index_path(root, role, directory)
+    kept = _take_kept(path) if keepable else None
+    try:
+        result = _sync(root, role, path, kept)
+    except BaseException:
+        if kept is not None:
+            kept.close()
+        raise
     try:
         yield result
-    finally:
+    except BaseException:
+        result.conn.close()  # what failed may have been this index: the next use opens it afresh
+        raise
+    if keepable:
+        _release(path, result.conn)
+    else:
         result.conn.close()
 
 
@@ -352,6 +365,44 @@ def synced(
     """An index connection that reflects the root's files as they are now."""
     with opened(root, role, directory) as result:
         yield result.conn, result.report
+
+
+# A long-running process (`mem mcp`) keeps its indexes open between calls rather than
+# reopening one per recall. Freshness does not depend on it: every call still compares the
+# canonical files with the index it holds and applies what changed. Were the file at the
+# path replaced under a kept connection (a rebuild elsewhere), that index would still be
+# synced correctly; the identity check only lets go of it for the new one.
+_keep_at_most = 0
+_kept: dict[str, tuple[index.Connection, tuple[int, int]]] = {}
+
+
+def keep_open(at_most: int) -> None:
+    """From now on keep up to `at_most` index connections open between uses (0: none)."""
+    global _keep_at_most
+    _keep_at_most = at_most
+    while len(_kept) > at_most:
+        _kept.pop(next(iter(_kept)))[0].close()
+
+
+def _take_kept(path: str) -> index.Connection | None:
+    kept = _kept.pop(path, None)
+    if kept is None:
+        return None
+    conn, identity = kept
+    if index.file_identity(path) == identity:
+        return conn
+    conn.close()
+    return None
+
+
+def _release(path: str, conn: index.Connection) -> None:
+    identity = index.file_identity(path) if _keep_at_most else None
+    if identity is None:
+        conn.close()
+        return
+    _kept[path] = (conn, identity)
+    while len(_kept) > _keep_at_most:  # least recently used first
+        _kept.pop(next(iter(_kept)))[0].close()
 
 
 def sync_project(root: str) -> Report:
@@ -376,9 +427,9 @@ def would_change(work: Plan, indexed: dict[str, index.FileRow]) -> bool:
     return False
 
 
-def _sync(root: str, role: str, path: str) -> Synced:
+def _sync(root: str, role: str, path: str, kept: index.Connection | None = None) -> Synced:
     specs = specs_for(root, role)
-    conn = index.connect(path)
+    conn = kept or index.connect(path)
     reads: Reads = {}
     if conn is not None:
         indexed = index.file_rows(conn)

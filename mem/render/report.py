@@ -39,6 +39,26 @@ def init(result: dict[str, Any], *, as_json: bool) -> str:
     return _lines(lines)
 
 
+AGENTS_ACTIONS = {
+    "created": "created   {path} (with the memory protocol block)",
+    "updated": "updated   {path} (memory protocol block written)",
+    "unchanged": "current   {path} (block already up to date)",
+    "removed": "removed   the block from {path}",
+    "deleted": "deleted   {path} (it held nothing but the block)",
+    "absent": "absent    {path} has no block",
+}
+
+
+def agents(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
+    lines = [f"mem init: agent instructions in {result['root']}"]
+    lines += [
+        "  " + AGENTS_ACTIONS[item["action"]].format(path=item["path"]) for item in result["files"]
+    ]
+    return _lines(lines)
+
+
 def _mark(flag: bool, absent: str = "✗") -> str:
     return "✓" if flag else absent
 
