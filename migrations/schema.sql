@@ -28,7 +28,7 @@ CREATE TABLE records (
     id INTEGER PRIMARY KEY,         -- surrogate key; also the rowid in records_fts
     file_id INTEGER NOT NULL REFERENCES files (id),  -- the source file
     ordinal INTEGER NOT NULL,       -- section number, or byte offset of the journal line
-    kind TEXT NOT NULL CHECK (kind IN ('note', 'event')),
+    kind TEXT NOT NULL CHECK (kind IN ('note', 'event')),  -- 'note' or 'event'
     ref TEXT NOT NULL,              -- note: heading; event: its id, else String(ts)
     text TEXT NOT NULL,             -- note: trimmed heading and body; event: its scored text
     tokens INTEGER NOT NULL,        -- document length n of the lexical score

@@ -66,7 +66,7 @@ IDS = {
         "Billing export",
     )
 }
-URL = re.compile(r"http://127\.0\.0\.1:(\d+)/\S+")
+URL = re.compile(r"http://127\.0\.0\.1:(\d+)/[^\s\"]+")
 START_TIMEOUT = 60.0
 
 
@@ -161,11 +161,19 @@ def build_project(base: Path) -> tuple[Path, dict[str, str], dict[str, str]]:
 
 
 class Browse:
-    def __init__(self, process: subprocess.Popen[bytes], url: str, first_lines: str) -> None:
+    def __init__(
+        self, process: subprocess.Popen[bytes], url: str, first_lines: str, errors: IO[bytes]
+    ) -> None:
         self.process = process
         self.url = url
         self.port = int(URL.search(url).group(1))  # type: ignore[union-attr]
         self.first_lines = first_lines
+        self._errors = errors
+
+    def stderr(self) -> str:
+        """What browse wrote to stderr so far."""
+        self._errors.seek(0)
+        return self._errors.read().decode("utf-8", "replace")
 
 
 @contextmanager
@@ -200,9 +208,10 @@ def wait_for_url(process: subprocess.Popen[bytes], errors: IO[bytes]) -> Browse:
             if not chunk:
                 break
             seen += chunk
-            found = URL.search(seen.decode("utf-8", "replace"))
+            complete = seen[: seen.rfind(b"\n") + 1]  # whole lines only
+            found = URL.search(complete.decode("utf-8", "replace"))
             if found:
-                return Browse(process, found.group(0), seen.decode("utf-8", "replace"))
+                return Browse(process, found.group(0), complete.decode("utf-8", "replace"), errors)
         elif process.poll() is not None:
             break
     stop(process)

@@ -35,7 +35,7 @@ def chromium_or_reason() -> tuple[str | None, str]:
     if found:
         return found, ""
     if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        return None, f"chromium is not installed and cannot be installed here (run {INSTALL_SCRIPT})"
+        return None, f"chromium is missing and cannot be installed here (see {INSTALL_SCRIPT})"
     done = subprocess.run(
         [str(INSTALL_SCRIPT)], capture_output=True, text=True, stdin=subprocess.DEVNULL
     )

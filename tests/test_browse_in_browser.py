@@ -8,7 +8,6 @@ rows shown. Only loopback addresses are ever opened.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -51,9 +50,9 @@ class Page:
 
     def open(self, path: str = "") -> Browser:
         self.browser.open(self.database_url + path)
-        assert "message-error" not in str(
-            self.browser.evaluate("document.body.innerHTML")
-        ), self.browser.text()
+        assert "message-error" not in str(self.browser.evaluate("document.body.innerHTML")), (
+            self.browser.text()
+        )
         return self.browser
 
     def query(self, name: str) -> list[dict[str, str]]:
@@ -206,9 +205,7 @@ def test_the_notes_search_box_uses_the_full_text_index(page: Page) -> None:
         ("WITH x AS (SELECT 1) DELETE FROM memories", "attempt to write a readonly database"),
     ],
 )
-def test_no_statement_can_write_through_the_pages(
-    page: Page, statement: str, refusal: str
-) -> None:
+def test_no_statement_can_write_through_the_pages(page: Page, statement: str, refusal: str) -> None:
     page.browser.open(f"{page.database_url}?sql={quote(statement)}")
     assert refusal in page.browser.text()
 

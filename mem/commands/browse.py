@@ -8,11 +8,12 @@ they were when browse started; starting it again shows them as they are now.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
@@ -51,7 +52,11 @@ def parse_port(text: str | None) -> int:
 def serve(root: str, port: int, on_ready: Callable[[Served], None]) -> None:
     """Serve the project's index until SIGINT or SIGTERM; the copy is removed on the way out."""
     datasette_class = _datasette()
-    with _listen(port) as listener, browse_copy.scratch_directory() as scratch:
+    with (
+        _terminate_as_interrupt(),
+        _listen(port) as listener,
+        browse_copy.scratch_directory() as scratch,
+    ):
         path = os.path.join(scratch, f"{DATABASE}.sqlite")
         if any(char in path for char in URI_UNSAFE):
             raise MemError(
@@ -62,9 +67,11 @@ def serve(root: str, port: int, on_ready: Callable[[Served], None]) -> None:
             review = gather_review(root)
             counts = browse_copy.write(conn, path, review)
         app = datasette_class(immutables=[path], metadata=metadata(root)).app()
-        url = f"http://{HOST}:{listener.getsockname()[1]}/{DATABASE}"
-        on_ready(Served(url, root, *counts, review.problems))
-        _run_until_stopped(app, listener)
+        server = _server(app)
+        with _stop_on_signals(server):
+            url = f"http://{HOST}:{listener.getsockname()[1]}/{DATABASE}"
+            on_ready(Served(url, root, *counts, review.problems))
+            _run(server, listener)
 
 
 def metadata(root: str) -> dict[str, Any]:
@@ -116,36 +123,53 @@ def _listen(port: int) -> socket.socket:
         raise MemError(f"Cannot listen on {HOST}:{port}: {error.strerror}.") from None
 
 
-def _run_until_stopped(app: Any, listener: socket.socket) -> None:
-    """Run the server in a thread, so that SIGINT and SIGTERM simply ask it to stop.
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Until serving starts, SIGTERM unwinds like Ctrl-C, so the copy is still removed."""
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
-    Run in the main thread, uvicorn would re-raise the signal after its shutdown, and a
-    SIGTERM would then end the process before the copy is removed.
-    """
+
+def _server(app: Any) -> Any:
     import uvicorn
 
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
-    )
+    return uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+
+
+@contextlib.contextmanager
+def _stop_on_signals(server: Any) -> Iterator[None]:
+    """While serving, SIGINT and SIGTERM ask the server to stop; a second SIGINT forces it."""
 
     def stop(signum: int, frame: object) -> None:
         if server.should_exit:
-            server.force_exit = True  # a second Ctrl-C: do not wait for open connections
+            server.force_exit = True  # do not wait for open connections any longer
         server.should_exit = True
 
     previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
-        with ThreadPoolExecutor(1, thread_name_prefix="mem-browse") as pool:
-            running = pool.submit(server.run, sockets=[listener])
-            while True:
-                try:
-                    running.result(timeout=0.5)  # re-raises whatever stopped the server
-                    break
-                except TimeoutError:
-                    continue
+        yield
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def _run(server: Any, listener: socket.socket) -> None:
+    """Serve from a worker thread until the server stops.
+
+    In the main thread, uvicorn would install its own handlers and re-raise the signal
+    after its shutdown, and a SIGTERM would then end the process before the copy is removed.
+    """
+    with ThreadPoolExecutor(1, thread_name_prefix="mem-browse") as pool:
+        running = pool.submit(server.run, sockets=[listener])
+        while True:
+            try:
+                running.result(timeout=0.5)  # re-raises whatever stopped the server
+                return
+            except TimeoutError:
+                continue
 
 
 def gather_review(root: str) -> browse_copy.Review:
