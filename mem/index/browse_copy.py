@@ -168,7 +168,7 @@ ORDER BY m.file, m.section""",
     CannedQuery(
         "receipts_by_eligibility",
         "Outcome receipts by eligibility",
-        "Every receipt of .bmad/memory/outcomes.ndjson with the eligibility `mem outcomes`"
+        "Every outcome receipt (outcomes.ndjson) with the eligibility `mem outcomes`"
         " gave it when browse started: accepted-current first, then by reason.",
         """SELECT coalesce(e.eligibility, 'undecided: see review_problems') AS eligibility,
   r.line, r.id, r.memory_file, r.memory_heading, r.run_id, r.task_id, r.ts
