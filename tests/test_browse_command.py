@@ -10,6 +10,7 @@ import signal
 import socket
 import sqlite3
 import sys
+import tempfile
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -236,3 +237,21 @@ def test_a_damaged_store_leaves_its_part_empty_and_warns(
                 "problem": "Lifecycle record integrity check failed at line 1.",
             }
         ]
+
+
+def test_portfolio_is_refused_clearly_while_there_is_no_portfolio_index(project: Path) -> None:
+    result = CliRunner().invoke(app.cli, ["browse", "--portfolio", "-d", str(project)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("mem browse: The portfolio index is unavailable")
+
+
+def test_a_temporary_directory_sqlite_cannot_open_is_a_clear_error(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    weird = tmp_path / "tmp#1"
+    weird.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(weird))
+    result = CliRunner().invoke(app.cli, ["browse", "--port", "0", "-d", str(project)])
+    assert result.exit_code == 1
+    assert "set TMPDIR to another directory" in result.stderr
+    assert list(weird.iterdir()) == []

@@ -687,9 +687,10 @@ def observe(words: tuple[str, ...], json_: bool, **options: Any) -> None:
 
 
 @cli.command(name="browse")
+@click.option("--portfolio", is_flag=True, help="Serve the portfolio index instead.")
 @click.option("--port", metavar="N", help="Port on 127.0.0.1 (default 8001; 0: any free port).")
 @project_options
-def browse_command(port: str | None, directory: str | None, json_: bool) -> None:
+def browse_command(portfolio: bool, port: str | None, directory: str | None, json_: bool) -> None:
     """Browse the index read-only in a web browser (Datasette, needs the [web] extra).
 
     Syncs, then serves a read-only snapshot on 127.0.0.1 until Ctrl-C; prints the URL.
@@ -708,7 +709,8 @@ def browse_command(port: str | None, directory: str | None, json_: bool) -> None
         click.echo(report.browse_json(result) if json_ else report.browse_text(result), nl=False)
         click.echo("mem browse: stop with Ctrl-C.", err=True)
 
-    browse.serve(safe_paths.project_root(directory), browse.parse_port(port), ready)
+    root = safe_paths.project_root(directory)
+    browse.serve(root, browse.parse_port(port), ready, portfolio=portfolio)
 
 
 def main() -> NoReturn:

@@ -49,8 +49,15 @@ def parse_port(text: str | None) -> int:
     return int(stripped)
 
 
-def serve(root: str, port: int, on_ready: Callable[[Served], None]) -> None:
+def serve(
+    root: str, port: int, on_ready: Callable[[Served], None], *, portfolio: bool = False
+) -> None:
     """Serve the project's index until SIGINT or SIGTERM; the copy is removed on the way out."""
+    if portfolio:
+        raise MemError(
+            "The portfolio index is unavailable: this version of mem has no portfolio index"
+            " to serve. Browse one project at a time (without --portfolio)."
+        )
     datasette_class = _datasette()
     with (
         _terminate_as_interrupt(),
