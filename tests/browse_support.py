@@ -49,6 +49,9 @@ Exports run nightly from src/retry.py.
 
 ### Hetzner firewall first
 Always attach the hetzner firewall before the server gets a public address.
+
+### Escaping <script>window.owned = 1</script> & <b>markup</b>
+Headings are text: <img src=x onerror="window.owned = 2"> must show as typed.
 """
 PATTERNS = """# Patterns
 

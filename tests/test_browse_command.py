@@ -11,6 +11,7 @@ import socket
 import sqlite3
 import sys
 import tempfile
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,24 @@ def test_it_prints_the_url_and_serves_on_that_port_of_127_0_0_1_only(
         # Every 127.x address reaches this host: a wildcard bind would answer this one too.
         with pytest.raises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.2", port), timeout=10)
+
+
+def test_a_request_for_another_host_name_is_refused(project: Path, env: dict[str, str]) -> None:
+    """A page elsewhere could reach the port through a DNS name rebound to 127.0.0.1."""
+    with browsing(env, project) as running:
+        for host, status in (
+            (f"127.0.0.1:{running.port}", 200),
+            (f"localhost:{running.port}", 200),
+            (f"attacker.example:{running.port}", 403),
+            ("127.0.0.1", 403),
+        ):
+            request = urllib.request.Request(f"{running.url}.json", headers={"Host": host})
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    assert (host, response.status) == (host, status)
+            except urllib.error.HTTPError as error:
+                assert (host, error.code) == (host, status)
+                assert b"only requests addressed to 127.0.0.1" in error.read()
 
 
 def test_json_prints_one_line_then_serves(project: Path, env: dict[str, str]) -> None:

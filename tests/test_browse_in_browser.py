@@ -182,7 +182,7 @@ def test_facets_count_agents_and_files(page: Page) -> None:
     text = page.open("/events").text()
     assert "forge 2" in text and "sentinel 1" in text
     text = page.open("/memories").text()
-    assert ".agents/memory/lessons.md 7" in text
+    assert ".agents/memory/lessons.md 8" in text
 
 
 def test_the_notes_search_box_uses_the_full_text_index(page: Page) -> None:
@@ -212,5 +212,16 @@ def test_no_statement_can_write_through_the_pages(page: Page, statement: str, re
 
 def test_after_every_attempt_the_data_is_unchanged(page: Page) -> None:
     rows = page.open("/memories").rows()
-    assert len(rows) == 9 and "Cache contract" in {row["heading"] for row in rows}
+    assert len(rows) == 10 and "Cache contract" in {row["heading"] for row in rows}
     assert page.query("retired_memories") != []
+
+
+def test_markup_in_memory_is_shown_as_text_never_run(page: Page) -> None:
+    heading = "Escaping <script>window.owned = 1</script> & <b>markup</b>"
+    browser = page.open("/notes")
+    assert heading in [row["heading"] for row in browser.rows()]
+    page.query("search")
+    browser.submit("form.sql", {"q": "escaping markup"})
+    assert pick(browser.rows(), "heading") == [(heading,)]
+    assert browser.evaluate("typeof window.owned") == "undefined"
+    assert browser.evaluate("document.querySelectorAll('td b, td img, td script').length") == 0

@@ -73,10 +73,11 @@ def serve(
         with sync.synced(root) as (conn, _):
             review = gather_review(root)
             counts = browse_copy.write(conn, path, review)
+        bound = listener.getsockname()[1]
         app = datasette_class(immutables=[path], metadata=metadata(root)).app()
-        server = _server(app)
+        server = _server(_local_hosts_only(app, bound))
         with _stop_on_signals(server):
-            url = f"http://{HOST}:{listener.getsockname()[1]}/{DATABASE}"
+            url = f"http://{HOST}:{bound}/{DATABASE}"
             on_ready(Served(url, root, *counts, review.problems))
             _run(server, listener)
 
@@ -138,6 +139,27 @@ def _terminate_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _local_hosts_only(app: Any, port: int) -> Any:
+    """Answer only requests addressed to this host by name or loopback address.
+
+    Binding to 127.0.0.1 keeps other machines out, but a web page open in the user's own
+    browser could still reach the port through a DNS name rebound to 127.0.0.1; such a
+    request names that other host in its Host header and is refused.
+    """
+    allowed = {f"{host}:{port}".encode() for host in (HOST, "localhost")}
+    refusal = b"mem browse answers only requests addressed to 127.0.0.1 or localhost.\n"
+
+    async def guarded(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and dict(scope["headers"]).get(b"host") not in allowed:
+            headers = [(b"content-type", b"text/plain; charset=utf-8")]
+            await send({"type": "http.response.start", "status": 403, "headers": headers})
+            await send({"type": "http.response.body", "body": refusal})
+            return
+        await app(scope, receive, send)
+
+    return guarded
 
 
 def _server(app: Any) -> Any:
