@@ -18,6 +18,7 @@ CREATE TABLE files (
     hash TEXT NOT NULL,             -- 'xxh3:' + xxh3_128 hex of the raw bytes
     size INTEGER NOT NULL,          -- bytes, when last indexed
     mtime_ns INTEGER NOT NULL,      -- modification time in nanoseconds, when last indexed
+    ctime_ns INTEGER NOT NULL,      -- status change time: an edit that restores the mtime moves it
     inode INTEGER NOT NULL,         -- inode number, when last indexed
     checked_ns INTEGER NOT NULL,    -- when the bytes were last hashed (racily-clean guard)
     utf8 INTEGER NOT NULL           -- 1 when the bytes are valid UTF-8

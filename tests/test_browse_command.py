@@ -21,9 +21,11 @@ from browse_support import browsing, environment
 from click.testing import CliRunner
 from conftest import RunMem
 
+from mem import index
 from mem.cli import app
 from mem.commands import browse
-from mem.index import browse_copy, sync
+from mem.errors import MemError
+from mem.index import browse_copy
 
 
 def fetch(url: str) -> Any:
@@ -158,13 +160,13 @@ def test_without_datasette_it_says_how_to_install_it(
 
 def snapshot(root: Path, target: Path) -> Path:
     path = target / "project.sqlite"
-    with sync.synced(str(root)) as (conn, _):
-        browse_copy.write(conn, str(path), browse.gather_review(str(root)))
+    browse_copy.make(str(root), str(path), browse.gather_review(str(root)))
     return path
 
 
 def test_the_snapshot_cannot_be_written(project: Path, tmp_path: Path) -> None:
     path = snapshot(project, tmp_path)
+    assert snapshot(project, tmp_path) == path  # a second copy replaces what was there
     assert path.stat().st_mode & 0o777 == 0o444
     assert not Path(f"{path}-wal").exists()
     conn = browse_copy.open_read_only(str(path))
@@ -174,6 +176,26 @@ def test_the_snapshot_cannot_be_written(project: Path, tmp_path: Path) -> None:
         assert conn.execute("SELECT count(*) FROM notes").fetchone() == (8,)
     finally:
         conn.close()
+
+
+def test_a_damaged_cache_is_healed_before_it_is_copied(project: Path, tmp_path: Path) -> None:
+    snapshot(project, tmp_path)  # builds the cached index
+    (cached,) = Path(index.cache_dir()).glob("project-*.sqlite")
+    data = bytearray(cached.read_bytes())
+    data[4096:8192] = bytes(4096)  # a zeroed page
+    cached.write_bytes(bytes(data))
+    path = snapshot(project, tmp_path)
+    conn = browse_copy.open_read_only(str(path))
+    try:
+        assert conn.execute("SELECT count(*) FROM notes").fetchone() == (8,)
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    finally:
+        conn.close()
+
+
+def test_a_snapshot_that_cannot_be_written_is_a_clear_error(project: Path, tmp_path: Path) -> None:
+    with pytest.raises(MemError, match=r"^Cannot write the snapshot .*/nowhere/project.sqlite: "):
+        snapshot(project, tmp_path / "nowhere")
 
 
 def test_a_write_canned_query_is_refused(project: Path, tmp_path: Path) -> None:

@@ -125,6 +125,7 @@ def cli() -> None:
 @click.option("--with-evidence", is_flag=True, help="Add each note's lifecycle and audit status.")
 @legacy_options
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
+@click.option("--include-retired", is_flag=True, help="Also list superseded and retracted notes.")
 def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options: Any) -> None:
     """Ranked notes and journal events for a query.
 
@@ -213,10 +214,10 @@ def index_path(directory: str | None, json_: bool) -> None:
         sqlite3 "$(mem index path)" 'SELECT count(*) FROM notes'
     """
     from mem import index
-    from mem.index import sync
+    from mem.index import healing
 
     root = safe_paths.project_root(directory)
-    sync.sync_project(root)
+    healing.sync_project(root)
     path = index.index_path(root, "project")
     _emit({"path": path}, json_, lambda result: result["path"] + "\n")
 
@@ -495,6 +496,9 @@ def reinforce(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     evidence = patterns.parse_evidence(options["evidence"])
     root = _directory(options)
     result = reinforce.reinforce(root, options["pattern"], signals, evidence, clock.now_iso())
+    warning = reinforce.missing_section_warning(root, result.pattern_id)
+    if warning is not None:
+        click.echo(f"mem reinforce: warning: {warning}", err=True)
     click.echo(render.reinforce_json(result) if json_ else render.reinforce_text(result), nl=False)
 
 

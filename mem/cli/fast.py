@@ -59,6 +59,7 @@ def recall_output(
         context_scope=options["context_scope"],
         include_archive=include_archive,
         with_evidence=bool(options.get("with_evidence")),
+        include_retired=bool(options.get("include_retired")),
     )
     results = recall.recall(safe_paths.project_root(options["directory"]), request, clock.now_iso())
     if as_json:

@@ -22,7 +22,7 @@ from mem.core import schema_docs
 from mem.core.memory import Memory, MemoryAudit
 from mem.errors import MemError
 from mem.files import gitrepo
-from mem.index import SCHEMA, browse_copy, sync
+from mem.index import SCHEMA, browse_copy
 from mem.render import datasette_metadata
 
 HOST = "127.0.0.1"  # never another interface: the pages show a project's memory unauthenticated
@@ -70,9 +70,8 @@ def serve(
                 f"The temporary directory {scratch} holds a character SQLite cannot open"
                 " ('?', '#' or '%'); set TMPDIR to another directory."
             )
-        with sync.synced(root) as (conn, _):
-            review = gather_review(root)
-            counts = browse_copy.write(conn, path, review)
+        review = gather_review(root)
+        counts = browse_copy.make(root, path, review)
         bound = listener.getsockname()[1]
         app = datasette_class(immutables=[path], metadata=metadata(root)).app()
         server = _server(_local_hosts_only(app, bound))

@@ -7,7 +7,7 @@ from typing import Any
 
 from mem import layout
 from mem.commands import housekeeping
-from mem.core import js
+from mem.core import js, ndjson
 from mem.files import brain, host, index_sources, locking, safe_paths
 from mem.index import check
 
@@ -109,14 +109,20 @@ def store_sizes(root: str) -> list[dict[str, Any]]:
 def receipts(root: str) -> int:
     path = os.path.join(root, housekeeping.STORES["outcomes"])
     text = host.read_small_text(path) if os.path.isfile(path) else None
-    return 0 if text is None else sum(1 for line in text.split("\n") if js.trim(line))
+    return 0 if text is None else sum(1 for _ in ndjson.distinct_lines(text))
 
 
 def lock_state(root: str) -> dict[str, Any]:
     owner = locking.read_lock_owner(root)
     if owner is None:
         return {"state": "free"}
-    return {"state": "held", "pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
+    return {
+        "state": "held",
+        "pid": owner.pid,
+        "hostname": owner.hostname,
+        "alive": owner.alive,
+        "abandoned": owner.abandoned_unreadable,
+    }
 
 
 def status(root: str) -> dict[str, Any]:
@@ -129,6 +135,7 @@ def status(root: str) -> dict[str, Any]:
         "health": health(project, global_),
         "stores": store_sizes(root),
         "receipts": {"count": receipts(root), "limit": RECEIPT_LIMIT},
+        "findings": check.store_findings(root),
         "lock": lock_state(root),
         "index": check.state(root),
     }

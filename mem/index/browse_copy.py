@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from mem import index
+from mem.errors import MemError
+from mem.index import healing
 
 
 def _browse_schema() -> str:
@@ -84,26 +86,48 @@ class Counts(NamedTuple):
     events: int
 
 
-def write(conn: sqlite3.Connection, path: str, review: Review) -> Counts:
-    """Copy the open index to `path` with the review tables added; the copy is read-only."""
-    copy = sqlite3.connect(path, isolation_level=None)
+def make(root: str, path: str, review: Review) -> Counts:
+    """Sync the project's index and copy it to `path` with the review tables added.
+
+    A damaged cache is healed as for every read (mem.index.healing) before it is copied;
+    a copy that cannot be written is a MemError naming it, and never costs the cache.
+    """
+    index.remove(path)  # what an interrupted browse left
     try:
-        conn.backup(copy)
-        # A rollback-journal file with no -wal beside it: what an immutable open expects.
-        copy.execute("PRAGMA journal_mode = DELETE")
-        copy.executescript(BROWSE_SCHEMA)
-        copy.execute("BEGIN")
-        _insert(copy, "memories", review.memories)
-        _insert(copy, "memory_sources", review.sources)
-        _insert(copy, "receipt_eligibility", review.eligibility)
-        _insert(copy, "review_problems", review.problems)
-        copy.execute("INSERT INTO search (search) VALUES ('rebuild')")
-        copy.execute("COMMIT")
-        notes = copy.execute("SELECT count(*) FROM notes").fetchone()[0]
-        events = copy.execute("SELECT count(*) FROM events").fetchone()[0]
+        copy = sqlite3.connect(path, isolation_level=None)
+        copy.execute("PRAGMA user_version")  # opens the file now: a bad place fails here
+    except sqlite3.Error as error:
+        raise MemError(f"Cannot write the snapshot {path}: {healing.describe(error)}") from None
+    try:
+
+        def use(open_index: healing.Opener) -> None:
+            with open_index(root, "project") as (conn, _):
+                conn.backup(copy)  # one read transaction: a consistent copy
+
+        healing.answer(use)
+        try:
+            counts = _add_review(copy, review)
+        except (sqlite3.Error, OSError) as error:
+            raise MemError(f"Cannot write the snapshot {path}: {healing.describe(error)}") from None
     finally:
         copy.close()
     os.chmod(path, 0o444)
+    return counts
+
+
+def _add_review(copy: sqlite3.Connection, review: Review) -> Counts:
+    # A rollback-journal file with no -wal beside it: what an immutable open expects.
+    copy.execute("PRAGMA journal_mode = DELETE")
+    copy.executescript(BROWSE_SCHEMA)
+    copy.execute("BEGIN")
+    _insert(copy, "memories", review.memories)
+    _insert(copy, "memory_sources", review.sources)
+    _insert(copy, "receipt_eligibility", review.eligibility)
+    _insert(copy, "review_problems", review.problems)
+    copy.execute("INSERT INTO search (search) VALUES ('rebuild')")
+    copy.execute("COMMIT")
+    notes = copy.execute("SELECT count(*) FROM notes").fetchone()[0]
+    events = copy.execute("SELECT count(*) FROM events").fetchone()[0]
     return Counts(notes, events)
 
 

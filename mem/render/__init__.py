@@ -34,11 +34,24 @@ def recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
         if entry["kind"] == "event":
             lines.append(f"  {position}. [{score}] event {entry['source']}#{entry['ref']}")
         else:
-            lines.append(f"  {position}. [{score}] note {entry['source']} § {entry['ref']}")
+            retired = _retired_mark(entry)
+            lines.append(
+                f"  {position}. [{score}] note {entry['source']} § {entry['ref']}{retired}"
+            )
         lines.append(f"     {truncate(entry['text'])}")
         if entry.get("memory"):
             lines.append(_memory_status(entry["memory"]))
     return "\n".join(lines) + "\n"
+
+
+def _retired_mark(entry: dict[str, Any]) -> str:
+    """`recall --include-retired`: what became of a note that plain recall leaves out (D10)."""
+    status = entry.get("status")
+    if status == "superseded":
+        return f" [superseded by {entry['supersededBy']}]"
+    if status == "retracted":
+        return " [retracted]"
+    return ""
 
 
 def _memory_status(memory: dict[str, Any]) -> str:
