@@ -585,26 +585,24 @@ class ScoreInputs(NamedTuple):
 def score_inputs(
     conn: sqlite3.Connection, ids: list[int], terms: list[str]
 ) -> dict[int, ScoreInputs]:
-    """The term frequencies and lengths the ranking read, from the same vocabulary table."""
-    position = {term: offset for offset, term in enumerate(terms)}
-    counts: dict[int, list[int]] = {record_id: [0] * len(terms) for record_id in ids}
+    """The term frequencies and lengths behind each record's score.
+
+    Postings group records by frequency and are not looked up by record, so the
+    frequencies are counted again from the stored text with the tokenizer the build used:
+    only `--explain` pays for it, on the few records it shows.
+    """
+    wanted = [term.encode("latin-1") for term in terms]
     found: dict[int, ScoreInputs] = {}
-    # Both lists go in chunks: a long query must stay far below the bound-parameter limit.
+    # The ids go in chunks: stay far below SQLite's bound-parameter limit.
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         marks = ",".join("?" * len(chunk))
-        for term_start in range(0, len(terms), 500):
-            some_terms = terms[term_start : term_start + 500]
-            term_marks = ",".join("?" * len(some_terms))
-            for doc, term, count in conn.execute(
-                "SELECT doc, term, count(*) FROM records_terms"
-                f" WHERE term IN ({term_marks}) AND doc IN ({marks}) GROUP BY doc, term",
-                [*some_terms, *chunk],
-            ):
-                counts[doc][position[term]] = count
-        for record_id, tokens, ts_ms, ts_local in conn.execute(
-            f"SELECT id, tokens, ts_ms, coalesce(ts_local, 0) FROM records WHERE id IN ({marks})",
+        for record_id, text, tokens, ts_ms, ts_local in conn.execute(
+            "SELECT id, text, tokens, ts_ms, coalesce(ts_local, 0) FROM records"
+            f" WHERE id IN ({marks})",
             chunk,
         ):
-            found[record_id] = ScoreInputs(tuple(counts[record_id]), tokens, ts_ms, ts_local)
+            counts, _ = parse.term_counts(parse.token_bytes(text))
+            frequencies = tuple(counts.get(term, 0) for term in wanted)
+            found[record_id] = ScoreInputs(frequencies, tokens, ts_ms, ts_local)
     return found
