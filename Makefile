@@ -4,7 +4,7 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 MEM := $(VENV)/bin/mem
 
-.PHONY: test demo bench lint fmt check clean
+.PHONY: test demo bench bench-large lint fmt check clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ demo: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) -m compileall -q mem
 	$(PY) bench/run.py
+	$(PY) bench/mcp_bench.py
+
+# The 1,000,000-note first sync too: minutes, and about 250 MB of generated project.
+bench-large: $(VENV)/.installed
+	$(PY) -m compileall -q mem
+	$(PY) bench/run.py --large
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy

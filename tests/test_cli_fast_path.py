@@ -48,6 +48,7 @@ def test_fast_parse_agrees_with_click(args: list[str]) -> None:
     assert params.pop("include_archive") is False  # recall-only flags always go through click
     assert params.pop("with_evidence") is False
     assert params.pop("include_retired") is False
+    assert params.pop("explain") is False
     assert params == options
 
 

@@ -320,6 +320,7 @@ def cli() -> None:
 
 @cli.command(cls=LegacyCommand)
 @click.option("--with-evidence", is_flag=True, help="Add each note's lifecycle and audit status.")
+@click.option("--explain", is_flag=True, help="Show every part of each result's score.")
 @legacy_options
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
 @click.option("--include-retired", is_flag=True, help="Also list superseded and retracted notes.")
@@ -448,27 +449,84 @@ def index_rebuild(directory: str | None, json_: bool) -> None:
 
 
 @cli.command()
+@click.argument("files", nargs=-1, metavar="[FILE...]")
 @directory_option
+@click.option(
+    "--agents",
+    is_flag=True,
+    help="Write the memory protocol block into FILE... (default AGENTS.md) instead.",
+)
+@click.option("--remove", "remove_", is_flag=True, help="With --agents: take the block out.")
 @json_option
-def init(directory: str | None, json_: bool) -> None:
+def init(
+    files: tuple[str, ...], directory: str | None, agents: bool, remove_: bool, json_: bool
+) -> None:
     """Set up project memory and link the brain.
 
     Creates missing files from templates, links the brain, indexes the project.
 
     Never overwrites a file; a second run only refreshes `linked_at`.
 
+    With --agents, writes only the memory protocol block (read at session start, write on
+    the trigger, hand off at the end; guardrails G1-G4) between markers in each FILE
+    (default AGENTS.md; CLAUDE.md, GEMINI.md...); text outside the markers is kept byte
+    for byte, a second run changes nothing, --remove restores the file.
+
     \b
     Example:
         mem init -d ~/dev/shop
+        mem init --agents AGENTS.md CLAUDE.md GEMINI.md
     """
     from mem import clock
+    from mem.commands import agents as agents_
     from mem.commands import portfolio
     from mem.render import report
 
+    agents_.check_usage(agents, remove_, list(files))
+    if agents:
+        root = safe_paths.project_root(directory)
+        change = agents_.remove if remove_ else agents_.install
+        echo(report.agents(change(root, list(files)), as_json=json_))
+        return
     result = portfolio.init(safe_paths.project_root(directory), clock.now_iso())
     for warning in result["warnings"]:
         echo(f"mem init: warning: {warning}\n", err=True)
     echo(report.init(result, as_json=json_))
+
+
+@cli.command(name="mcp")
+@directory_option
+def mcp_command(directory: str | None) -> None:
+    """Serve the memory tools to agents over MCP (stdio).
+
+    Tools: recall, write, reinforce, patterns, observe, outcomes, context, audit,
+    evidence_add, evidence_list, supersede, retract, status; each answers with its
+    command's --json output. Needs the optional extra: pip install 'mem[mcp]'.
+
+    \b
+    Example:
+        claude mcp add mem -- mem mcp -d ~/dev/shop
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("mcp") is None:
+        raise MemError(
+            "the MCP server needs the optional MCP SDK: pip install 'mem[mcp]'"
+            " (in a checkout: pip install -e '.[mcp]')"
+        )
+    import contextlib
+
+    from mem.index import healing
+
+    root = safe_paths.project_root(directory)
+    # Sync before the SDK is imported: the transient memory of a first build is then reused
+    # by the SDK's modules instead of adding to them, and the first call finds a warm index.
+    # A project whose index cannot be built now is served all the same: its recall says why.
+    with contextlib.suppress(MemError):
+        healing.sync_project(root)
+    from mem.mcp import server
+
+    server.serve(root)
 
 
 @cli.command()
@@ -1006,6 +1064,33 @@ def complete(instruction: str) -> NoReturn:
     except click.UsageError:
         code = 0
     sys.exit(code)
+
+
+@cli.command(name="browse")
+@click.option("--portfolio", is_flag=True, help="Serve the portfolio index instead.")
+@click.option("--port", metavar="N", help="Port on 127.0.0.1 (default 8001; 0: any free port).")
+@project_options
+def browse_command(portfolio: bool, port: str | None, directory: str | None, json_: bool) -> None:
+    """Browse the index read-only in a web browser (Datasette, needs the [web] extra).
+
+    Syncs, then serves a read-only snapshot on 127.0.0.1 until Ctrl-C; prints the URL.
+
+    \b
+    Example:
+        mem browse --port 8001
+    """
+    from mem.commands import browse
+    from mem.render import report
+
+    def ready(served: browse.Served) -> None:
+        for part, problem in served.problems:
+            click.echo(f"mem browse: warning: {part}: {problem}", err=True)
+        result = report.browse_ready(served._asdict())
+        click.echo(report.browse_json(result) if json_ else report.browse_text(result), nl=False)
+        click.echo("mem browse: stop with Ctrl-C.", err=True)
+
+    root = safe_paths.project_root(directory)
+    browse.serve(root, browse.parse_port(port), ready, portfolio=portfolio)
 
 
 def main() -> NoReturn:

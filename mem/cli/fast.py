@@ -48,6 +48,7 @@ def recall_output(
         include_archive=include_archive,
         with_evidence=bool(options.get("with_evidence")),
         include_retired=bool(options.get("include_retired")),
+        explain=bool(options.get("explain")),
     )
     results = recall.recall(safe_paths.project_root(options["directory"]), request, clock.now_iso())
     return render.recall(query, request.scope, request.ranking, results, as_json=as_json)

@@ -53,6 +53,8 @@ def _recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
         lines.append(f"     {truncate(entry['text'])}")
         if entry.get("memory"):
             lines.append(_memory_status(entry["memory"]))
+        if "explain" in entry:
+            lines.extend(_explain_lines(entry["explain"]))
     return "\n".join(lines) + "\n"
 
 
@@ -64,6 +66,25 @@ def _retired_mark(entry: dict[str, Any]) -> str:
     if status == "retracted":
         return " [retracted]"
     return ""
+
+
+def _explain_lines(parts: dict[str, Any]) -> list[str]:
+    """`recall --explain`: every part of the score, exact, so a reader can redo the sum."""
+
+    def num(value: float) -> str:
+        return js.number_to_string(value)
+
+    lines = [
+        f"       score {num(parts['score'])} = lexical {num(parts['lexical'])}"
+        f" × decay {num(parts['decay'])} × evidence {num(parts['evidence'])}",
+        f"       lexical = hits {num(parts['hits'])} × coverage {num(parts['coverage'])}"
+        f" ({parts['matched']}/{parts['queryTerms']}) / √n (n {parts['n']})",
+    ]
+    for term in parts["terms"]:
+        lines.append(f"       {term['term']}: tf {term['tf']}, +{num(term['contribution'])}")
+    if parts["ageDays"] is not None:
+        lines.append(f"       decay = 0.5 ^ (ageDays {num(parts['ageDays'])} / 30)")
+    return lines
 
 
 def _memory_status(memory: dict[str, Any]) -> str:
