@@ -26,13 +26,14 @@ STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # 
 # listed under "Other commands", never left out.
 SECTIONS = (
     ("Recall & write", ("recall", "write", "context", "handoff")),
+    ("Agents", ("mcp",)),
     ("Patterns & outcomes", ("reinforce", "patterns", "observe", "outcomes")),
     ("Evidence & lifecycle", ("evidence", "audit", "supersede", "retract")),
     (
         "Project & portfolio",
         ("init", "status", "export", "scan", "consolidate", "promote", "archive", "unlock"),
     ),
-    ("Index", ("index",)),
+    ("Index", ("index", "browse")),
     ("Help", ("help",)),
 )
 
@@ -1071,7 +1072,9 @@ def complete(instruction: str) -> NoReturn:
 @click.option("--port", metavar="N", help="Port on 127.0.0.1 (default 8001; 0: any free port).")
 @project_options
 def browse_command(portfolio: bool, port: str | None, directory: str | None, json_: bool) -> None:
-    """Browse the index read-only in a web browser (Datasette, needs the [web] extra).
+    """Browse the index read-only in a web browser.
+
+    Datasette, from the [web] extra.
 
     Syncs, then serves a read-only snapshot on 127.0.0.1 until Ctrl-C; prints the URL.
 
@@ -1084,10 +1087,9 @@ def browse_command(portfolio: bool, port: str | None, directory: str | None, jso
 
     def ready(served: browse.Served) -> None:
         for part, problem in served.problems:
-            click.echo(f"mem browse: warning: {part}: {problem}", err=True)
-        result = report.browse_ready(served._asdict())
-        click.echo(report.browse_json(result) if json_ else report.browse_text(result), nl=False)
-        click.echo("mem browse: stop with Ctrl-C.", err=True)
+            echo(f"mem browse: warning: {part}: {problem}\n", err=True)
+        echo(report.browse(served._asdict(), as_json=json_))
+        echo("mem browse: stop with Ctrl-C.\n", err=True)
 
     root = safe_paths.project_root(directory)
     browse.serve(root, browse.parse_port(port), ready, portfolio=portfolio)

@@ -315,8 +315,13 @@ def index_rebuild(result: dict[str, Any], *, as_json: bool) -> str:
     return f"mem index rebuild: {_index_size(result)}\n"
 
 
-def browse_ready(served: dict[str, Any]) -> dict[str, Any]:
-    """What `mem browse --json` prints once the server listens (one line, then it serves)."""
+def browse(served: dict[str, Any], *, as_json: bool) -> str:
+    """What `mem browse` prints once the server listens (with --json one line), then it serves."""
+    result = _browse_ready(served)
+    return js.stringify(result) + "\n" if as_json else _browse_text(result)
+
+
+def _browse_ready(served: dict[str, Any]) -> dict[str, Any]:
     return {
         "url": served["url"],
         "root": served["root"],
@@ -326,11 +331,7 @@ def browse_ready(served: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def browse_json(result: dict[str, Any]) -> str:
-    return js.stringify(result) + "\n"
-
-
-def browse_text(result: dict[str, Any]) -> str:
+def _browse_text(result: dict[str, Any]) -> str:
     return _lines(
         [
             f"mem browse: a read-only snapshot of {result['root']}"
