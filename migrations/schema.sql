@@ -58,8 +58,10 @@ CREATE TABLE postings (
     term INTEGER NOT NULL,          -- terms.id
     band INTEGER NOT NULL,          -- length class and event bucket of the group's records
     tf INTEGER NOT NULL,            -- how often each record of the group holds the term
-    records BLOB NOT NULL,          -- records.id of the group, 8-byte integers in machine order
-    PRIMARY KEY (term, band, tf)
+    part INTEGER NOT NULL,          -- a group is written in parts (one per batch of the build),
+                                    -- so no batch rewrites what an earlier one wrote
+    records BLOB NOT NULL,          -- records.id of the part, 8-byte integers in machine order
+    PRIMARY KEY (term, band, tf, part)
 ) WITHOUT ROWID;
 
 -- One row per note: a '###' section of a memory file.

@@ -368,6 +368,8 @@ class Inserter:
         ]
         self.groups = postings.Groups()
         self.term_ids = postings.TermIds()
+        # A fresh index gets one part per batch; later syncs add to the groups' part 0.
+        self.parts = 0
 
     def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
         rows = []
@@ -411,7 +413,8 @@ class Inserter:
             self.flush()
 
     def flush(self) -> None:
-        self.groups.flush(self.conn, self.term_ids)
+        self.groups.flush(self.conn, self.term_ids, self.parts)
+        self.parts += 1
 
 
 def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[RecordRow]) -> None:

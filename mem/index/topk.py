@@ -122,8 +122,8 @@ def search(
         current = _Term(term_id, place)
         previous = None
         for band, tf, size in conn.execute(
-            "SELECT band, tf, length(records) FROM postings WHERE term = ?"
-            " ORDER BY band DESC, tf DESC",
+            "SELECT band, tf, sum(length(records)) FROM postings WHERE term = ?"
+            " GROUP BY band, tf ORDER BY band DESC, tf DESC",
             (term_id,),
         ):
             if band != previous:
@@ -149,11 +149,11 @@ def search(
         if width > 1 and _whole_band_is_cheaper(state, size):
             searcher.read_band(state)
             continue
-        (blob,) = conn.execute(
+        parts = conn.execute(
             "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?",
             (chosen.term_id, band, tf),
-        ).fetchone()
-        searcher.read(postings.decode(blob), tf, band, chosen.place)
+        )
+        searcher.read(postings.decode(b"".join(blob for (blob,) in parts)), tf, band, chosen.place)
         chosen.position += 1
         state.total -= _weight(tf)
         if chosen.position < len(chosen.groups):
