@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from mem.cli import app, fast, options
 
-option_names = [name for names, _, _ in options.LEGACY_OPTIONS for name in names]
+option_names = [name for option in options.LEGACY_OPTIONS for name in option.names]
 token = st.one_of(
     st.sampled_from(
         [

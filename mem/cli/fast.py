@@ -1,9 +1,9 @@
 """The click-free path for a plain `mem recall`.
 
 Agents run `mem recall` many times a minute, and loading click costs more than answering
-a warm recall. So a recall whose arguments are plain (words, known options with values,
-`--json`) is parsed here and answered without importing click; everything else (other
-actions, help, any unknown or unusual argument, usage errors) goes to the click CLI in
+a warm recall. So a recall whose arguments commander would accept (mem.cli.commander reads
+them, as the click CLI does) is answered here without importing click; everything else
+(other actions, help, version, any unknown option, usage errors) goes to the click CLI in
 `mem.cli.app`, which owns the whole surface. Both paths render through the same functions.
 """
 
@@ -11,33 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.cli.options import DESTINATION
+from mem.cli import commander
+from mem.cli.options import DESTINATION, LEGACY_TABLE
 from mem.files import safe_paths
 
 
 def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | None:
     """(words, json, options) of a plain `recall` argument list; None when click must decide."""
-    if not args or args[0] != "recall":
+    parsed = commander.parse(args, LEGACY_TABLE)
+    if parsed.error or parsed.unknown or parsed.operands[:1] != ["recall"]:
         return None
-    words: list[str] = []
-    as_json = False
+    if "version" in parsed.values:
+        return None
     options: dict[str, Any] = {destination: None for destination in DESTINATION.values()}
-    position = 1
-    while position < len(args):
-        token = args[position]
-        if token == "--json":
-            as_json = True
-        elif token in DESTINATION:
-            if position + 1 == len(args):
-                return None
-            options[DESTINATION[token]] = args[position + 1]
-            position += 1
-        elif token.startswith("-"):
-            return None
-        else:
-            words.append(token)
-        position += 1
-    return words, as_json, options
+    options.update((key, value) for key, value in parsed.values.items() if key != "json")
+    return parsed.operands[1:], parsed.values.get("json") is True, options
 
 
 def recall_output(
@@ -63,6 +51,4 @@ def recall_output(
         explain=bool(options.get("explain")),
     )
     results = recall.recall(safe_paths.project_root(options["directory"]), request, clock.now_iso())
-    if as_json:
-        return render.recall_json(query, request.scope, request.ranking, results)
-    return render.recall_text(query, request.scope, results)
+    return render.recall(query, request.scope, request.ranking, results, as_json=as_json)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import math
 import os
@@ -11,7 +12,7 @@ from mem import clock, index
 from mem.core import explain, js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
-from mem.index import healing, long_queries, sync
+from mem.index import healing, sync
 
 # Evidence ranking's reward: the reward folding of {acceptance: true}.
 EVIDENCE_REWARD = 1
@@ -100,10 +101,11 @@ def _ranked(
 ) -> tuple[list[dict[str, Any]], Evidence | None, list[dict[str, Any]]]:
     """The ranked entries, and what evidence ranking still has to apply to them."""
     with contextlib.ExitStack() as stack:
-        conn, _ = stack.enter_context(open_index(root, "project"))
+        project = stack.enter_context(open_index(root, "project"))
+        conn = project.conn
         project_files = {
             path: row
-            for path, row in index.file_rows(conn).items()
+            for path, row in project.files.items()
             if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
         }
         evidence = None
@@ -123,7 +125,11 @@ def _ranked(
         # Hidden retired notes are at most len(hidden) of the best limit + len(hidden).
         candidate_limit = None if evidence or terminations else limit + len(hidden)
         ranked = _rank(
-            conn, terms, [row.id for row in project_files.values()], now_ms, candidate_limit
+            conn,
+            terms,
+            {row.id: row.rank for row in project_files.values()},
+            now_ms,
+            candidate_limit,
         )
         ranked = [item for item in ranked if item.id not in hidden]
         sources: dict[int, tuple[index.Connection, str]] = {
@@ -131,13 +137,16 @@ def _ranked(
         }
         brain_root = _portfolio_root(root, request)
         if brain_root is not None:
-            brain_conn, _ = stack.enter_context(open_index(brain_root, "brain"))
+            brain = stack.enter_context(open_index(brain_root, "brain"))
+            brain_conn = brain.conn
             seen = {row.real_path for row in project_files.values()}
-            brain_files = [
-                row for row in index.file_rows(brain_conn).values() if row.real_path not in seen
-            ]
+            brain_files = [row for row in brain.files.values() if row.real_path not in seen]
             ranked += _rank(
-                brain_conn, terms, [row.id for row in brain_files], now_ms, candidate_limit
+                brain_conn,
+                terms,
+                {row.id: row.rank for row in brain_files},
+                now_ms,
+                candidate_limit,
             )
             for row in brain_files:
                 relative = os.path.relpath(os.path.join(brain_root, row.path), root)
@@ -206,33 +215,17 @@ def _status_fields(status: Any) -> dict[str, Any]:
     return {"status": status.status}
 
 
-# SQLite's libm and V8's fdlibm differ by an ulp at most; this band is far wider, so every
-# record that could reach the top under exact scores is rescored.
-RANK_MARGIN = 1e-9
-
-
 def _rank(
     conn: index.Connection,
     terms: list[str],
-    file_ids: list[int],
+    files: dict[int, int],
     now_ms: float | None,
     limit: int | None,
 ) -> list[score.Ranked]:
     """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
-    ranked = []
-    if len(terms) > long_queries.SQL_TERMS_LIMIT:
-        found = long_queries.candidates(conn, terms, file_ids)
-    else:
-        found = index.candidates(conn, terms, file_ids, now_ms, limit, RANK_MARGIN)
-    for candidate in found:
-        value = score.lexical(candidate.frequencies, candidate.tokens, len(terms))
-        if candidate.kind == "event":
-            event_ms = candidate.ts_ms
-            if event_ms is not None and candidate.ts_local:
-                event_ms += clock.local_offset_ms(event_ms)
-            value = score.decayed(value, event_ms, now_ms)
-        ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id))
-    return ranked
+    from mem.index import topk
+
+    return topk.search(conn, terms, files, now_ms, limit, clock.local_offset_ms)
 
 
 def _entries(
@@ -287,8 +280,10 @@ def _stash_score_inputs(
 ) -> None:
     """Keep what each result's score came from on the entry, for `--explain` at the end.
 
-    Read back from the index rather than threaded through the ranking, so the ranking code
-    stays as it is; evidence ranking copies entries, and the stash travels with them.
+    Term frequencies come from the record's text, tokenized as the index was built from it
+    (its trimming takes only separators), and its length and ts from the index, so the
+    ranking code stays as it is; evidence ranking copies entries, and the stash travels
+    with them.
     """
     ids_by_index: dict[int, list[int]] = {}
     connections: dict[int, index.Connection] = {}
@@ -299,14 +294,19 @@ def _stash_score_inputs(
     inputs = {
         (key, record_id): found
         for key, ids in ids_by_index.items()
-        for record_id, found in index.score_inputs(connections[key], ids, terms).items()
+        for record_id, found in index.score_inputs(connections[key], ids).items()
     }
     for entry, item in zip(entries, top, strict=True):
         found = inputs[(id(sources[item.rank][0]), item.id)]
+        tokens = collections.Counter(parse.tokenize(entry["text"]))
         event_ms = found.ts_ms if entry["kind"] == "event" else None
         if event_ms is not None and found.ts_local:
             event_ms += clock.local_offset_ms(event_ms)
-        entry["explain"] = (found.frequencies, found.tokens, explain.age_days(event_ms, now_ms))
+        entry["explain"] = (
+            tuple(tokens[term] for term in terms),
+            found.tokens,
+            explain.age_days(event_ms, now_ms),
+        )
 
 
 def _explanation(entry: dict[str, Any], terms: list[str]) -> dict[str, Any]:

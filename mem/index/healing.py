@@ -23,7 +23,8 @@ from mem.index import sync
 FAULTS = (sqlite3.Error, OSError, UnicodeDecodeError)
 
 Answer = TypeVar("Answer")
-Opener = Callable[..., contextlib.AbstractContextManager[tuple[index.Connection, sync.Report]]]
+# Opens an index synced with its root: its connection, what the sync did, its files rows.
+Opener = Callable[..., contextlib.AbstractContextManager[sync.Synced]]
 
 
 def answer(use: Callable[[Opener], Answer]) -> Answer:
@@ -39,11 +40,9 @@ def healed(use: Callable[[Opener], Answer]) -> tuple[Answer, str | None]:
     """`use`'s answer and what was wrong with the cached index (None when nothing was)."""
     opened: list[str] = []
 
-    def cached(
-        root: str, role: str = "project"
-    ) -> contextlib.AbstractContextManager[tuple[index.Connection, sync.Report]]:
+    def cached(root: str, role: str = "project") -> contextlib.AbstractContextManager[sync.Synced]:
         opened.append(index.index_path(root, role))
-        return sync.synced(root, role)
+        return sync.opened(root, role)
 
     try:
         return use(cached), None
@@ -52,11 +51,11 @@ def healed(use: Callable[[Opener], Answer]) -> tuple[Answer, str | None]:
     for path in dict.fromkeys(opened):
         discard(path)
     try:
-        return use(sync.synced), fault
+        return use(sync.opened), fault
     except FAULTS:
         pass
     with index.temporary_directory() as scratch:
-        return use(functools.partial(sync.synced, directory=scratch)), fault
+        return use(functools.partial(sync.opened, directory=scratch)), fault
 
 
 def sync_project(root: str) -> None:

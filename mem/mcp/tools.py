@@ -125,7 +125,9 @@ def _recall(root: str, arguments: Arguments) -> Answer:
         explain=arguments.get("explain", False),
     )
     results = recall.recall(root, request, clock.now_iso())
-    return Answer(render.recall_json(request.query, request.scope, request.ranking, results))
+    return Answer(
+        render.recall(request.query, request.scope, request.ranking, results, as_json=True)
+    )
 
 
 def _write(root: str, arguments: Arguments) -> Answer:
@@ -139,7 +141,7 @@ def _write(root: str, arguments: Arguments) -> Answer:
         _signals(arguments),
     )
     write.append_event(root, event, _allowed(arguments))
-    return Answer(render.written_json(event))
+    return Answer(render.write(event, as_json=True))
 
 
 def _reinforce(root: str, arguments: Arguments) -> Answer:
@@ -149,31 +151,31 @@ def _reinforce(root: str, arguments: Arguments) -> Answer:
         root, arguments.get("pattern"), signals, evidence_ids, clock.now_iso(), _allowed(arguments)
     )
     warning = reinforce.missing_section_warning(root, result.pattern_id)
-    return Answer(render.reinforce_json(result), () if warning is None else (warning,))
+    return Answer(render.reinforce(result, as_json=True), () if warning is None else (warning,))
 
 
 def _patterns(root: str, arguments: Arguments) -> Answer:
-    return Answer(render.patterns_json(reinforce.scored_patterns(root)))
+    return Answer(render.patterns(reinforce.scored_patterns(root), as_json=True))
 
 
 def _observe(root: str, arguments: Arguments) -> Answer:
     receipt = observe.observe(root, arguments["input"], clock.now_iso(), _allowed(arguments))
-    return Answer(render.written_json(receipt))
+    return Answer(render.observe(receipt, as_json=True))
 
 
 def _outcomes(root: str, arguments: Arguments) -> Answer:
-    return Answer(outcomes.render(outcomes.inspect(root), True))
+    return Answer(render.outcomes(outcomes.inspect(root), as_json=True))
 
 
 def _context(root: str, arguments: Arguments) -> Answer:
     state = context.gather(root, arguments.get("with_evidence", False))
-    return Answer(memory_views.context(state, True))
+    return Answer(memory_views.context(state, as_json=True))
 
 
 def _audit(root: str, arguments: Arguments) -> Answer:
     limit = audit.parse_limit(_option(arguments.get("limit")))
     results, total = audit.audit(root, arguments.get("memory_id"), arguments.get("root"), limit)
-    return Answer(memory_views.audit(results, total, True))
+    return Answer(memory_views.audit(results, total, as_json=True))
 
 
 def _evidence_add(root: str, arguments: Arguments) -> Answer:
@@ -185,12 +187,12 @@ def _evidence_add(root: str, arguments: Arguments) -> Answer:
         clock.now_iso(),
         _allowed(arguments),
     )
-    return Answer(memory_views.evidence_added(added, True))
+    return Answer(memory_views.evidence_added(added, as_json=True))
 
 
 def _evidence_list(root: str, arguments: Arguments) -> Answer:
     memory, records = evidence.listed(root, arguments["memory_id"])
-    return Answer(memory_views.evidence_list(memory, records, True))
+    return Answer(memory_views.evidence_list(memory, records, as_json=True))
 
 
 def _supersede(root: str, arguments: Arguments) -> Answer:
@@ -202,18 +204,18 @@ def _supersede(root: str, arguments: Arguments) -> Answer:
         clock.now_iso(),
         _allowed(arguments),
     )
-    return Answer(memory_views.lifecycle_outcome("supersede", outcome, True))
+    return Answer(memory_views.lifecycle_outcome("supersede", outcome, as_json=True))
 
 
 def _retract(root: str, arguments: Arguments) -> Answer:
     outcome = lifecycle.retract(
         root, arguments["memory_id"], arguments.get("reason"), clock.now_iso(), _allowed(arguments)
     )
-    return Answer(memory_views.lifecycle_outcome("retract", outcome, True))
+    return Answer(memory_views.lifecycle_outcome("retract", outcome, as_json=True))
 
 
 def _status(root: str, arguments: Arguments) -> Answer:
-    return Answer(report.as_json(status.status(root)))
+    return Answer(report.status(status.status(root), as_json=True))
 
 
 ALLOW_SECRET = {

@@ -1,4 +1,8 @@
-"""Every byte recall, write, reinforce and patterns print. Pure."""
+"""Every byte recall, write, reinforce, patterns, observe and outcomes print. Pure.
+
+One convention across mem/render: a view is `view(values..., *, as_json) -> str` and
+returns the exact bytes to print, text or JSON; the CLI only echoes them.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from mem.core import js
 
 if TYPE_CHECKING:
-    from mem.core import patterns
+    from mem.core.patterns import Reinforcement, ScoredPattern
 
 _WHITESPACE_RUN = re.compile(f"[{re.escape(js.JS_WHITESPACE)}]+")
 TRUNCATE_AT = 120
@@ -25,7 +29,15 @@ def truncate(text: str) -> str:
     return head + "…"
 
 
-def recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
+def recall(
+    query: str, scope: str, ranking: str, results: list[dict[str, Any]], *, as_json: bool
+) -> str:
+    if as_json:
+        return _recall_json(query, scope, ranking, results)
+    return _recall_text(query, scope, results)
+
+
+def _recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
     if not results:
         return f'mem recall: no matches for "{query}" (scope: {scope})\n'
     lines = [f'mem recall: {len(results)} match(es) for "{query}" (scope: {scope})']
@@ -83,7 +95,7 @@ def _memory_status(memory: dict[str, Any]) -> str:
     return f"     {memory['id']}: {state}; audit {memory['audit']}"
 
 
-def recall_json(query: str, scope: str, ranking: str, results: list[dict[str, Any]]) -> str:
+def _recall_json(query: str, scope: str, ranking: str, results: list[dict[str, Any]]) -> str:
     envelope = {
         "query": query,
         "scope": scope,
@@ -94,7 +106,10 @@ def recall_json(query: str, scope: str, ranking: str, results: list[dict[str, An
     return js.stringify_pretty(envelope) + "\n"
 
 
-def write_text(event: dict[str, Any]) -> str:
+def write(event: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _written_json(event)
+
     def shown(value: Any) -> str:
         return str(value) if value else "-"
 
@@ -108,19 +123,29 @@ def write_text(event: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def written_json(record: dict[str, Any]) -> str:
+def _written_json(record: dict[str, Any]) -> str:
     return js.stringify_pretty({"written": record}) + "\n"
 
 
-def observe_text(receipt: dict[str, Any]) -> str:
+def observe(receipt: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _written_json(receipt)
     return f"mem observe: {receipt['id']} recorded; lesson causality remains unmeasured.\n"
 
 
-def error_json(message: str) -> str:
-    return js.stringify({"error": message}) + "\n"
+def outcomes(results: list[dict[str, Any]], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty({"count": len(results), "results": results}) + "\n"
+    if not results:
+        return "mem outcomes: no observations.\n"
+    return "".join(
+        f"{result['id']}: {result['reason'] or 'accepted-current'}\n" for result in results
+    )
 
 
-def reinforce_text(result: patterns.Reinforcement) -> str:
+def reinforce(result: Reinforcement, *, as_json: bool) -> str:
+    if as_json:
+        return _reinforce_json(result)
     after = result.after
     lines = [
         f'mem reinforce: pattern "{result.pattern_id}"',
@@ -137,7 +162,7 @@ def reinforce_text(result: patterns.Reinforcement) -> str:
     return "\n".join(lines) + "\n"
 
 
-def reinforce_json(result: patterns.Reinforcement) -> str:
+def _reinforce_json(result: Reinforcement) -> str:
     envelope = {
         "patternId": result.pattern_id,
         "reward": result.reward,
@@ -150,7 +175,10 @@ def reinforce_json(result: patterns.Reinforcement) -> str:
     return js.stringify_pretty(envelope) + "\n"
 
 
-def patterns_text(listed: list[patterns.ScoredPattern]) -> str:
+def patterns(listed: list[ScoredPattern], *, as_json: bool) -> str:
+    if as_json:
+        envelope = {"count": len(listed), "patterns": [item.as_json() for item in listed]}
+        return js.stringify_pretty(envelope) + "\n"
     if not listed:
         return "mem patterns: no scored patterns\n"
     lines = [f"mem patterns: {len(listed)} scored pattern(s), best first"]
@@ -169,15 +197,10 @@ def patterns_text(listed: list[patterns.ScoredPattern]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def patterns_json(listed: list[patterns.ScoredPattern]) -> str:
-    envelope = {"count": len(listed), "patterns": [item.as_json() for item in listed]}
-    return js.stringify_pretty(envelope) + "\n"
-
-
-def action_error(action: str, message: str, as_json: bool) -> tuple[str, str]:
+def action_error(action: str, message: str, *, as_json: bool) -> tuple[str, str]:
     """(stream, text) of a user-fixable error: one JSON line on stdout, or stderr text."""
     if as_json:
-        return "stdout", error_json(message)
+        return "stdout", js.stringify({"error": message}) + "\n"
     if message.startswith(f"mem {action}: "):
         return "stderr", message + "\n"  # deviation D3: one prefix, never two
     return "stderr", f"mem {action}: {message}\n"

@@ -1,4 +1,7 @@
-"""Every byte the project and portfolio commands print (init, status, scan, ...). Pure."""
+"""Every byte the project and portfolio commands print (init, status, scan, ...). Pure.
+
+Like every view in mem/render: `view(values..., *, as_json) -> str`, the exact bytes.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from mem.render import secret_report
 STATUS_ICONS = {"active": "●", "paused": "◐", "archived": "○", "unknown": "?"}
 
 
-def as_json(result: dict[str, Any]) -> str:
+def _json(result: dict[str, Any]) -> str:
     return js.stringify_pretty(result) + "\n"
 
 
@@ -19,7 +22,9 @@ def _lines(lines: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def init_text(result: dict[str, Any]) -> str:
+def init(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     lines = [f"mem init: project memory in {result['root']}/{layout.AGENTS_MEMORY}"]
     lines += [f"  created  {path}" for path in result["created"]]
     lines += [f"  kept     {path}" for path in result["existing"]]
@@ -44,7 +49,10 @@ AGENTS_ACTIONS = {
 }
 
 
-def agents_text(result: dict[str, Any]) -> str:
+def agents(result: dict[str, Any], *, as_json: bool) -> str:
+    """`mem init --agents`: what became of each instruction file."""
+    if as_json:
+        return _json(result)
     lines = [f"mem init: agent instructions in {result['root']}"]
     lines += [
         "  " + AGENTS_ACTIONS[item["action"]].format(path=item["path"]) for item in result["files"]
@@ -56,7 +64,9 @@ def _mark(flag: bool, absent: str = "✗") -> str:
     return "✓" if flag else absent
 
 
-def status_text(result: dict[str, Any]) -> str:
+def status(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     project = result["project"]
     lines = [f"📁 Project Memory ({result['root']})"]
     if not project["installed"]:
@@ -99,7 +109,7 @@ def status_text(result: dict[str, Any]) -> str:
         lines.append(f"  {store['file']:<34} {store['bytes']:>9} bytes  {store['percent']}%")
     receipts = result["receipts"]
     lines.append(f"  outcome receipts: {receipts['count']} of {receipts['limit']}")
-    lines += store_finding_lines(result["findings"])
+    lines += _store_finding_lines(result["findings"])
     lock = result["lock"]
     if lock["state"] == "free":
         lines.append("🔒 writer.lock: free")
@@ -122,7 +132,9 @@ def status_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
-def export_text(result: dict[str, Any]) -> str:
+def export(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     return f"📦 Brain exported to: {result['path']}\n"
 
 
@@ -130,7 +142,9 @@ def _short_path(path: str) -> str:
     return "..." + path[-37:] if len(path) > 40 else path
 
 
-def scan_text(result: dict[str, Any], will_index: bool) -> str:
+def scan(result: dict[str, Any], will_index: bool, *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     projects = result["projects"]
     if not projects:
         return _lines(
@@ -167,11 +181,15 @@ def scan_text(result: dict[str, Any], will_index: bool) -> str:
     return _lines(lines)
 
 
-def handoff_text(result: dict[str, Any]) -> str:
+def handoff(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     return f"mem handoff: wrote {result['file']} ({result['bytes']} bytes)\n"
 
 
-def consolidate_text(result: dict[str, Any]) -> str:
+def consolidate(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     counts = result["counts"]
     lines = [
         f"mem consolidate: {counts['duplicate']} duplicate(s),"
@@ -200,7 +218,9 @@ def consolidate_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
-def promote_text(result: dict[str, Any]) -> str:
+def promote(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     memory = result["memory"]
     what = f"{memory['file']} § {memory['heading']} to {result['target']}"
     if not result["approved"]:
@@ -221,7 +241,9 @@ def promote_text(result: dict[str, Any]) -> str:
     )
 
 
-def archive_text(result: dict[str, Any]) -> str:
+def archive(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     span = f"{result['records']} record(s), {result['first']} .. {result['last']}"
     what = f"{result['store']} ({result['bytes']} bytes, {span}) to {result['archive']}"
     if not result["approved"]:
@@ -239,7 +261,9 @@ def archive_text(result: dict[str, Any]) -> str:
     )
 
 
-def unlock_text(result: dict[str, Any]) -> str:
+def unlock(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     if not result["removed"]:
         return "mem unlock: writer.lock is free; nothing to do.\n"
     owner = result["owner"]
@@ -253,11 +277,17 @@ def unlock_text(result: dict[str, Any]) -> str:
     return f"mem unlock: removed writer.lock of {holder} (not running)\n"
 
 
+def index_path(result: dict[str, Any], *, as_json: bool) -> str:
+    return _json(result) if as_json else result["path"] + "\n"
+
+
 def _index_size(result: dict[str, Any]) -> str:
     return f"{result['files']} file(s), {result['entries']} entries ({result['path']})"
 
 
-def index_check_text(result: dict[str, Any]) -> str:
+def index_check(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     if result["ok"]:
         lines = [f"mem index check: ok, {_index_size(result)}"]
     else:
@@ -265,10 +295,10 @@ def index_check_text(result: dict[str, Any]) -> str:
         lines = [f"mem index check: the index differs from a fresh build ({count} difference(s))"]
         lines += [f"  {difference}" for difference in result["differences"]]
         lines.append("  `mem index rebuild` replaces it.")
-    return _lines(lines + store_finding_lines(result))
+    return _lines(lines + _store_finding_lines(result))
 
 
-def store_finding_lines(result: dict[str, Any]) -> list[str]:
+def _store_finding_lines(result: dict[str, Any]) -> list[str]:
     """What readers skip in the stores, and record ids that different lines share (D11)."""
     lines = [
         f"  {found['file']}:{found['line']}: skipped by readers ({found['reason']})"
@@ -280,5 +310,7 @@ def store_finding_lines(result: dict[str, Any]) -> list[str]:
     return lines
 
 
-def index_rebuild_text(result: dict[str, Any]) -> str:
+def index_rebuild(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     return f"mem index rebuild: {_index_size(result)}\n"
