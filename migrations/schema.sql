@@ -2,41 +2,42 @@
 -- canonical Markdown and NDJSON files whenever this text (or the parser) changes, because
 -- the hash of this file is part of meta.index_version. Edit it in place; never ALTER.
 
+-- Settings of the index itself, one row per key.
 CREATE TABLE meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
+    key TEXT PRIMARY KEY,           -- 'index_version' (must equal mem's, else rebuild) or 'root'
+    value TEXT NOT NULL             -- the version hash, or the indexed root's real path
 );
 
 -- One row per canonical source file of the indexed root (a project or a brain).
 CREATE TABLE files (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY,         -- surrogate key, referenced as file_id
     path TEXT NOT NULL UNIQUE,      -- relative to the root, '/' separators
     kind TEXT NOT NULL,             -- 'journal', 'notes', or another store's loader name
     rank INTEGER NOT NULL,          -- position of the source in recall's candidate order
     real_path TEXT NOT NULL,        -- the file behind any symlink: one file is indexed once
     hash TEXT NOT NULL,             -- 'xxh3:' + xxh3_128 hex of the raw bytes
-    size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL,
-    ctime_ns INTEGER NOT NULL,      -- an edit that restores the mtime (touch -r) still moves it
-    inode INTEGER NOT NULL,
+    size INTEGER NOT NULL,          -- bytes, when last indexed
+    mtime_ns INTEGER NOT NULL,      -- modification time in nanoseconds, when last indexed
+    ctime_ns INTEGER NOT NULL,      -- status change time: an edit that restores the mtime moves it
+    inode INTEGER NOT NULL,         -- inode number, when last indexed
     checked_ns INTEGER NOT NULL,    -- when the bytes were last hashed (racily-clean guard)
     utf8 INTEGER NOT NULL           -- 1 when the bytes are valid UTF-8
 );
 
 -- One row per note (a '###' section) or journal event.
 CREATE TABLE records (
-    id INTEGER PRIMARY KEY,
-    file_id INTEGER NOT NULL REFERENCES files (id),
+    id INTEGER PRIMARY KEY,         -- surrogate key; postings list records by it
+    file_id INTEGER NOT NULL REFERENCES files (id),  -- the source file
     ordinal INTEGER NOT NULL,       -- section number, or byte offset of the journal line
-    kind TEXT NOT NULL CHECK (kind IN ('note', 'event')),
+    kind TEXT NOT NULL CHECK (kind IN ('note', 'event')),  -- 'note' or 'event'
     ref TEXT NOT NULL,              -- note: heading; event: its id, else String(ts)
     text TEXT NOT NULL,             -- note: trimmed heading and body; event: its scored text
     tokens INTEGER NOT NULL,        -- document length n of the lexical score
-    agent TEXT,                     -- events only, from here on
-    ts TEXT,                        -- ts as written in the journal
-    ts_ms REAL,                     -- ts in epoch milliseconds; NULL when it does not parse
-    ts_local INTEGER,               -- 1 when ts names no zone (JavaScript reads local time)
-    line TEXT,                      -- the journal line, trimmed
+    agent TEXT,                     -- event: who wrote it (this and below: NULL for notes)
+    ts TEXT,                        -- event: ts as written in the journal
+    ts_ms REAL,                     -- event: ts in epoch milliseconds; NULL when it does not parse
+    ts_local INTEGER,               -- event: 1 when ts names no zone (JavaScript reads local time)
+    line TEXT,                      -- event: the journal line, trimmed
     digest INTEGER NOT NULL,        -- xxh3_64 of the section's scored text or the event's line:
                                     -- a re-sync keeps the records whose digest is unchanged
     UNIQUE (file_id, ordinal)
@@ -61,84 +62,100 @@ CREATE TABLE postings (
     PRIMARY KEY (term, band, tf)
 ) WITHOUT ROWID;
 
+-- One row per note: a '###' section of a memory file.
 CREATE VIEW notes AS
-SELECT r.id, f.path AS file, r.ordinal AS section, r.ref AS heading, r.text, r.tokens
+SELECT
+    r.id,                           -- records.id
+    f.path AS file,                 -- the Markdown file, relative to the root
+    r.ordinal AS section,           -- section number within the file
+    r.ref AS heading,               -- the '###' heading, trimmed
+    r.text,                         -- heading and body, trimmed
+    r.tokens                        -- document length n of the lexical score
 FROM records AS r JOIN files AS f ON f.id = r.file_id
 WHERE r.kind = 'note';
 
+-- One row per journal event, of the live journal and of archived ones.
 CREATE VIEW events AS
-SELECT r.id, r.ref AS event_id, r.agent, r.ts, r.ts_ms, r.text, r.line, r.ordinal AS byte_offset
+SELECT
+    r.id,                           -- records.id
+    r.ref AS event_id,              -- the event's id, else String(ts)
+    r.agent,                        -- who wrote it
+    r.ts,                           -- as written in the journal
+    r.ts_ms,                        -- epoch milliseconds; NULL when ts does not parse
+    r.text,                         -- the text recall scores: task, outcome, agent...
+    r.line,                         -- the journal line, trimmed
+    r.ordinal AS byte_offset        -- of the line in its journal: append order
 FROM records AS r
 WHERE r.kind = 'event';
 
 -- One row per pattern of .bmad/memory/pattern-scores.json, as stored: a field that is
 -- missing or of the wrong type is NULL (`mem reinforce` would refuse such an entry).
 CREATE TABLE pattern_scores (
-    file_id INTEGER NOT NULL REFERENCES files (id),
+    file_id INTEGER NOT NULL REFERENCES files (id),  -- the scores file
     position INTEGER NOT NULL,      -- order of the pattern in the file
-    pattern_id TEXT NOT NULL,
-    elo REAL,
-    alpha REAL,
-    beta REAL,
+    pattern_id TEXT NOT NULL,       -- the pattern's name, as `mem reinforce --pattern` gave it
+    elo REAL,                       -- Elo rating against a fixed 1200 baseline
+    alpha REAL,                     -- Beta distribution: successes + 1, decayed
+    beta REAL,                      -- Beta distribution: failures + 1, decayed
     mean REAL,                      -- alpha / (alpha + beta) after the last update
-    updates INTEGER,
-    last_ts TEXT,
+    updates INTEGER,                -- how many rewards were folded in
+    last_ts TEXT,                   -- when the last reward was folded in
     entry TEXT NOT NULL,            -- the stored entry, compact JSON
     UNIQUE (file_id, pattern_id)
 );
 
 -- One row per parseable line of .bmad/memory/promotions.ndjson (torn lines are skipped).
 CREATE TABLE promotions (
-    file_id INTEGER NOT NULL REFERENCES files (id),
+    file_id INTEGER NOT NULL REFERENCES files (id),  -- the promotions store
     byte_offset INTEGER NOT NULL,   -- of the line: append order
-    id TEXT,
-    pattern_id TEXT,
-    from_status TEXT,
-    to_status TEXT,
+    id TEXT,                        -- the promotion's id
+    pattern_id TEXT,                -- the pattern (or memory) it promotes
+    from_status TEXT,               -- e.g. 'candidate'
+    to_status TEXT,                 -- e.g. 'validated'
     status TEXT,                    -- PROPOSED, APPROVED, REJECTED or APPLIED
-    governed_by TEXT,
-    approved_by TEXT,
-    approved_at TEXT,
-    reason TEXT,
+    governed_by TEXT,               -- who may apply it
+    approved_by TEXT,               -- NULL until a person approves
+    approved_at TEXT,               -- when a person approved it
+    reason TEXT,                    -- why it was proposed
     evidence TEXT,                  -- JSON array of evidence ids
-    ts TEXT,
-    line TEXT NOT NULL,
+    ts TEXT,                        -- when the line was written
+    line TEXT NOT NULL,             -- the line as stored
     UNIQUE (file_id, byte_offset)
 );
 
 -- One row per line of .bmad/memory/evidence.ndjson (lines that do not parse are left out;
 -- `mem audit` reads the file itself, strictly).
 CREATE TABLE evidence (
-    file_id INTEGER NOT NULL REFERENCES files (id),
+    file_id INTEGER NOT NULL REFERENCES files (id),  -- the evidence store
     line INTEGER NOT NULL,          -- 1-based line number in the store
     record_id TEXT,                 -- SHA-256 of the record without its id
-    ts TEXT,
+    ts TEXT,                        -- when it was recorded
     memory_id TEXT,                 -- 'mem_' + 20 hex
-    memory_file TEXT,
-    memory_heading TEXT,
+    memory_file TEXT,               -- the memory's Markdown file
+    memory_heading TEXT,            -- the memory's '###' heading
     revision TEXT,                  -- SHA-256 of the memory's trimmed text when recorded
     repo TEXT,                      -- canonical repository identity, e.g. github.com/Org/Repo
     path TEXT,                      -- source path relative to the repository root
     sha256 TEXT,                    -- of the source's raw bytes when recorded
-    size INTEGER,
+    size INTEGER,                   -- of the source in bytes when recorded
     batch TEXT,                     -- shared by the records of one `mem evidence add`
     PRIMARY KEY (file_id, line)
 );
 
 -- One row per line of .bmad/memory/lifecycle.ndjson (supersede and retract events).
 CREATE TABLE lifecycle (
-    file_id INTEGER NOT NULL REFERENCES files (id),
-    line INTEGER NOT NULL,
-    event_id TEXT,
+    file_id INTEGER NOT NULL REFERENCES files (id),  -- the lifecycle store
+    line INTEGER NOT NULL,          -- 1-based line number in the store
+    event_id TEXT,                  -- SHA-256 of the event without its id
     kind TEXT,                      -- 'superseded' or 'retracted'
-    ts TEXT,
-    memory_id TEXT,
-    memory_file TEXT,
-    memory_heading TEXT,
+    ts TEXT,                        -- when it was recorded
+    memory_id TEXT,                 -- the retired memory
+    memory_file TEXT,               -- its Markdown file
+    memory_heading TEXT,            -- its '###' heading
     revision TEXT,                  -- the revision the event binds
     with_id TEXT,                   -- the successor (superseded only)
-    with_revision TEXT,
-    reason TEXT,
+    with_revision TEXT,             -- the successor's revision the event binds
+    reason TEXT,                    -- why, in the words of whoever retired it
     PRIMARY KEY (file_id, line)
 );
 
@@ -147,21 +164,21 @@ CREATE TABLE lifecycle (
 -- `mem outcomes` decides it, from the files, every time. `relationship` is what the store
 -- alone says (section 14 steps 1-2).
 CREATE TABLE receipts (
-    file_id INTEGER NOT NULL REFERENCES files (id),
+    file_id INTEGER NOT NULL REFERENCES files (id),  -- the outcomes store
     line INTEGER NOT NULL,          -- 1-based line number in the store
-    id TEXT,
+    id TEXT,                        -- the receipt's id as stored
     intact INTEGER NOT NULL,        -- 1 when id is the SHA-256 of the rest of the record
-    ts TEXT,
-    memory_file TEXT,
-    memory_heading TEXT,
-    text_sha256 TEXT,
+    ts TEXT,                        -- when it was observed
+    memory_file TEXT,               -- the anchored memory section's Markdown file
+    memory_heading TEXT,            -- the anchored memory section's '###' heading
+    text_sha256 TEXT,               -- the section's text when observed
     scope TEXT,                     -- JSON array of project paths
-    run_id TEXT,
-    task_id TEXT,
-    attempt_id TEXT,
-    verification_id TEXT,
-    accepted_at TEXT,
-    interpretation TEXT,
+    run_id TEXT,                    -- the Nexus run
+    task_id TEXT,                   -- the Nexus task
+    attempt_id TEXT,                -- the task attempt
+    verification_id TEXT,           -- the verification that passed
+    accepted_at TEXT,               -- when Nexus accepted the task
+    interpretation TEXT,            -- the operator's reading of the association
     supersedes TEXT,                -- JSON array of earlier receipt ids
     contradicts TEXT,               -- JSON array of earlier receipt ids
     relationship TEXT,              -- 'superseded', 'contradictory' or NULL

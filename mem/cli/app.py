@@ -1067,6 +1067,33 @@ def complete(instruction: str) -> NoReturn:
     sys.exit(code)
 
 
+@cli.command(name="browse")
+@click.option("--portfolio", is_flag=True, help="Serve the portfolio index instead.")
+@click.option("--port", metavar="N", help="Port on 127.0.0.1 (default 8001; 0: any free port).")
+@project_options
+def browse_command(portfolio: bool, port: str | None, directory: str | None, json_: bool) -> None:
+    """Browse the index read-only in a web browser (Datasette, needs the [web] extra).
+
+    Syncs, then serves a read-only snapshot on 127.0.0.1 until Ctrl-C; prints the URL.
+
+    \b
+    Example:
+        mem browse --port 8001
+    """
+    from mem.commands import browse
+    from mem.render import report
+
+    def ready(served: browse.Served) -> None:
+        for part, problem in served.problems:
+            click.echo(f"mem browse: warning: {part}: {problem}", err=True)
+        result = report.browse_ready(served._asdict())
+        click.echo(report.browse_json(result) if json_ else report.browse_text(result), nl=False)
+        click.echo("mem browse: stop with Ctrl-C.", err=True)
+
+    root = safe_paths.project_root(directory)
+    browse.serve(root, browse.parse_port(port), ready, portfolio=portfolio)
+
+
 def main() -> NoReturn:
     cli.main(prog_name="mem")
     sys.exit(0)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import math
 import os
@@ -280,10 +279,8 @@ def _stash_score_inputs(
 ) -> None:
     """Keep what each result's score came from on the entry, for `--explain` at the end.
 
-    Term frequencies come from the record's text, tokenized as the index was built from it
-    (its trimming takes only separators), and its length and ts from the index, so the
-    ranking code stays as it is; evidence ranking copies entries, and the stash travels
-    with them.
+    Read back from the index rather than threaded through the ranking, so the ranking code
+    stays as it is; evidence ranking copies entries, and the stash travels with them.
     """
     ids_by_index: dict[int, list[int]] = {}
     connections: dict[int, index.Connection] = {}
@@ -294,19 +291,14 @@ def _stash_score_inputs(
     inputs = {
         (key, record_id): found
         for key, ids in ids_by_index.items()
-        for record_id, found in index.score_inputs(connections[key], ids).items()
+        for record_id, found in index.score_inputs(connections[key], ids, terms).items()
     }
     for entry, item in zip(entries, top, strict=True):
         found = inputs[(id(sources[item.rank][0]), item.id)]
-        tokens = collections.Counter(parse.tokenize(entry["text"]))
         event_ms = found.ts_ms if entry["kind"] == "event" else None
         if event_ms is not None and found.ts_local:
             event_ms += clock.local_offset_ms(event_ms)
-        entry["explain"] = (
-            tuple(tokens[term] for term in terms),
-            found.tokens,
-            explain.age_days(event_ms, now_ms),
-        )
+        entry["explain"] = (found.frequencies, found.tokens, explain.age_days(event_ms, now_ms))
 
 
 def _explanation(entry: dict[str, Any], terms: list[str]) -> dict[str, Any]:

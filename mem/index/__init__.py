@@ -574,21 +574,35 @@ def counts(conn: sqlite3.Connection) -> dict[str, int]:
 
 
 class ScoreInputs(NamedTuple):
-    """What the recency part of a record's score is computed from (`recall --explain`)."""
+    """What a record's score is computed from (`recall --explain` shows it)."""
 
-    tokens: int  # the record's length n, as the ranking read it
+    frequencies: tuple[int, ...]  # of each query term, in query order
+    tokens: int
     ts_ms: float | None
     ts_local: int
 
 
-def score_inputs(conn: sqlite3.Connection, ids: list[int]) -> dict[int, ScoreInputs]:
+def score_inputs(
+    conn: sqlite3.Connection, ids: list[int], terms: list[str]
+) -> dict[int, ScoreInputs]:
+    """The term frequencies and lengths behind each record's score.
+
+    Postings group records by frequency and are not looked up by record, so the
+    frequencies are counted again from the stored text with the tokenizer the build used:
+    only `--explain` pays for it, on the few records it shows.
+    """
+    wanted = [term.encode("latin-1") for term in terms]
     found: dict[int, ScoreInputs] = {}
-    for start in range(0, len(ids), 500):  # stay far below SQLite's bound-parameter limit
+    # The ids go in chunks: stay far below SQLite's bound-parameter limit.
+    for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         marks = ",".join("?" * len(chunk))
-        for record_id, tokens, ts_ms, ts_local in conn.execute(
-            f"SELECT id, tokens, ts_ms, coalesce(ts_local, 0) FROM records WHERE id IN ({marks})",
+        for record_id, text, tokens, ts_ms, ts_local in conn.execute(
+            "SELECT id, text, tokens, ts_ms, coalesce(ts_local, 0) FROM records"
+            f" WHERE id IN ({marks})",
             chunk,
         ):
-            found[record_id] = ScoreInputs(tokens, ts_ms, ts_local)
+            counts, _ = parse.term_counts(parse.token_bytes(text))
+            frequencies = tuple(counts.get(term, 0) for term in wanted)
+            found[record_id] = ScoreInputs(frequencies, tokens, ts_ms, ts_local)
     return found

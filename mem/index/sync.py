@@ -329,7 +329,6 @@ def opened(root: str, role: str = "project", directory: str | None = None) -> It
     mem.index.healing, which decides what a damaged cache costs.
     """
     keepable = directory is None  # a scratch index given by the caller is never kept
-    keepable = directory is None  # a scratch index given by the caller is never kept
     directory = directory or index.usable_cache_dir()
     if directory is None:
         # No writable cache: answer from a throwaway index rather than not at all.

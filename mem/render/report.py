@@ -50,7 +50,6 @@ AGENTS_ACTIONS = {
 
 
 def agents(result: dict[str, Any], *, as_json: bool) -> str:
-    """`mem init --agents`: what became of each instruction file."""
     if as_json:
         return _json(result)
     lines = [f"mem init: agent instructions in {result['root']}"]
@@ -314,3 +313,28 @@ def index_rebuild(result: dict[str, Any], *, as_json: bool) -> str:
     if as_json:
         return _json(result)
     return f"mem index rebuild: {_index_size(result)}\n"
+
+
+def browse_ready(served: dict[str, Any]) -> dict[str, Any]:
+    """What `mem browse --json` prints once the server listens (one line, then it serves)."""
+    return {
+        "url": served["url"],
+        "root": served["root"],
+        "notes": served["notes"],
+        "events": served["events"],
+        "problems": [{"part": part, "problem": text} for part, text in served["problems"]],
+    }
+
+
+def browse_json(result: dict[str, Any]) -> str:
+    return js.stringify(result) + "\n"
+
+
+def browse_text(result: dict[str, Any]) -> str:
+    return _lines(
+        [
+            f"mem browse: a read-only snapshot of {result['root']}"
+            f" ({result['notes']} notes, {result['events']} events) at",
+            f"  {result['url']}",
+        ]
+    )

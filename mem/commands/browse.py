@@ -1,0 +1,284 @@
+"""`mem browse`: the index in a web browser, through Datasette, read-only, on 127.0.0.1 only.
+
+Browse syncs the index, copies it with the review tables added (mem.index.browse_copy:
+why a copy), and serves the copy immutable, so no statement can write through it and a
+recall that re-syncs meanwhile never disturbs it. What the pages show is the files as
+they were when browse started; starting it again shows them as they are now.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import signal
+import socket
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
+
+from mem.commands import audit, evidence, lifecycle, memories, outcomes
+from mem.core import schema_docs
+from mem.core.memory import Memory, MemoryAudit
+from mem.errors import MemError
+from mem.files import gitrepo
+from mem.index import SCHEMA, browse_copy
+from mem.render import datasette_metadata
+
+HOST = "127.0.0.1"  # never another interface: the pages show a project's memory unauthenticated
+DEFAULT_PORT = 8001  # Datasette's own default
+DATABASE = "project"
+# The SQLite URI Datasette builds from the copy's path cannot carry these.
+URI_UNSAFE = "?#%"
+
+
+class Served(NamedTuple):
+    url: str
+    root: str
+    notes: int
+    events: int
+    problems: list[tuple[str, str]]
+
+
+def parse_port(text: str | None) -> int:
+    if text is None:
+        return DEFAULT_PORT
+    stripped = text.strip()
+    if not stripped.isdigit() or int(stripped) > 65535:
+        raise MemError("--port must be an integer from 0 to 65535 (0: any free port)")
+    return int(stripped)
+
+
+def serve(
+    root: str, port: int, on_ready: Callable[[Served], None], *, portfolio: bool = False
+) -> None:
+    """Serve the project's index until SIGINT or SIGTERM; the copy is removed on the way out."""
+    if portfolio:
+        raise MemError(
+            "The portfolio index is unavailable: this version of mem has no portfolio index"
+            " to serve. Browse one project at a time (without --portfolio)."
+        )
+    datasette_class = _datasette()
+    with (
+        _terminate_as_interrupt(),
+        _listen(port) as listener,
+        browse_copy.scratch_directory() as scratch,
+    ):
+        path = os.path.join(scratch, f"{DATABASE}.sqlite")
+        if any(char in path for char in URI_UNSAFE):
+            raise MemError(
+                f"The temporary directory {scratch} holds a character SQLite cannot open"
+                " ('?', '#' or '%'); set TMPDIR to another directory."
+            )
+        review = gather_review(root)
+        counts = browse_copy.make(root, path, review)
+        bound = listener.getsockname()[1]
+        app = datasette_class(immutables=[path], metadata=metadata(root)).app()
+        server = _server(_local_hosts_only(app, bound))
+        with _stop_on_signals(server):
+            url = f"http://{HOST}:{bound}/{DATABASE}"
+            on_ready(Served(url, root, *counts, review.problems))
+            _run(server, listener)
+
+
+def metadata(root: str) -> dict[str, Any]:
+    """Datasette's metadata for a project's snapshot; descriptions from the schemas' comments."""
+    return datasette_metadata.build(
+        title=f"mem: {os.path.basename(root) or root}",
+        description=(
+            f"The memory index of {root}, read-only, as it was when `mem browse` started."
+            " Restart `mem browse` to see later changes."
+        ),
+        database=DATABASE,
+        docs={
+            **schema_docs.describe(SCHEMA),
+            **schema_docs.describe(browse_copy.BROWSE_SCHEMA),
+        },
+        queries=browse_copy.CANNED_QUERIES,
+        searchable=browse_copy.SEARCHABLE,
+        label_columns=browse_copy.LABEL_COLUMNS,
+    )
+
+
+def _datasette() -> Any:
+    try:
+        from datasette.app import Datasette
+    except ImportError:
+        raise MemError(
+            "Datasette is not installed. Install the web extra:"
+            f" pip install '{_distribution()}[web]'"
+        ) from None
+    return Datasette
+
+
+def _distribution() -> str:
+    """The name this program is installed under, for the install hint."""
+    from importlib import metadata
+
+    names = metadata.packages_distributions().get("mem") or ["mem"]
+    return names[0]
+
+
+def _listen(port: int) -> socket.socket:
+    try:
+        return socket.create_server((HOST, port))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise MemError(
+                f"{HOST}:{port} is already in use; choose another --port (0: any free port)."
+            ) from None
+        raise MemError(f"Cannot listen on {HOST}:{port}: {error.strerror}.") from None
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Until serving starts, SIGTERM unwinds like Ctrl-C, so the copy is still removed."""
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _local_hosts_only(app: Any, port: int) -> Any:
+    """Answer only requests addressed to this host by name or loopback address.
+
+    Binding to 127.0.0.1 keeps other machines out, but a web page open in the user's own
+    browser could still reach the port through a DNS name rebound to 127.0.0.1; such a
+    request names that other host in its Host header and is refused.
+    """
+    allowed = {f"{host}:{port}".encode() for host in (HOST, "localhost")}
+    refusal = b"mem browse answers only requests addressed to 127.0.0.1 or localhost.\n"
+
+    async def guarded(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and dict(scope["headers"]).get(b"host") not in allowed:
+            headers = [(b"content-type", b"text/plain; charset=utf-8")]
+            await send({"type": "http.response.start", "status": 403, "headers": headers})
+            await send({"type": "http.response.body", "body": refusal})
+            return
+        await app(scope, receive, send)
+
+    return guarded
+
+
+def _server(app: Any) -> Any:
+    import uvicorn
+
+    return uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+
+
+@contextlib.contextmanager
+def _stop_on_signals(server: Any) -> Iterator[None]:
+    """While serving, SIGINT and SIGTERM ask the server to stop; a second SIGINT forces it."""
+
+    def stop(signum: int, frame: object) -> None:
+        if server.should_exit:
+            server.force_exit = True  # do not wait for open connections any longer
+        server.should_exit = True
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _run(server: Any, listener: socket.socket) -> None:
+    """Serve from a worker thread until the server stops.
+
+    In the main thread, uvicorn would install its own handlers and re-raise the signal
+    after its shutdown, and a SIGTERM would then end the process before the copy is removed.
+    """
+    with ThreadPoolExecutor(1, thread_name_prefix="mem-browse") as pool:
+        running = pool.submit(server.run, sockets=[listener])
+        while True:
+            try:
+                running.result(timeout=0.5)  # re-raises whatever stopped the server
+                return
+            except TimeoutError:
+                continue
+
+
+def gather_review(root: str) -> browse_copy.Review:
+    """What `mem context --with-evidence` and `mem outcomes` say now, part by part.
+
+    A damaged store stops its own command; here it only leaves its part empty (and is
+    reported), so the rest of the index can still be browsed.
+    """
+    problems: list[tuple[str, str]] = []
+    try:
+        current = memories.load(root)
+    except MemError as error:
+        problems.append(("memories", str(error)))
+        current = []
+    try:
+        statuses: dict[tuple[str, str], lifecycle.Status] | None = lifecycle.statuses(
+            lifecycle.read_events(root), current
+        )
+    except MemError as error:
+        problems.append(("lifecycle", str(error)))
+        statuses = None
+    try:
+        audits = _audits(root, current)
+    except MemError as error:
+        problems.append(("evidence", str(error)))
+        audits = {}
+    try:
+        receipts = outcomes.inspect(root)
+    except MemError as error:
+        problems.append(("outcomes", str(error)))
+        receipts = []
+    rows = []
+    sources = []
+    for memory in current:
+        key = (memory.id, memory.revision)
+        status = statuses[key] if statuses is not None else None
+        found = audits.get(key)
+        rows.append(
+            browse_copy.MemoryRow(
+                memory.id,
+                memory.file,
+                memory.ordinal,
+                memory.heading,
+                memory.revision,
+                status.status if status else None,
+                status.superseded_by if status else None,
+                status.event["ts"] if status and status.event else None,
+                status.reason if status else None,
+                found.status if found else None,
+            )
+        )
+        for source in found.sources if found else []:
+            sources.append(
+                browse_copy.SourceRow(
+                    memory.id,
+                    memory.revision,
+                    source.path,
+                    source.status,
+                    source.reason,
+                    source.recorded_sha256,
+                    source.current_sha256,
+                )
+            )
+    eligibility = [
+        browse_copy.EligibilityRow(
+            receipt["id"], int(receipt["eligible"]), receipt["reason"] or "accepted-current"
+        )
+        for receipt in receipts
+    ]
+    return browse_copy.Review(rows, sources, eligibility, problems)
+
+
+def _audits(root: str, current: list[Memory]) -> dict[tuple[str, str], MemoryAudit]:
+    """`mem audit`'s status of each memory that has evidence (of any revision)."""
+    records = evidence.read_records(root)
+    if not records:
+        return {}
+    identity = gitrepo.identity(root)
+    with_evidence = {record["memory"]["id"] for record in records}
+    return {
+        (memory.id, memory.revision): audit.audit_memory(memory, records, identity, root)
+        for memory in current
+        if memory.id in with_evidence
+    }
