@@ -502,7 +502,7 @@ def mcp_command(directory: str | None) -> None:
 
     Tools: recall, write, reinforce, patterns, observe, outcomes, context, audit,
     evidence_add, evidence_list, supersede, retract, status; each answers with its
-    command's --json output. Needs the optional extra: pip install 'mem[mcp]'.
+    command's --json output. Needs the optional extra: pip install 'mem-project[mcp]'.
 
     \b
     Example:
@@ -512,7 +512,7 @@ def mcp_command(directory: str | None) -> None:
 
     if importlib.util.find_spec("mcp") is None:
         raise MemError(
-            "the MCP server needs the optional MCP SDK: pip install 'mem[mcp]'"
+            "the MCP server needs the optional MCP SDK: pip install 'mem-project[mcp]'"
             " (in a checkout: pip install -e '.[mcp]')"
         )
     import contextlib
