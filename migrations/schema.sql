@@ -45,8 +45,8 @@ CREATE TABLE records (
 
 -- Every token of every record, once.
 CREATE TABLE terms (
-    id INTEGER PRIMARY KEY,
-    term TEXT NOT NULL UNIQUE
+    id INTEGER PRIMARY KEY,         -- surrogate key, referenced by postings.term
+    term TEXT NOT NULL UNIQUE       -- a token as mem's tokenizer makes it
 );
 
 -- The postings: which records hold a term, grouped so that recall can bound the score of
@@ -56,7 +56,7 @@ CREATE TABLE terms (
 -- bucket of that ts: band = length class + 4096 * (bucket + 25000001).
 CREATE TABLE postings (
     term INTEGER NOT NULL,          -- terms.id
-    band INTEGER NOT NULL,
+    band INTEGER NOT NULL,          -- length class and time bucket of the group (see above)
     tf INTEGER NOT NULL,            -- how often each record of the group holds the term
     records BLOB NOT NULL,          -- records.id of the group, 8-byte integers in machine order
     PRIMARY KEY (term, band, tf)

@@ -32,7 +32,8 @@ SECTIONS = (
         "Project & portfolio",
         ("init", "status", "export", "scan", "consolidate", "promote", "archive", "unlock"),
     ),
-    ("Index", ("index",)),
+    ("Index", ("index", "browse")),
+    ("Agents", ("mcp",)),
     ("Help", ("help",)),
 )
 
@@ -1071,9 +1072,10 @@ def complete(instruction: str) -> NoReturn:
 @click.option("--port", metavar="N", help="Port on 127.0.0.1 (default 8001; 0: any free port).")
 @project_options
 def browse_command(portfolio: bool, port: str | None, directory: str | None, json_: bool) -> None:
-    """Browse the index read-only in a web browser (Datasette, needs the [web] extra).
+    """Browse the index read-only in a web browser.
 
-    Syncs, then serves a read-only snapshot on 127.0.0.1 until Ctrl-C; prints the URL.
+    Syncs, then serves a read-only snapshot with Datasette on 127.0.0.1 until Ctrl-C, and
+    prints the URL. Needs the optional extra: pip install 'mem-project[web]'.
 
     \b
     Example:
