@@ -45,8 +45,8 @@ CREATE TABLE records (
 
 -- Every token of every record, once.
 CREATE TABLE terms (
-    id INTEGER PRIMARY KEY,         -- surrogate key; postings name terms by it
-    term TEXT NOT NULL UNIQUE       -- the token as mem's tokenizer made it (lower case)
+    id INTEGER PRIMARY KEY,         -- surrogate key, referenced by postings.term
+    term TEXT NOT NULL UNIQUE       -- a token as mem's tokenizer makes it
 );
 
 -- The postings: which records hold a term, grouped so that recall can bound the score of
@@ -56,7 +56,7 @@ CREATE TABLE terms (
 -- bucket of that ts: band = length class + 4096 * (bucket + 25000001).
 CREATE TABLE postings (
     term INTEGER NOT NULL,          -- terms.id
-    band INTEGER NOT NULL,          -- length class and event bucket of the group's records
+    band INTEGER NOT NULL,          -- length class and time bucket of the group (see above)
     tf INTEGER NOT NULL,            -- how often each record of the group holds the term
     part INTEGER NOT NULL,          -- a group is written in parts (one per batch of the build),
                                     -- so no batch rewrites what an earlier one wrote

@@ -1074,9 +1074,8 @@ def complete(instruction: str) -> NoReturn:
 def browse_command(portfolio: bool, port: str | None, directory: str | None, json_: bool) -> None:
     """Browse the index read-only in a web browser.
 
-    Datasette, from the [web] extra.
-
-    Syncs, then serves a read-only snapshot on 127.0.0.1 until Ctrl-C; prints the URL.
+    Syncs, then serves a read-only snapshot with Datasette on 127.0.0.1 until Ctrl-C, and
+    prints the URL. Needs the optional extra: pip install 'mem-project[web]'.
 
     \b
     Example:
