@@ -7,10 +7,24 @@ CREATE TABLE meta (
     value TEXT NOT NULL
 );
 
--- One row per canonical source file of the indexed root (a project or a brain).
+-- One row per indexed root. A project's own index holds one (its project or brain); the
+-- portfolio index holds the brain and every project registered in it, so every other table
+-- carries its project through `files.project_id`.
+CREATE TABLE projects (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,             -- the root's real path
+    name TEXT NOT NULL,             -- the registry entry's name, else the folder's name
+    role TEXT NOT NULL CHECK (role IN ('project', 'brain')),
+    found INTEGER NOT NULL,         -- 0 when a registered project's folder is gone (no files)
+    signature TEXT,                 -- stat signature of its sources at the last sync (cache)
+    UNIQUE (path, role)
+);
+
+-- One row per canonical source file of an indexed root.
 CREATE TABLE files (
     id INTEGER PRIMARY KEY,
-    path TEXT NOT NULL UNIQUE,      -- relative to the root, '/' separators
+    project_id INTEGER NOT NULL REFERENCES projects (id),
+    path TEXT NOT NULL,             -- relative to the root, '/' separators
     kind TEXT NOT NULL,             -- 'journal', 'notes', or another store's loader name
     rank INTEGER NOT NULL,          -- position of the source in recall's candidate order
     real_path TEXT NOT NULL,        -- the file behind any symlink: one file is indexed once
@@ -19,7 +33,8 @@ CREATE TABLE files (
     mtime_ns INTEGER NOT NULL,
     inode INTEGER NOT NULL,
     checked_ns INTEGER NOT NULL,    -- when the bytes were last hashed (racily-clean guard)
-    utf8 INTEGER NOT NULL           -- 1 when the bytes are valid UTF-8
+    utf8 INTEGER NOT NULL,          -- 1 when the bytes are valid UTF-8
+    UNIQUE (project_id, path)
 );
 
 -- One row per note (a '###' section) or journal event.
@@ -36,6 +51,8 @@ CREATE TABLE records (
     ts_ms REAL,                     -- ts in epoch milliseconds; NULL when it does not parse
     ts_local INTEGER,               -- 1 when ts names no zone (JavaScript reads local time)
     line TEXT,                      -- the journal line, trimmed
+    memory_id TEXT,                 -- notes of a project's six memory files: 'mem_' + 20 hex
+    revision TEXT,                  -- and the SHA-256 of the trimmed text (see `mem audit`)
     UNIQUE (file_id, ordinal)
 );
 
@@ -53,13 +70,15 @@ CREATE VIRTUAL TABLE records_fts USING fts5 (
 CREATE VIRTUAL TABLE records_terms USING fts5vocab (records_fts, instance);
 
 CREATE VIEW notes AS
-SELECT r.id, f.path AS file, r.ordinal AS section, r.ref AS heading, r.text, r.tokens
-FROM records AS r JOIN files AS f ON f.id = r.file_id
+SELECT r.id, f.path AS file, r.ordinal AS section, r.ref AS heading, r.text, r.tokens,
+    r.memory_id, r.revision, p.path AS project, p.name AS project_name
+FROM records AS r JOIN files AS f ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id
 WHERE r.kind = 'note';
 
 CREATE VIEW events AS
-SELECT r.id, r.ref AS event_id, r.agent, r.ts, r.ts_ms, r.text, r.line, r.ordinal AS byte_offset
-FROM records AS r
+SELECT r.id, r.ref AS event_id, r.agent, r.ts, r.ts_ms, r.text, r.line, r.ordinal AS byte_offset,
+    f.path AS file, p.path AS project, p.name AS project_name
+FROM records AS r JOIN files AS f ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id
 WHERE r.kind = 'event';
 
 -- One row per pattern of .bmad/memory/pattern-scores.json, as stored: a field that is
@@ -158,4 +177,18 @@ CREATE TABLE receipts (
     relationship TEXT,              -- 'superseded', 'contradictory' or NULL
     record TEXT NOT NULL,           -- the line as stored
     UNIQUE (file_id, line)
+);
+
+-- One row per registry entry of the portfolio's brain (`projects/<hash>.yaml`), as written:
+-- the portfolio index only. `mem portfolio add|remove`, `mem scan --register` and `mem init`
+-- write the entries.
+CREATE TABLE registry (
+    file_id INTEGER NOT NULL REFERENCES files (id),
+    path TEXT,                      -- the project folder the entry names
+    name TEXT,
+    stack TEXT,
+    status TEXT,
+    last_scanned TEXT,
+    entry TEXT NOT NULL,            -- the entry's `key: value` lines as JSON
+    UNIQUE (file_id)
 );

@@ -125,16 +125,42 @@ def cli() -> None:
 @click.option("--with-evidence", is_flag=True, help="Add each note's lifecycle and audit status.")
 @legacy_options
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
-def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options: Any) -> None:
+@click.option(
+    "--project",
+    "projects",
+    multiple=True,
+    metavar="NAME",
+    help="--scope all: only this registered project (name or path; repeatable).",
+)
+@click.option("--include-retired", is_flag=True, help="List superseded and retracted notes too.")
+def recall(
+    words: tuple[str, ...],
+    json_: bool,
+    include_archive: bool,
+    projects: tuple[str, ...],
+    include_retired: bool,
+    **options: Any,
+) -> None:
     """Ranked notes and journal events for a query.
+
+    --scope all searches every project registered in the portfolio brain, and its notes.
 
     \b
     Example:
         mem recall postgres pooling --limit 3 --json
+        mem recall postgres pooling --scope all --project shop
     """
     from mem.cli import fast
 
-    click.echo(fast.recall_output(words, json_, options, include_archive=include_archive), nl=False)
+    output = fast.recall_output(
+        words,
+        json_,
+        options,
+        include_archive=include_archive,
+        projects=projects,
+        include_retired=include_retired,
+    )
+    click.echo(output, nl=False)
 
 
 @cli.command()

@@ -27,6 +27,9 @@ def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | No
         token = args[position]
         if token == "--json":
             as_json = True
+        elif token == "--project" and position + 1 < len(args):
+            options["projects"] = (*options.get("projects", ()), args[position + 1])
+            position += 1
         elif token in DESTINATION:
             if position + 1 == len(args):
                 return None
@@ -45,6 +48,8 @@ def recall_output(
     as_json: bool,
     options: dict[str, Any],
     include_archive: bool = False,
+    projects: tuple[str, ...] = (),
+    include_retired: bool = False,
 ) -> str:
     from mem import clock, render
     from mem.commands import recall
@@ -59,8 +64,30 @@ def recall_output(
         context_scope=options["context_scope"],
         include_archive=include_archive,
         with_evidence=bool(options.get("with_evidence")),
+        projects=tuple(projects or options.get("projects", ())),
+        include_retired=include_retired,
     )
-    results = recall.recall(safe_paths.project_root(options["directory"]), request, clock.now_iso())
+    root = safe_paths.project_root(options["directory"])
+    if request.scope == "all":
+        return _portfolio_output(root, request, as_json)
+    results = recall.recall(root, request, clock.now_iso())
     if as_json:
         return render.recall_json(query, request.scope, request.ranking, results)
     return render.recall_text(query, request.scope, results)
+
+
+def _portfolio_output(root: str, request: Any, as_json: bool) -> str:
+    import sys
+
+    from mem import clock, render
+    from mem.cli import progress
+    from mem.commands import recall
+
+    with progress.Progress("mem recall: syncing the portfolio index") as shown:
+        answer = recall.recall_portfolio(root, request, clock.now_iso(), shown.sync_step)
+    if as_json:
+        return render.recall_json(
+            request.query, request.scope, request.ranking, answer.entries, answer.skipped
+        )
+    sys.stderr.write(render.skipped_text(answer.skipped))
+    return render.recall_text(request.query, request.scope, answer.entries)

@@ -11,11 +11,12 @@ from mem import clock, index
 from mem.core import js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
-from mem.index import sync
+from mem.index import portfolio, sync
 
 # Evidence ranking's reward: the reward folding of {acceptance: true}.
 EVIDENCE_REWARD = 1
 EVIDENCE_BOOST = 0.25
+SCOPES = ("project", "portfolio", "all")
 
 
 class Request(NamedTuple):
@@ -27,6 +28,8 @@ class Request(NamedTuple):
     context_scope: str | None = None
     include_archive: bool = False
     with_evidence: bool = False
+    projects: tuple[str, ...] = ()  # --scope all: only the registered projects of these names
+    include_retired: bool = False
 
 
 def parse_limit(text: str | None) -> int:
@@ -51,7 +54,7 @@ def validate(request: Request) -> int:
         raise MemError("recall: query must be a non-empty string")
     if request.ranking not in ("lexical", "evidence"):
         raise MemError("recall: ranking must be lexical or evidence")
-    if request.scope not in ("project", "portfolio"):
+    if request.scope not in SCOPES:
         raise MemError("recall: --scope must be project or portfolio")
     limit = parse_limit(request.limit)
     if request.ranking == "evidence":
@@ -61,11 +64,15 @@ def validate(request: Request) -> int:
     return limit
 
 
-def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
+def recall(
+    root: str, request: Request, now: str, progress: portfolio.Progress | None = None
+) -> list[dict[str, Any]]:
     limit = validate(request)
     now_parsed = js.parse_date(now)
     now_ms = None if now_parsed is None else now_parsed.ms
     terms = parse.query_tokens(request.query)
+    if request.scope == "all":
+        return _recall_all(root, request, limit, terms, now_ms, progress).entries
     with contextlib.ExitStack() as stack:
         conn, _ = stack.enter_context(sync.synced(root, "project"))
         project_files = {
@@ -128,17 +135,21 @@ def _rank(
     file_ids: list[int],
     now_ms: float | None,
     limit: int | None,
+    project_paths: dict[int, str] | None = None,
 ) -> list[score.Ranked]:
     """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
     ranked = []
     for candidate in index.candidates(conn, terms, file_ids, now_ms, limit, RANK_MARGIN):
+        project = "" if project_paths is None else project_paths[candidate.project_id]
         value = score.lexical(candidate.frequencies, candidate.tokens)
         if candidate.kind == "event":
             event_ms = candidate.ts_ms
             if event_ms is not None and candidate.ts_local:
                 event_ms += clock.local_offset_ms(event_ms)
             value = score.decayed(value, event_ms, now_ms)
-        ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id))
+        ranked.append(
+            score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id, project)
+        )
     return ranked
 
 
@@ -158,31 +169,128 @@ def _entries(
     entries = []
     for item in top:
         conn, source_file = sources[item.rank]
-        record = stored[(id(conn), item.id)]
-        if record.kind == "event":
-            assert record.line is not None
-            entries.append(
-                {
-                    "score": item.score,
-                    "kind": "event",
-                    "source": source_file.rsplit("/", 1)[-1],
-                    "ref": record.ref,
-                    "text": record.text,
-                    "event": js.parse_json(record.line),
-                }
-            )
-        else:
-            entries.append(
-                {
-                    "score": item.score,
-                    "kind": "note",
-                    "source": source_file.rsplit("/", 1)[-1],
-                    "sourceFile": source_file,
-                    "ref": record.ref,
-                    "text": record.text,
-                }
-            )
+        entries.append(_entry(item.score, stored[(id(conn), item.id)], source_file))
     return entries
+
+
+def _entry(value: float, record: index.StoredRecord, source_file: str) -> dict[str, Any]:
+    """A result as the reference shapes it (bmad-mem.md section 7)."""
+    if record.kind == "event":
+        assert record.line is not None
+        return {
+            "score": value,
+            "kind": "event",
+            "source": source_file.rsplit("/", 1)[-1],
+            "ref": record.ref,
+            "text": record.text,
+            "event": js.parse_json(record.line),
+        }
+    return {
+        "score": value,
+        "kind": "note",
+        "source": source_file.rsplit("/", 1)[-1],
+        "sourceFile": source_file,
+        "ref": record.ref,
+        "text": record.text,
+    }
+
+
+# ---- --scope all: every registered project and the brain, from the portfolio index
+
+
+class PortfolioAnswer(NamedTuple):
+    entries: list[dict[str, Any]]
+    skipped: list[dict[str, str]]  # registered projects whose folder is gone
+
+
+def recall_portfolio(
+    root: str, request: Request, now: str, progress: portfolio.Progress | None = None
+) -> PortfolioAnswer:
+    """`recall --scope all`, with the registered projects it had to skip."""
+    limit = validate(request)
+    now_parsed = js.parse_date(now)
+    now_ms = None if now_parsed is None else now_parsed.ms
+    return _recall_all(
+        root, request, limit, parse.query_tokens(request.query), now_ms, progress
+    )
+
+
+def _recall_all(
+    root: str,
+    request: Request,
+    limit: int,
+    terms: list[str],
+    now_ms: float | None,
+    progress: portfolio.Progress | None,
+) -> PortfolioAnswer:
+    """One ranked list over the portfolio: each record keeps its own project's score.
+
+    Scoring is per record, so a record's score is the one its own project's recall gives
+    it; the merge orders by score, then project path, then each project's candidate order.
+    Notes whose current revision is retired (deviation D10) are left out unless asked for.
+    """
+    brain = portfolio_brain(root, request.portfolio)
+    with portfolio.synced(brain, progress) as (conn, _):
+        roots, skipped = chosen_roots(index.project_rows(conn), request.projects)
+        project_ids = [row.id for row in roots]
+        file_ids = index.recall_file_ids(conn, project_ids, request.include_archive)
+        retired = index.retired_notes(conn, project_ids)
+        paths = {row.id: row.path for row in roots}
+        ranked = _rank(conn, terms, file_ids, now_ms, limit + len(retired), paths)
+        if not request.include_retired:
+            ranked = [item for item in ranked if item.id not in retired]
+        top = score.order(ranked, limit)
+        stored = index.fetch(conn, [item.id for item in top])
+    by_id = {row.id: row for row in roots}
+    entries = []
+    for item in top:
+        record = stored[item.id]
+        entry = _entry(item.score, record, record.path)
+        if item.id in retired:
+            entry["status"], successor = retired[item.id]
+            if successor is not None:
+                entry["supersededBy"] = successor
+        project = by_id[record.project_id]
+        entry["project"] = project.path
+        entry["projectName"] = project.name
+        entries.append(entry)
+    return PortfolioAnswer(entries, skipped)
+
+
+def portfolio_brain(root: str, explicit: str | None) -> str:
+    """The brain whose registry makes the portfolio: --portfolio, else the linked brain."""
+    found = _portfolio_root(root, Request("", scope="portfolio", portfolio=explicit))
+    if found is None:
+        raise MemError("No brain is linked or detected; run `mem init` first.")
+    if not os.path.isdir(found):
+        raise MemError(f"Portfolio brain is not a directory: {found}")
+    return found
+
+
+def chosen_roots(
+    rows: list[index.ProjectRow], names: tuple[str, ...]
+) -> tuple[list[index.ProjectRow], list[dict[str, str]]]:
+    """(roots to search, registered projects skipped because their folder is gone).
+
+    Every root, or only those --project names (by name or real path).
+    """
+    chosen = rows
+    if names:
+        chosen = []
+        for name in names:
+            matching = [row for row in rows if name in (row.name, row.path)]
+            if not matching:
+                known = ", ".join(sorted({row.name for row in rows})) or "none"
+                raise MemError(
+                    f'--project "{name}" names no registered project (known: {known})'
+                )
+            chosen += [row for row in matching if row not in chosen]
+    skipped = [
+        {"project": row.path, "projectName": row.name, "reason": "not found"}
+        for row in chosen
+        if not row.found
+    ]
+    return [row for row in chosen if row.found], skipped
 
 
 def _portfolio_root(root: str, request: Request) -> str | None:

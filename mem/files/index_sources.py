@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from typing import NamedTuple
 
 from mem.errors import MemError
@@ -59,3 +60,36 @@ def listing(path: str) -> list[str]:
         return sorted(os.listdir(path))
     except (FileNotFoundError, NotADirectoryError):
         return []
+
+
+def stat_signature(root: str, specs: list[SourceSpec]) -> str | None:
+    """The stat data of a root's sources in one string: equal means nothing was touched.
+
+    One `stat` per source and no path resolution, so an unchanged root costs little;
+    None when a source cannot be examined (the full scan then reports why).
+    """
+    parts = []
+    for spec in specs:
+        try:
+            info = os.stat(os.path.join(root, spec.relative))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError:
+            return None
+        parts.append(
+            f"{spec.rank} {spec.relative} {info.st_size} {info.st_mtime_ns}"
+            f" {info.st_ctime_ns} {info.st_ino} {info.st_dev}"
+        )
+    return "\n".join(parts)
+
+
+def is_folder(path: str) -> bool:
+    """Whether a root is there: a directory, following links; False for anything unreadable."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def real_path(path: str) -> str:
+    return os.path.realpath(path)

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import xxhash
 
 from mem.core import parse
+from mem.core.score import ARCHIVE_RANK_BASE
 
 BUSY_TIMEOUT_MS = 10_000
 Connection = sqlite3.Connection
@@ -79,6 +80,15 @@ def usable_cache_dir() -> str | None:
     return directory if os.access(directory, os.W_OK | os.X_OK) else None
 
 
+class ProjectRow(NamedTuple):
+    id: int
+    path: str
+    name: str
+    role: str
+    found: int
+    signature: str | None
+
+
 class FileRow(NamedTuple):
     id: int
     path: str
@@ -106,6 +116,8 @@ class RecordRow(NamedTuple):
     ts_ms: float | None = None
     ts_local: int | None = None
     line: str | None = None
+    memory_id: str | None = None
+    revision: str | None = None
 
 
 class Candidate(NamedTuple):
@@ -120,6 +132,7 @@ class Candidate(NamedTuple):
     rank: int
     ordinal: int
     id: int
+    project_id: int
 
 
 def _frequencies(terms: list[str]) -> tuple[str, str]:
@@ -172,7 +185,7 @@ def candidates(
     select = (
         f"SELECT {_lexical_sql(width)} * ({decay}) AS score,"
         f" {frequencies}, r.tokens, r.kind, r.ts_ms, coalesce(r.ts_local, 0),"
-        " f.rank, r.ordinal, r.id"
+        " f.rank, r.ordinal, r.id, f.project_id"
         f" FROM (SELECT doc, {columns} FROM records_terms"
         f" WHERE term IN ({members}) GROUP BY doc) AS t"
         " JOIN records AS r ON r.id = t.doc JOIN files AS f ON f.id = r.file_id"
@@ -272,16 +285,65 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
-def file_rows(conn: sqlite3.Connection) -> dict[str, FileRow]:
+# A project's own index holds exactly one root, under this id.
+ONLY_PROJECT = 1
+
+
+def add_project(conn: sqlite3.Connection, path: str, name: str, role: str, found: bool) -> int:
+    cursor = conn.execute(
+        "INSERT INTO projects (path, name, role, found) VALUES (?, ?, ?, ?)",
+        (path, name, role, int(found)),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def update_project(
+    conn: sqlite3.Connection, project_id: int, name: str, found: bool, signature: str | None
+) -> None:
+    conn.execute(
+        "UPDATE projects SET name = ?, found = ?, signature = ? WHERE id = ?",
+        (name, int(found), signature, project_id),
+    )
+
+
+def set_signature(conn: sqlite3.Connection, project_id: int, signature: str | None) -> None:
+    conn.execute("UPDATE projects SET signature = ? WHERE id = ?", (signature, project_id))
+
+
+def delete_project(conn: sqlite3.Connection, project_id: int) -> None:
+    for row in file_rows(conn, project_id).values():
+        delete_file(conn, row.id)
+    conn.execute("DELETE FROM projects WHERE id = ?", (project_id,))
+
+
+def project_rows(conn: sqlite3.Connection) -> list[ProjectRow]:
+    """Every indexed root, by path then role."""
+    rows = conn.execute(
+        "SELECT id, path, name, role, found, signature FROM projects ORDER BY path, role"
+    )
+    return [ProjectRow(*row) for row in rows]
+
+
+def file_rows(conn: sqlite3.Connection, project_id: int = ONLY_PROJECT) -> dict[str, FileRow]:
     rows = conn.execute(
         "SELECT id, path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8"
-        " FROM files"
+        " FROM files WHERE project_id = ?",
+        (project_id,),
     )
     return {row[1]: FileRow(*row) for row in rows}
 
 
 # Every table whose rows are derived from one source file (a `file_id` column).
-FILE_TABLES = ["records", "evidence", "lifecycle", "receipts", "pattern_scores", "promotions"]
+FILE_TABLES = [
+    "records",
+    "evidence",
+    "lifecycle",
+    "receipts",
+    "pattern_scores",
+    "promotions",
+    "registry",
+]
 
 
 def delete_file(conn: sqlite3.Connection, file_id: int) -> None:
@@ -318,6 +380,7 @@ def insert_table_rows(
 
 def upsert_file(
     conn: sqlite3.Connection,
+    project_id: int,
     path: str,
     kind: str,
     rank: int,
@@ -330,21 +393,35 @@ def upsert_file(
     utf8: bool,
 ) -> int:
     conn.execute(
-        "INSERT INTO files"
-        " (path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (path) DO UPDATE SET kind = excluded.kind, rank = excluded.rank,"
-        " real_path = excluded.real_path, hash = excluded.hash, size = excluded.size,"
-        " mtime_ns = excluded.mtime_ns, inode = excluded.inode, checked_ns = excluded.checked_ns,"
-        " utf8 = excluded.utf8",
-        (path, kind, rank, real_path, digest, size, mtime_ns, inode, checked_ns, int(utf8)),
+        "INSERT INTO files (project_id, path, kind, rank, real_path, hash, size, mtime_ns, inode,"
+        " checked_ns, utf8) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (project_id, path) DO UPDATE SET kind = excluded.kind,"
+        " rank = excluded.rank, real_path = excluded.real_path, hash = excluded.hash,"
+        " size = excluded.size, mtime_ns = excluded.mtime_ns, inode = excluded.inode,"
+        " checked_ns = excluded.checked_ns, utf8 = excluded.utf8",
+        (
+            project_id,
+            path,
+            kind,
+            rank,
+            real_path,
+            digest,
+            size,
+            mtime_ns,
+            inode,
+            checked_ns,
+            int(utf8),
+        ),
     )
-    row = conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+    row = conn.execute(
+        "SELECT id FROM files WHERE project_id = ? AND path = ?", (project_id, path)
+    ).fetchone()
     return int(row[0])
 
 
 def touch_file(
     conn: sqlite3.Connection,
+    project_id: int,
     path: str,
     digest: str,
     size: int,
@@ -355,8 +432,8 @@ def touch_file(
     """Record a new stat for unchanged bytes; a no-op if another process changed the row."""
     conn.execute(
         "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, checked_ns = ?"
-        " WHERE path = ? AND hash = ?",
-        (size, mtime_ns, inode, checked_ns, path, digest),
+        " WHERE project_id = ? AND path = ? AND hash = ?",
+        (size, mtime_ns, inode, checked_ns, project_id, path, digest),
     )
 
 
@@ -380,12 +457,14 @@ def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[Rec
                 record.ts_ms,
                 record.ts_local,
                 record.line,
+                record.memory_id,
+                record.revision,
             )
         )
         terms.append((record_id, " ".join(record.terms)))
     conn.executemany(
         "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, agent, ts, ts_ms,"
-        " ts_local, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " ts_local, line, memory_id, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
     conn.executemany("INSERT INTO records_fts (rowid, terms) VALUES (?, ?)", terms)
@@ -398,6 +477,7 @@ class StoredRecord(NamedTuple):
     ref: str
     text: str
     line: str | None
+    project_id: int
 
 
 def fetch(conn: sqlite3.Connection, ids: list[int]) -> dict[int, StoredRecord]:
@@ -406,7 +486,7 @@ def fetch(conn: sqlite3.Connection, ids: list[int]) -> dict[int, StoredRecord]:
         chunk = ids[start : start + 500]
         marks = ",".join("?" * len(chunk))
         rows = conn.execute(
-            "SELECT r.id, r.kind, f.path, r.ref, r.text, r.line FROM records AS r"
+            "SELECT r.id, r.kind, f.path, r.ref, r.text, r.line, f.project_id FROM records AS r"
             f" JOIN files AS f ON f.id = r.file_id WHERE r.id IN ({marks})",
             chunk,
         )
@@ -415,31 +495,92 @@ def fetch(conn: sqlite3.Connection, ids: list[int]) -> dict[int, StoredRecord]:
     return found
 
 
-def snapshot(conn: sqlite3.Connection) -> dict[str, object]:
-    """The index's content without surrogate ids or stat data: equal for equal canonical files."""
+def recall_file_ids(
+    conn: sqlite3.Connection, project_ids: list[int], include_archive: bool
+) -> list[int]:
+    """The recall sources (journals and notes) of the given roots."""
+    if not project_ids:
+        return []
+    members = ",".join(str(int(project_id)) for project_id in project_ids)
+    archives = "" if include_archive else f" AND rank < {ARCHIVE_RANK_BASE}"
+    rows = conn.execute(
+        f"SELECT id FROM files WHERE project_id IN ({members})"
+        f" AND kind IN ('journal', 'notes'){archives} ORDER BY id"
+    )
+    return [row[0] for row in rows]
+
+
+# A lifecycle line as `mem supersede|retract` writes it (lifecycle.well_formed, in SQL).
+_WELL_FORMED_EVENT = (
+    "l.ts IS NOT NULL AND l.reason IS NOT NULL AND l.memory_id IS NOT NULL"
+    " AND l.revision IS NOT NULL AND l.memory_file IS NOT NULL AND l.memory_heading IS NOT NULL"
+    " AND ((l.kind = 'retracted' AND l.with_id IS NULL AND l.with_revision IS NULL)"
+    " OR (l.kind = 'superseded' AND l.with_id IS NOT NULL AND l.with_revision IS NOT NULL))"
+)
+
+
+def retired_notes(
+    conn: sqlite3.Connection, project_ids: list[int]
+) -> dict[int, tuple[str, str | None]]:
+    """Notes whose current revision is retired (deviation D10): record id -> (kind, successor).
+
+    An event applies while its memory, and for a supersession its successor, still has
+    the revision it names; the first applicable event of a memory revision wins.
+    """
+    if not project_ids:
+        return {}
+    members = ",".join(str(int(project_id)) for project_id in project_ids)
+    rows = conn.execute(
+        "SELECT r.id, l.kind, l.with_id FROM lifecycle AS l"
+        " JOIN files AS lf ON lf.id = l.file_id"
+        " JOIN files AS f ON f.project_id = lf.project_id AND f.path = l.memory_file"
+        " JOIN records AS r ON r.file_id = f.id AND r.kind = 'note'"
+        " AND r.memory_id = l.memory_id AND r.revision = l.revision"
+        f" WHERE lf.project_id IN ({members}) AND {_WELL_FORMED_EVENT}"
+        " AND (l.kind = 'retracted' OR EXISTS ("
+        "  SELECT 1 FROM records AS s JOIN files AS sf ON sf.id = s.file_id"
+        "  WHERE sf.project_id = lf.project_id AND s.memory_id = l.with_id"
+        "  AND s.revision = l.with_revision))"
+        " ORDER BY lf.project_id, l.line DESC"
+    )
+    # Later lines first, so the earliest applicable event of each note is the one kept.
+    return {row[0]: (row[1], row[2]) for row in rows}
+
+
+def snapshot(conn: sqlite3.Connection, project_id: int = ONLY_PROJECT) -> dict[str, object]:
+    """A root's content without surrogate ids or stat data: equal for equal canonical files."""
     files = sorted(
-        conn.execute("SELECT path, kind, rank, real_path, hash, utf8 FROM files").fetchall()
+        conn.execute(
+            "SELECT path, kind, rank, real_path, hash, utf8 FROM files WHERE project_id = ?",
+            (project_id,),
+        ).fetchall()
     )
     records = sorted(
         conn.execute(
             "SELECT f.path, r.ordinal, r.kind, r.ref, r.text, r.tokens, r.agent, r.ts, r.ts_ms,"
-            " r.ts_local, r.line, t.terms FROM records AS r JOIN files AS f ON f.id = r.file_id"
-            " JOIN records_fts AS t ON t.rowid = r.id"
+            " r.ts_local, r.line, r.memory_id, r.revision, t.terms FROM records AS r"
+            " JOIN files AS f ON f.id = r.file_id JOIN records_fts AS t ON t.rowid = r.id"
+            " WHERE f.project_id = ?",
+            (project_id,),
         ).fetchall(),
         key=repr,
     )
     stores = {
-        table: sorted(_rows_with_path(conn, table), key=repr)
+        table: sorted(_rows_with_path(conn, table, project_id), key=repr)
         for table in FILE_TABLES
         if table != "records"
     }
     return {"files": files, "records": records, **stores}
 
 
-def _rows_with_path(conn: sqlite3.Connection, table: str) -> list[tuple[object, ...]]:
+def _rows_with_path(
+    conn: sqlite3.Connection, table: str, project_id: int
+) -> list[tuple[object, ...]]:
     """A store table's rows with the source path in place of the surrogate file_id."""
     cursor = conn.execute(
         f"SELECT f.path, t.* FROM {table} AS t JOIN files AS f ON f.id = t.file_id"
+        " WHERE f.project_id = ?",
+        (project_id,),
     )
     drop = [column[0] for column in cursor.description].index("file_id")
     return [row[:drop] + row[drop + 1 :] for row in cursor]

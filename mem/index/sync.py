@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from mem import index
-from mem.core import parse, score
+from mem.core import memory, parse, score
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec, SourceStat
 
@@ -93,6 +93,7 @@ LOADERS: dict[str, Callable[[bytes], TableRows]] = {
     "outcomes": _loader("mem.core.receipts", "index_rows"),
     "pattern-scores": _loader("mem.index.pattern_rows", "score_rows"),
     "promotions": _loader("mem.index.pattern_rows", "promotion_rows"),
+    "registry": _loader("mem.core.registry", "index_rows"),
 }
 
 
@@ -132,13 +133,28 @@ def digest(data: bytes) -> str:
     return "xxh3:" + xxhash.xxh3_128_hexdigest(data)
 
 
-def records_for(kind: str, data: bytes, base_offset: int = 0) -> list[index.RecordRow]:
-    """The recall rows of a source's bytes (or of a journal's appended tail)."""
+def records_for(
+    kind: str, data: bytes, base_offset: int = 0, relative: str = ""
+) -> list[index.RecordRow]:
+    """The recall rows of a source's bytes (or of a journal's appended tail).
+
+    Notes of a project's six memory files also carry their memory id and revision, so
+    audits can join them with evidence, lifecycle events and receipts in SQL.
+    """
     if kind == "journal":
         return [_event_row(event) for event in parse.parse_journal(data, base_offset)]
     text = data.decode("utf-8", errors="replace")
+    is_memory = relative in memory.MEMORY_FILES
     return [
-        index.RecordRow(note.ordinal, "note", note.heading, note.display, parse.tokenize(note.text))
+        index.RecordRow(
+            note.ordinal,
+            "note",
+            note.heading,
+            note.display,
+            parse.tokenize(note.text),
+            memory_id=memory.memory_id(relative, note.heading) if is_memory else None,
+            revision=memory.revision_of(note.display) if is_memory else None,
+        )
         for note in parse.split_sections(text)
     ]
 
@@ -177,7 +193,10 @@ class Report(NamedTuple):
     rebuilt: bool = False
 
 
-def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]) -> Report:
+def apply(
+    conn: index.Connection, project_id: int, work: Plan, indexed: dict[str, index.FileRow]
+) -> Report:
+    """Carry out a plan for one indexed root, inside the caller's transaction."""
     added = changed = appended = 0
     for path in work.removed:
         index.delete_file(conn, indexed[path].id)
@@ -189,10 +208,11 @@ def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]
         spec = source.spec
         stat_args = (len(data), source.mtime_ns, source.inode, checked_ns)
         if _same_file_and_bytes(row, source, hashed):
-            index.touch_file(conn, spec.relative, hashed, *stat_args)
+            index.touch_file(conn, project_id, spec.relative, hashed, *stat_args)
             continue
         file_id = index.upsert_file(
             conn,
+            project_id,
             spec.relative,
             spec.kind,
             spec.rank,
@@ -202,7 +222,8 @@ def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]
             _is_utf8(data),
         )
         if row is not None and _is_append(spec.kind, row, data):
-            index.insert_records(conn, file_id, records_for(spec.kind, data[row.size :], row.size))
+            tail = records_for(spec.kind, data[row.size :], row.size, spec.relative)
+            index.insert_records(conn, file_id, tail)
             appended += 1
             continue
         if row is None:
@@ -213,7 +234,7 @@ def _apply(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]
         if spec.kind in LOADERS:
             index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
         else:
-            index.insert_records(conn, file_id, records_for(spec.kind, data))
+            index.insert_records(conn, file_id, records_for(spec.kind, data, 0, spec.relative))
     return Report(added, changed, appended, len(work.removed))
 
 
@@ -227,7 +248,9 @@ def _same_file_and_bytes(row: index.FileRow | None, source: SourceStat, hashed: 
     )
 
 
-def _touched_only(conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow]) -> bool:
+def touched_only(
+    conn: index.Connection, project_id: int, work: Plan, indexed: dict[str, index.FileRow]
+) -> bool:
     """Racily clean files whose bytes did not change need only a new stat: no parse, no lock."""
     if work.removed:
         return False
@@ -241,7 +264,15 @@ def _touched_only(conn: index.Connection, work: Plan, indexed: dict[str, index.F
         if not _same_file_and_bytes(row, source, digest(data)):
             return False
         touches.append(
-            (source.spec.relative, row.hash, len(data), source.mtime_ns, source.inode, checked_ns)
+            (
+                project_id,
+                source.spec.relative,
+                row.hash,
+                len(data),
+                source.mtime_ns,
+                source.inode,
+                checked_ns,
+            )
         )
     with index.transaction(conn):
         for touch in touches:
@@ -291,7 +322,7 @@ def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
     if conn is not None:
         indexed = index.file_rows(conn)
         work = plan(index_sources.stat_sources(root, specs), indexed)
-        if work.empty or _touched_only(conn, work, indexed):
+        if work.empty or touched_only(conn, index.ONLY_PROJECT, work, indexed):
             return conn, Report()
     with index.write_lock(path):
         if conn is None:
@@ -306,12 +337,14 @@ def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
         with index.transaction(conn):
             indexed = index.file_rows(conn)
             work = plan(index_sources.stat_sources(root, specs), indexed)
-            report = _apply(conn, work, indexed)
+            report = apply(conn, index.ONLY_PROJECT, work, indexed)
         return conn, report
 
 
 def build_fresh(root: str, role: str, path: str) -> Report:
     """A whole new index of the root's files at `path` (replacing any file there)."""
     with index.build(path, root) as fresh:
+        project_id = index.add_project(fresh, root, os.path.basename(root), role, found=True)
+        assert project_id == index.ONLY_PROJECT
         present = index_sources.stat_sources(root, specs_for(root, role))
-        return _apply(fresh, Plan(present, []), {})
+        return apply(fresh, project_id, Plan(present, []), {})

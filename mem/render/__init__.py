@@ -31,14 +31,37 @@ def recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
     lines = [f'mem recall: {len(results)} match(es) for "{query}" (scope: {scope})']
     for position, entry in enumerate(results, start=1):
         score = js.to_fixed(entry["score"], 3)
+        # --scope all: the project's name before the source
+        where = f"{entry['projectName']}: " if "projectName" in entry else ""
+        retired = _retired_mark(entry)
         if entry["kind"] == "event":
-            lines.append(f"  {position}. [{score}] event {entry['source']}#{entry['ref']}")
+            lines.append(f"  {position}. [{score}] event {where}{entry['source']}#{entry['ref']}")
         else:
-            lines.append(f"  {position}. [{score}] note {entry['source']} § {entry['ref']}")
+            lines.append(
+                f"  {position}. [{score}] note {where}{entry['source']} § {entry['ref']}{retired}"
+            )
         lines.append(f"     {truncate(entry['text'])}")
         if entry.get("memory"):
             lines.append(_memory_status(entry["memory"]))
     return "\n".join(lines) + "\n"
+
+
+def _retired_mark(entry: dict[str, Any]) -> str:
+    """Deviation D10, with --include-retired: a retired note says so after its ref."""
+    status = entry.get("status")
+    if status == "superseded":
+        return f" [superseded by {entry.get('supersededBy')}]"
+    if status == "retracted":
+        return " [retracted]"
+    return ""
+
+
+def skipped_text(skipped: list[dict[str, str]]) -> str:
+    """Stderr lines for the registered projects a portfolio recall skipped."""
+    return "".join(
+        f"mem recall: warning: skipped {item['projectName']} ({item['project']}): {item['reason']}\n"
+        for item in skipped
+    )
 
 
 def _memory_status(memory: dict[str, Any]) -> str:
@@ -49,14 +72,22 @@ def _memory_status(memory: dict[str, Any]) -> str:
     return f"     {memory['id']}: {state}; audit {memory['audit']}"
 
 
-def recall_json(query: str, scope: str, ranking: str, results: list[dict[str, Any]]) -> str:
-    envelope = {
+def recall_json(
+    query: str,
+    scope: str,
+    ranking: str,
+    results: list[dict[str, Any]],
+    skipped: list[dict[str, str]] | None = None,
+) -> str:
+    envelope: dict[str, Any] = {
         "query": query,
         "scope": scope,
         "ranking": ranking,
         "count": len(results),
         "results": results,
     }
+    if skipped is not None:
+        envelope["skipped"] = skipped  # --scope all: registered projects whose folder is gone
     return js.stringify_pretty(envelope) + "\n"
 
 
