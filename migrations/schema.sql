@@ -71,13 +71,13 @@ CREATE VIRTUAL TABLE records_terms USING fts5vocab (records_fts, instance);
 
 CREATE VIEW notes AS
 SELECT r.id, f.path AS file, r.ordinal AS section, r.ref AS heading, r.text, r.tokens,
-    r.memory_id, r.revision, p.path AS project, p.name AS project_name
+    r.memory_id, r.revision, f.project_id, p.path AS project, p.name AS project_name
 FROM records AS r JOIN files AS f ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id
 WHERE r.kind = 'note';
 
 CREATE VIEW events AS
 SELECT r.id, r.ref AS event_id, r.agent, r.ts, r.ts_ms, r.text, r.line, r.ordinal AS byte_offset,
-    f.path AS file, p.path AS project, p.name AS project_name
+    f.path AS file, f.project_id, p.path AS project, p.name AS project_name
 FROM records AS r JOIN files AS f ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id
 WHERE r.kind = 'event';
 
@@ -192,3 +192,41 @@ CREATE TABLE registry (
     entry TEXT NOT NULL,            -- the entry's `key: value` lines as JSON
     UNIQUE (file_id)
 );
+
+-- The portfolio index only: every source path a project's evidence names, as the project's
+-- checkout holds it now, read as `mem audit` reads it (no symbolic links, at most 1 MiB).
+-- Only bytes are compared here; `mem audit` also proves the repository's identity.
+CREATE TABLE checkout_files (
+    project_id INTEGER NOT NULL REFERENCES projects (id),
+    path TEXT NOT NULL,             -- relative to the project root, as the evidence names it
+    state TEXT NOT NULL,            -- 'file', 'missing' or 'refused'
+    sha256 TEXT,                    -- of the raw bytes, when state is 'file'
+    size INTEGER,
+    reason TEXT,                    -- why it is missing or refused
+    stat TEXT,                      -- stat data when it was read (cache)
+    checked_ns INTEGER NOT NULL,    -- when it was read (racily-clean guard)
+    UNIQUE (project_id, path)
+);
+
+-- Each memory's newest evidence per source at its current revision, against the checkout:
+-- 'unchanged', 'changed', 'missing' or 'inconclusive' (unreadable, a link, over 1 MiB);
+-- 'unchecked' in a project's own index, which does not read checkouts.
+CREATE VIEW evidence_state AS
+SELECT n.project_id, n.project, n.project_name, n.memory_id, n.file, n.heading, e.path,
+    e.sha256 AS recorded, c.sha256 AS current,
+    CASE
+        WHEN c.state IS NULL THEN 'unchecked'
+        WHEN c.state = 'missing' THEN 'missing'
+        WHEN c.state = 'refused' THEN 'inconclusive'
+        WHEN c.sha256 = e.sha256 AND c.size = e.size THEN 'unchanged'
+        ELSE 'changed'
+    END AS state
+FROM notes AS n
+JOIN files AS ef ON ef.project_id = n.project_id AND ef.kind = 'evidence'
+JOIN evidence AS e ON e.file_id = ef.id AND e.memory_id = n.memory_id AND e.revision = n.revision
+    AND e.line = (
+        SELECT max(later.line) FROM evidence AS later
+        WHERE later.file_id = e.file_id AND later.memory_id = e.memory_id
+        AND later.revision = e.revision AND later.path = e.path
+    )
+LEFT JOIN checkout_files AS c ON c.project_id = n.project_id AND c.path = e.path;

@@ -5,13 +5,16 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem import clock, index
 from mem.core import js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
-from mem.index import portfolio, sync
+from mem.index import sync
+
+if TYPE_CHECKING:
+    from mem.index.portfolio import Progress
 
 # Evidence ranking's reward: the reward folding of {acceptance: true}.
 EVIDENCE_REWARD = 1
@@ -65,7 +68,7 @@ def validate(request: Request) -> int:
 
 
 def recall(
-    root: str, request: Request, now: str, progress: portfolio.Progress | None = None
+    root: str, request: Request, now: str, progress: Progress | None = None
 ) -> list[dict[str, Any]]:
     limit = validate(request)
     now_parsed = js.parse_date(now)
@@ -147,9 +150,7 @@ def _rank(
             if event_ms is not None and candidate.ts_local:
                 event_ms += clock.local_offset_ms(event_ms)
             value = score.decayed(value, event_ms, now_ms)
-        ranked.append(
-            score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id, project)
-        )
+        ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id, project))
     return ranked
 
 
@@ -204,15 +205,13 @@ class PortfolioAnswer(NamedTuple):
 
 
 def recall_portfolio(
-    root: str, request: Request, now: str, progress: portfolio.Progress | None = None
+    root: str, request: Request, now: str, progress: Progress | None = None
 ) -> PortfolioAnswer:
     """`recall --scope all`, with the registered projects it had to skip."""
     limit = validate(request)
     now_parsed = js.parse_date(now)
     now_ms = None if now_parsed is None else now_parsed.ms
-    return _recall_all(
-        root, request, limit, parse.query_tokens(request.query), now_ms, progress
-    )
+    return _recall_all(root, request, limit, parse.query_tokens(request.query), now_ms, progress)
 
 
 def _recall_all(
@@ -221,7 +220,7 @@ def _recall_all(
     limit: int,
     terms: list[str],
     now_ms: float | None,
-    progress: portfolio.Progress | None,
+    progress: Progress | None,
 ) -> PortfolioAnswer:
     """One ranked list over the portfolio: each record keeps its own project's score.
 
@@ -229,7 +228,10 @@ def _recall_all(
     it; the merge orders by score, then project path, then each project's candidate order.
     Notes whose current revision is retired (deviation D10) are left out unless asked for.
     """
-    brain = portfolio_brain(root, request.portfolio)
+    from mem.commands import registry  # the portfolio's own modules: --scope all only
+    from mem.index import portfolio
+
+    brain = registry.portfolio_brain(root, request.portfolio)
     with portfolio.synced(brain, progress) as (conn, _):
         roots, skipped = chosen_roots(index.project_rows(conn), request.projects)
         project_ids = [row.id for row in roots]
@@ -257,16 +259,6 @@ def _recall_all(
     return PortfolioAnswer(entries, skipped)
 
 
-def portfolio_brain(root: str, explicit: str | None) -> str:
-    """The brain whose registry makes the portfolio: --portfolio, else the linked brain."""
-    found = _portfolio_root(root, Request("", scope="portfolio", portfolio=explicit))
-    if found is None:
-        raise MemError("No brain is linked or detected; run `mem init` first.")
-    if not os.path.isdir(found):
-        raise MemError(f"Portfolio brain is not a directory: {found}")
-    return found
-
-
 def chosen_roots(
     rows: list[index.ProjectRow], names: tuple[str, ...]
 ) -> tuple[list[index.ProjectRow], list[dict[str, str]]]:
@@ -281,9 +273,7 @@ def chosen_roots(
             matching = [row for row in rows if name in (row.name, row.path)]
             if not matching:
                 known = ", ".join(sorted({row.name for row in rows})) or "none"
-                raise MemError(
-                    f'--project "{name}" names no registered project (known: {known})'
-                )
+                raise MemError(f'--project "{name}" names no registered project (known: {known})')
             chosen += [row for row in matching if row not in chosen]
     skipped = [
         {"project": row.path, "projectName": row.name, "reason": "not found"}

@@ -218,14 +218,17 @@ def scan(
     now: str,
     index: bool,
     progress: Callable[[str], None] | None = None,
+    brain_dir: str | None = None,
 ) -> dict[str, object]:
+    """Find projects; with `index`, write their entries in the global brain (or `brain_dir`:
+    `--register` registers them in the portfolio's brain)."""
     if not os.path.isdir(directory):
         raise MemError(f"Directory not found: {os.path.abspath(directory)}")
     root = safe_paths.project_root(directory)  # as `mem init` resolves it: one hash per project
     parsed = js.parse_date(now)
     assert parsed is not None, "clock.now_iso() is always ISO"
     projects = discover(root, options, parsed.ms, progress)
-    brain_dir = brain.global_brain_dir()
+    brain_dir = brain_dir or brain.global_brain_dir()
     result: dict[str, object] = {
         "root": root,
         "depth": options.depth,

@@ -8,7 +8,7 @@ from typing import Any
 from mem.commands import housekeeping
 from mem.core import js
 from mem.files import brain, host, index_sources, locking, safe_paths
-from mem.index import check
+from mem.index import check, portfolio
 
 RECEIPT_LIMIT = 1000
 NOTE_FILES = ("decisions.md", "lessons.md", "patterns.md")
@@ -118,6 +118,13 @@ def lock_state(root: str) -> dict[str, Any]:
     return {"state": "held", "pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
 
 
+def _peeked_lock(root: str) -> dict[str, Any]:
+    owner = locking.peek_lock_owner(root)
+    if owner is None:
+        return {"state": "free"}
+    return {"state": "held", "pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
+
+
 def status(root: str) -> dict[str, Any]:
     project = project_memory(root)
     global_ = global_brain()
@@ -130,4 +137,46 @@ def status(root: str) -> dict[str, Any]:
         "receipts": {"count": receipts(root), "limit": RECEIPT_LIMIT},
         "lock": lock_state(root),
         "index": check.state(root),
+    }
+
+
+def portfolio_status(
+    root: str, explicit: str | None, progress: portfolio.Progress | None = None
+) -> dict[str, Any]:
+    """`mem status --portfolio`: one row per root of the portfolio, from its index."""
+    from mem.commands import registry
+
+    brain_dir = registry.portfolio_brain(root, explicit)
+    with portfolio.synced(brain_dir, progress) as (conn, _):
+        summaries = portfolio.summaries(conn)
+        path = conn.execute("PRAGMA database_list").fetchone()[2]
+    rows = []
+    for summary in summaries:
+        last_write = summary.last_write_ns
+        rows.append(
+            {
+                "name": summary.name,
+                "path": summary.path,
+                "role": summary.role,
+                "found": summary.found,
+                "notes": summary.notes,
+                "events": summary.events,
+                "lastWrite": None
+                if last_write is None
+                else js.iso_from_ms(last_write // 1_000_000),
+                "retired": summary.retired,
+                "evidenceChanged": summary.evidence_changed,
+                "lock": (
+                    _peeked_lock(summary.path)
+                    if summary.found and summary.role == "project"
+                    else None
+                ),
+            }
+        )
+    return {
+        "brain": brain_dir,
+        "index": path,
+        "count": len(rows),
+        "missing": sum(1 for row in rows if not row["found"]),
+        "projects": rows,
     }

@@ -93,3 +93,20 @@ def is_folder(path: str) -> bool:
 
 def real_path(path: str) -> str:
     return os.path.realpath(path)
+
+
+def link_signature(root: str, relative: str) -> str:
+    """The stat data of a path itself (not following a final link), or why there is none."""
+    try:
+        info = os.lstat(os.path.join(root, relative))
+    except FileNotFoundError:
+        return "missing"
+    except OSError as error:
+        return f"error {error.errno}"
+    return f"{info.st_mode} {info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino}"
+
+
+def signature_mtime(signature: str) -> int | None:
+    """The mtime a link_signature holds, None when it holds no stat data."""
+    parts = signature.split(" ")
+    return int(parts[2]) if len(parts) == 5 else None

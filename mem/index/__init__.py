@@ -311,9 +311,15 @@ def set_signature(conn: sqlite3.Connection, project_id: int, signature: str | No
     conn.execute("UPDATE projects SET signature = ? WHERE id = ?", (signature, project_id))
 
 
-def delete_project(conn: sqlite3.Connection, project_id: int) -> None:
+def clear_project(conn: sqlite3.Connection, project_id: int) -> None:
+    """Drop every row a root's files gave, keeping the root itself."""
     for row in file_rows(conn, project_id).values():
         delete_file(conn, row.id)
+    conn.execute("DELETE FROM checkout_files WHERE project_id = ?", (project_id,))
+
+
+def delete_project(conn: sqlite3.Connection, project_id: int) -> None:
+    clear_project(conn, project_id)
     conn.execute("DELETE FROM projects WHERE id = ?", (project_id,))
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from mem import index
 from mem.errors import MemError
 from mem.files import host, index_sources
-from mem.index import sync
+from mem.index import portfolio, sync
 
 MAX_SHOWN = 20
 
@@ -99,3 +99,62 @@ def rebuild(root: str) -> dict[str, Any]:
         "entries": counts["records"],
         "added": report.added,
     }
+
+
+# ---- the portfolio index (`--portfolio`)
+
+
+def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> dict[str, Any]:
+    """As `check`, for the portfolio index of a brain: every root, compared with a fresh build."""
+    with portfolio.synced(brain, progress) as (conn, _):
+        actual = portfolio.snapshot(conn)
+        path = conn.execute("PRAGMA database_list").fetchone()[2]
+    with index.temporary_directory() as scratch:
+        fresh_path = portfolio.index_path(brain, scratch)
+        portfolio.build_fresh(brain, fresh_path)
+        fresh = index.connect(fresh_path)
+        assert fresh is not None, "a freshly built index must open"
+        try:
+            expected = portfolio.snapshot(fresh)
+        finally:
+            fresh.close()
+    for key in set(actual) - set(expected):
+        expected[key] = []  # a root the fresh build does not have at all
+    found = differences(actual, dict(expected))
+    return {
+        "path": path,
+        "ok": not found,
+        "files": sum(len(rows) for key, rows in expected.items() if key.endswith(": files")),
+        "entries": sum(len(rows) for key, rows in expected.items() if key.endswith(": records")),
+        "differences": found[:MAX_SHOWN],
+        "differenceCount": len(found),
+    }
+
+
+def portfolio_rebuild(brain: str, progress: portfolio.Progress | None = None) -> dict[str, Any]:
+    directory = index.usable_cache_dir()
+    if directory is None:
+        raise MemError(f"The index cache directory is not writable: {index.cache_dir()}")
+    path = portfolio.index_path(brain, directory)
+    with index.write_lock(path):
+        index.remove(path)
+        portfolio.build_fresh(brain, path, progress)
+    conn = index.connect(path)
+    assert conn is not None, "a freshly built index must open"
+    try:
+        counts = index.counts(conn)
+    finally:
+        conn.close()
+    return {
+        "path": path,
+        "files": counts["files"],
+        "entries": counts["records"],
+        "added": counts["files"],
+    }
+
+
+def portfolio_path(brain: str, progress: portfolio.Progress | None = None) -> str:
+    """Where the portfolio index lives, after bringing it up to date."""
+    with portfolio.synced(brain, progress) as (conn, _):
+        path: str = conn.execute("PRAGMA database_list").fetchone()[2]
+    return path

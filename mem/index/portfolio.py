@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from mem import index
-from mem.core import registry
+from mem.core import registry, score
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec
-from mem.index import sync
+from mem.index import checkouts, sync
 
 ROLE = "portfolio"  # of the index file, keyed by the brain's real path
 REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
@@ -79,9 +79,7 @@ def synced(
         conn.close()
 
 
-def _sync(
-    brain: str, path: str, progress: Progress | None
-) -> tuple[index.Connection, Report]:
+def _sync(brain: str, path: str, progress: Progress | None) -> tuple[index.Connection, Report]:
     conn = index.connect(path)
     if conn is None:
         with index.write_lock(path):
@@ -119,13 +117,14 @@ def _stale_roots(conn: index.Connection, brain: str) -> set[int] | None:
     rows = index.project_rows(conn)
     if not any(row.role == "brain" and row.path == brain for row in rows):
         return set()
+    evidence = checkouts.evidence_paths(conn)
     stale = set()
     for row in rows:
         if row.role == "project" and not row.found:
             if index_sources.is_folder(row.path):
                 stale.add(row.id)
             continue
-        signature = index_sources.stat_signature(row.path, specs_for(row))
+        signature = _signature(row, evidence.get(row.id, []))
         if row.signature is None or signature != row.signature:
             if row.role == "brain":
                 return set()
@@ -196,20 +195,95 @@ def _sync_root(conn: index.Connection, row: index.ProjectRow) -> int | None:
     """Plan and apply one root; the number of files read, None when its signature held."""
     if not index_sources.is_folder(row.path):
         # A project that disappeared is reported and skipped: it keeps its row, not its files.
-        for file_row in index.file_rows(conn, row.id).values():
-            index.delete_file(conn, file_row.id)
+        index.clear_project(conn, row.id)
         index.update_project(conn, row.id, row.name, False, None)
         return 0
-    specs = specs_for(row)
-    signature = index_sources.stat_signature(row.path, specs)
+    paths = checkouts.evidence_paths(conn, row.id).get(row.id, [])
+    signature = _signature(row, paths)
     if row.found and row.signature is not None and signature == row.signature:
         return None
+    specs = specs_for(row)
     indexed = index.file_rows(conn, row.id)
     work = sync.plan(index_sources.stat_sources(row.path, specs), indexed)
     sync.apply(conn, row.id, work, indexed)
-    settled = all(
+    read = len(work.check)
+    if row.role == "project":
+        # The evidence may have changed with the files: the checkout paths follow it.
+        now_paths = checkouts.evidence_paths(conn, row.id).get(row.id, [])
+        if now_paths != paths:
+            paths = now_paths
+            signature = _signature(row, paths)
+        read += checkouts.sync_checkouts(conn, row.id, row.path, paths)
+    settled = checkouts.settled(conn, row.id) and all(
         file_row.mtime_ns < file_row.checked_ns - sync.RACY_WINDOW_NS
         for file_row in index.file_rows(conn, row.id).values()
     )
     index.update_project(conn, row.id, row.name, True, signature if settled else None)
-    return len(work.check)
+    return read
+
+
+def _signature(row: index.ProjectRow, checkout_paths: list[str]) -> str | None:
+    """The stat data of a root's sources and of the checkout files its evidence names."""
+    sources = index_sources.stat_signature(row.path, specs_for(row))
+    if sources is None or not checkout_paths:
+        return sources
+    return sources + "\n--\n" + checkouts.signature(row.path, checkout_paths)
+
+
+def snapshot(conn: index.Connection) -> dict[str, list[tuple[object, ...]]]:
+    """Every root's content, as `index.snapshot` gives it, keyed `<role> <path>: <table>`."""
+    found: dict[str, list[tuple[object, ...]]] = {}
+    for row in index.project_rows(conn):
+        key = f"{row.role} {row.path}"
+        found[f"{key}: project"] = [(row.name, row.found)]
+        for table, rows in index.snapshot(conn, row.id).items():
+            assert isinstance(rows, list)
+            found[f"{key}: {table}"] = rows
+        found[f"{key}: checkout_files"] = checkouts.snapshot(conn, row.id)
+    return found
+
+
+class Summary(NamedTuple):
+    """One root of the portfolio, for `mem status --portfolio`."""
+
+    path: str
+    name: str
+    role: str
+    found: bool
+    notes: int
+    events: int
+    last_write_ns: int | None  # the newest mtime of its memory files
+    retired: int  # notes whose current revision is superseded or retracted
+    evidence_changed: int  # memories whose newest evidence changed or went missing
+
+
+def summaries(conn: index.Connection) -> list[Summary]:
+    changed = dict(
+        conn.execute(
+            "SELECT project_id, count(DISTINCT memory_id) FROM evidence_state"
+            " WHERE state IN ('changed', 'missing') GROUP BY project_id"
+        ).fetchall()
+    )
+    found = []
+    for row in index.project_rows(conn):
+        notes, events, last_write = conn.execute(
+            "SELECT coalesce(sum(r.kind = 'note'), 0), coalesce(sum(r.kind = 'event'), 0),"
+            " (SELECT max(mtime_ns) FROM files WHERE project_id = ?)"
+            f" FROM records AS r JOIN files AS f ON f.id = r.file_id"
+            f" WHERE f.project_id = ? AND f.rank < {score.ARCHIVE_RANK_BASE}",
+            (row.id, row.id),
+        ).fetchone()
+        found.append(
+            Summary(
+                row.path,
+                row.name,
+                row.role,
+                bool(row.found),
+                notes,
+                events,
+                last_write,
+                len(index.retired_notes(conn, [row.id])),
+                changed.get(row.id, 0),
+            )
+        )
+    return found

@@ -59,7 +59,8 @@ def _retired_mark(entry: dict[str, Any]) -> str:
 def skipped_text(skipped: list[dict[str, str]]) -> str:
     """Stderr lines for the registered projects a portfolio recall skipped."""
     return "".join(
-        f"mem recall: warning: skipped {item['projectName']} ({item['project']}): {item['reason']}\n"
+        f"mem recall: warning: skipped {item['projectName']} ({item['project']}):"
+        f" {item['reason']}\n"
         for item in skipped
     )
 
