@@ -48,8 +48,13 @@ state store bundle webpack typescript python rust golang node fixture mock snaps
 benchmark trace metric alert incident rollback canary feature flag rollout sqlite tokenizer
 ranking search recall journal markdown heading parser pgbouncer""".split()
 AGENTS = ["forge", "scout", "atlas", "quill", "sentinel", "architect", "dev"]
-TARGETS = {"warm": 150.0, "fresh": 50.0, "after_write_extra": 20.0, "first_sync_s": 60.0,
-           "first_sync_rss_mib": 400.0}
+TARGETS = {
+    "warm": 150.0,
+    "fresh": 50.0,
+    "after_write_extra": 20.0,
+    "first_sync_s": 60.0,
+    "first_sync_rss_mib": 400.0,
+}
 
 
 def vocabulary(rng: random.Random, size: int = 6000) -> list[str]:
@@ -107,8 +112,14 @@ def generate(root: Path, projects: int, entries: int) -> list[str]:
             agent = local.choice(AGENTS)
             task = " ".join(local.choices(vocab, cum_weights=cum, k=local.randint(3, 9)))
             ident = hashlib.sha256(f"{ts}\0{agent}\0{task}".encode()).hexdigest()[:12]
-            record = {"ts": ts, "agent": agent, "task": task, "outcome": "success",
-                      "signals": {}, "id": ident}
+            record = {
+                "ts": ts,
+                "agent": agent,
+                "task": task,
+                "outcome": "success",
+                "signals": {},
+                "id": ident,
+            }
             lines.append(json.dumps(record, separators=(",", ":")) + "\n")
         (project / JOURNAL).write_text("".join(lines), encoding="utf-8")
         entry = f'path: "{project.resolve()}"\nname: "p{number:04d}"'
@@ -213,8 +224,14 @@ def main() -> None:
     queries = json.loads(marker.read_text())
     brain, project = root / "_brain", root / "p0000"
     cache = Path(tempfile.mkdtemp(prefix="mem-bench-cache-"))
-    env = {**os.environ, "MEM_CACHE_DIR": str(cache), "MEM_NOW": MEM_NOW, "TZ": "UTC",
-           "BMAD_PLUS_BRAIN": str(brain), "HOME": str(cache / "home")}
+    env = {
+        **os.environ,
+        "MEM_CACHE_DIR": str(cache),
+        "MEM_NOW": MEM_NOW,
+        "TZ": "UTC",
+        "BMAD_PLUS_BRAIN": str(brain),
+        "HOME": str(cache / "home"),
+    }
     try:
         floor = median([ms_of([sys.executable, "-c", "pass"], env) for _ in range(args.repeat)])
         synced = first_sync(args.mem, project, env)
@@ -228,8 +245,19 @@ def main() -> None:
         after = []
         for round_ in range(args.repeat):
             writer = root / f"p{(round_ * 37) % args.projects:04d}"
-            ms_of([args.mem, "write", "-d", str(writer), "--agent", "bench", "--task",
-                   f"bench write {round_}"], env)
+            ms_of(
+                [
+                    args.mem,
+                    "write",
+                    "-d",
+                    str(writer),
+                    "--agent",
+                    "bench",
+                    "--task",
+                    f"bench write {round_}",
+                ],
+                env,
+            )
             after.append(ms_of([*recall, queries[1]], env))
     finally:
         shutil.rmtree(cache, ignore_errors=True)
@@ -237,31 +265,63 @@ def main() -> None:
     rows = [
         ("python -c pass (floor)", f"{floor:.0f} ms", ""),
         *[
-            (f'warm recall --scope all "{query[:30]}"', f"{value:.0f} ms",
-             _verdict(value <= TARGETS["warm"], f"<= {TARGETS['warm']:.0f} ms"))
+            (
+                f'warm recall --scope all "{query[:30]}"',
+                f"{value:.0f} ms",
+                _verdict(value <= TARGETS["warm"], f"<= {TARGETS['warm']:.0f} ms"),
+            )
             for query, value in warm.items()
         ],
-        ("freshness check, nothing changed (in-process)", f"{fresh:.1f} ms",
-         _verdict(fresh <= TARGETS["fresh"], f"<= {TARGETS['fresh']:.0f} ms")),
-        ("next recall after one project's mem write", f"{median(after):.0f} ms",
-         _verdict(median(after) <= warm[queries[1]] + TARGETS["after_write_extra"],
-                  f"<= warm {warm[queries[1]]:.0f} + 20 ms")),
-        ("first portfolio sync", f"{synced['seconds']:.1f} s",
-         _verdict(synced["seconds"] <= TARGETS["first_sync_s"], "<= 60 s")),
-        ("first sync peak RSS", f"{synced['rss_mib']:.0f} MiB",
-         _verdict(synced["rss_mib"] <= TARGETS["first_sync_rss_mib"], "<= 400 MiB")),
-        ("first sync progress updates on a terminal", str(synced["progress_updates"]),
-         _verdict(synced["progress_updates"] > 0, "> 0")),
+        (
+            "freshness check, nothing changed (in-process)",
+            f"{fresh:.1f} ms",
+            _verdict(fresh <= TARGETS["fresh"], f"<= {TARGETS['fresh']:.0f} ms"),
+        ),
+        (
+            "next recall after one project's mem write",
+            f"{median(after):.0f} ms",
+            _verdict(
+                median(after) <= warm[queries[1]] + TARGETS["after_write_extra"],
+                f"<= warm {warm[queries[1]]:.0f} + 20 ms",
+            ),
+        ),
+        (
+            "first portfolio sync",
+            f"{synced['seconds']:.1f} s",
+            _verdict(synced["seconds"] <= TARGETS["first_sync_s"], "<= 60 s"),
+        ),
+        (
+            "first sync peak RSS",
+            f"{synced['rss_mib']:.0f} MiB",
+            _verdict(synced["rss_mib"] <= TARGETS["first_sync_rss_mib"], "<= 400 MiB"),
+        ),
+        (
+            "first sync progress updates on a terminal",
+            str(synced["progress_updates"]),
+            _verdict(synced["progress_updates"] > 0, "> 0"),
+        ),
     ]
-    print(f"\nportfolio {size} ({args.projects * args.entries:,} entries), "
-          f"python {platform.python_version()}, medians of {args.repeat}")
+    print(
+        f"\nportfolio {size} ({args.projects * args.entries:,} entries), "
+        f"python {platform.python_version()}, medians of {args.repeat}"
+    )
     width = max(len(row[0]) for row in rows)
     for label, value, verdict in rows:
         print(f"  {label:<{width}}  {value:>9}  {verdict}")
     OUT_DIR.mkdir(exist_ok=True)
     (OUT_DIR / "portfolio.json").write_text(
-        json.dumps({"size": size, "floor_ms": floor, "warm_ms": warm, "warm_max_ms": warm_all,
-                    "fresh_ms": fresh, "after_write_ms": after, "first_sync": synced}, indent=2)
+        json.dumps(
+            {
+                "size": size,
+                "floor_ms": floor,
+                "warm_ms": warm,
+                "warm_max_ms": warm_all,
+                "fresh_ms": fresh,
+                "after_write_ms": after,
+                "first_sync": synced,
+            },
+            indent=2,
+        )
     )
 
 

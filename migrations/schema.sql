@@ -230,3 +230,46 @@ JOIN evidence AS e ON e.file_id = ef.id AND e.memory_id = n.memory_id AND e.revi
         AND later.revision = e.revision AND later.path = e.path
     )
 LEFT JOIN checkout_files AS c ON c.project_id = n.project_id AND c.path = e.path;
+
+-- Each receipt with what the index can tell of its eligibility (bmad-mem.md section 14):
+-- 'superseded' or 'contradictory' (the store alone), 'stale-memory-section' (the section's
+-- text changed), 'unavailable-or-ineligible-source' (no single section has that heading),
+-- 'integrity-failure' (the id does not match; `mem outcomes` stops on it), else
+-- 'needs-nexus-proof': only `mem outcomes` re-proves the Nexus run and decides.
+CREATE VIEW receipt_state AS
+SELECT f.project_id, p.path AS project, p.name AS project_name, r.line, r.id, r.memory_file,
+    r.memory_heading,
+    CASE
+        WHEN NOT r.intact THEN 'integrity-failure'
+        WHEN r.relationship IS NOT NULL THEN r.relationship
+        WHEN (SELECT count(*) FROM notes AS n WHERE n.project_id = f.project_id
+              AND n.file = r.memory_file AND n.heading = r.memory_heading) <> 1
+            THEN 'unavailable-or-ineligible-source'
+        WHEN NOT EXISTS (SELECT 1 FROM notes AS n WHERE n.project_id = f.project_id
+              AND n.file = r.memory_file AND n.heading = r.memory_heading
+              AND n.revision = r.text_sha256)
+            THEN 'stale-memory-section'
+        ELSE 'needs-nexus-proof'
+    END AS eligibility
+FROM receipts AS r JOIN files AS f ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id;
+
+-- Notes whose current revision is retired (deviation D10), one row per applicable event:
+-- an event applies while its memory, and for a supersession its successor, still has the
+-- revision it names; the first applicable event of a revision (lowest line) decides.
+CREATE VIEW retired AS
+SELECT r.id, f.project_id, f.path AS file, r.ref AS heading, r.memory_id, l.line, l.kind,
+    l.with_id AS superseded_by, l.reason, l.ts
+FROM lifecycle AS l
+JOIN files AS lf ON lf.id = l.file_id
+JOIN files AS f ON f.project_id = lf.project_id AND f.path = l.memory_file
+JOIN records AS r ON r.file_id = f.id AND r.kind = 'note' AND r.memory_id = l.memory_id
+    AND r.revision = l.revision
+WHERE l.ts IS NOT NULL AND l.reason IS NOT NULL AND l.memory_heading IS NOT NULL
+    AND (
+        (l.kind = 'retracted' AND l.with_id IS NULL AND l.with_revision IS NULL)
+        OR (l.kind = 'superseded' AND EXISTS (
+            SELECT 1 FROM records AS s JOIN files AS sf ON sf.id = s.file_id
+            WHERE sf.project_id = lf.project_id AND s.memory_id = l.with_id
+            AND s.revision = l.with_revision
+        ))
+    );

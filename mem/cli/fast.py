@@ -22,13 +22,14 @@ def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | No
     words: list[str] = []
     as_json = False
     options: dict[str, Any] = {destination: None for destination in DESTINATION.values()}
+    options["projects"] = ()  # --scope all: --project NAME, repeatable
     position = 1
     while position < len(args):
         token = args[position]
         if token == "--json":
             as_json = True
         elif token == "--project" and position + 1 < len(args):
-            options["projects"] = (*options.get("projects", ()), args[position + 1])
+            options["projects"] = (*options["projects"], args[position + 1])
             position += 1
         elif token in DESTINATION:
             if position + 1 == len(args):

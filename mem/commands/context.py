@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from mem import layout
 from mem.commands import audit, lifecycle, memories
 from mem.core import js
 from mem.files import gitrepo, safe_paths
 
-CONTEXT = ".agents/memory/context.md"
-SESSIONS = ".agents/memory/sessions"
-BRAIN_LINK = ".agents/memory/.brain-link"
+CONTEXT = layout.CONTEXT
+SESSIONS = layout.SESSIONS
+BRAIN_LINK = layout.BRAIN_LINK
 COMMITS = 10
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from mem import layout
 from mem.commands import memories
 from mem.core.memory import Added, Memory, normalized_source
 from mem.errors import MemError
 from mem.files import checkout_files, gitrepo, locking, stores, writing
 
-STORE = ".bmad/memory/evidence.ndjson"
+STORE = layout.EVIDENCE
 LABEL = "Evidence"
 MAX_SOURCES = 50
 

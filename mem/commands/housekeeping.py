@@ -6,18 +6,13 @@ import contextlib
 import os
 from typing import Any
 
+from mem import layout
 from mem.core import js
 from mem.errors import MemError
 from mem.files import host, index_sources, locking, safe_paths, writing
 
-STORES = {
-    "journal": ".bmad/memory/journal.ndjson",
-    "outcomes": ".bmad/memory/outcomes.ndjson",
-    "promotions": ".bmad/memory/promotions.ndjson",
-    "evidence": ".bmad/memory/evidence.ndjson",
-    "lifecycle": ".bmad/memory/lifecycle.ndjson",
-}
-ARCHIVE_DIR = ".bmad/memory/archive"
+STORES = layout.ARCHIVABLE
+ARCHIVE_DIR = layout.ARCHIVE_DIR
 # Where each kind of record keeps its time; the first present one names the archive.
 TIME_KEYS = ("ts", "observedAt", "recordedAt", "createdAt")
 

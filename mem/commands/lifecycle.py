@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mem import layout
 from mem.commands import memories
 from mem.core import js
 from mem.core.memory import Memory, Outcome
 from mem.errors import MemError
 from mem.files import locking, stores, writing
 
-STORE = ".bmad/memory/lifecycle.ndjson"
+STORE = layout.LIFECYCLE
 LABEL = "Lifecycle"
 MAX_REASON = 2000
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from mem import layout
 from mem.core import js, receipts
 from mem.errors import MemError
 from mem.files import host, nexus, safe_paths
 
-STORE = ".bmad/memory/outcomes.ndjson"
+STORE = layout.OUTCOMES
 
 
 def read_store(root: str) -> list[dict[str, Any]]:

@@ -12,18 +12,19 @@ import re
 import unicodedata
 from typing import Any
 
+from mem import layout
 from mem.commands import memories, scan
 from mem.core import js, templates
 from mem.errors import MemError
 from mem.files import brain, host, locking, safe_paths, writing
 
-PROJECT_MEMORY = ".agents/memory"
-SESSIONS = ".agents/memory/sessions"
-PROMOTIONS = ".bmad/memory/promotions.ndjson"
+PROJECT_MEMORY = layout.AGENTS_MEMORY
+SESSIONS = layout.SESSIONS
+PROMOTIONS = layout.PROMOTIONS
 STALE_DECISION_DAYS = 90
 DAY_MS = 86_400_000
 MAX_SLUG = 60
-BRAIN_KINDS = ("decisions.md", "lessons.md", "patterns.md")
+BRAIN_KINDS = layout.NOTE_NAMES
 
 
 # ---- init
@@ -56,7 +57,7 @@ def init(root: str, now: str) -> dict[str, Any]:
         link = {"linked_brain": found[0], "brain_type": found[1], "linked_at": now}
         writing.replace_owned(root, brain.LINK, js.stringify_pretty(link) + "\n")
     else:
-        warnings.append("No brain is linked: .agents/memory/.brain-link was not written.")
+        warnings.append(f"No brain is linked: {layout.BRAIN_LINK} was not written.")
 
     indexed = None
     if found is not None and found[1] == "bmad-global":
@@ -403,7 +404,7 @@ def _promotion_candidates(
         if not isinstance(other, str) or os.path.realpath(other) == root:
             continue
         headings: set[str] = set()
-        for relative in (".agents/memory/lessons.md", ".bmad/memory/lessons.md"):
+        for relative in (f"{layout.AGENTS_MEMORY}/lessons.md", f"{layout.BMAD_MEMORY}/lessons.md"):
             text = host.read_small_text(os.path.join(other, relative)) or ""
             headings |= {_normalised(m.heading) for m in memories.from_text(relative, text)}
         for heading in headings:

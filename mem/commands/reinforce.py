@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem import clock
+from mem import clock, layout
 from mem.core import js, parse, patterns
 from mem.errors import MemError
 from mem.files import locking, safe_paths, writing
 
-SCORES = ".bmad/memory/pattern-scores.json"
-PROMOTIONS = ".bmad/memory/promotions.ndjson"
-PATTERN_NOTES = (".bmad/memory/patterns.md", ".agents/memory/patterns.md")
+SCORES = layout.PATTERN_SCORES
+PROMOTIONS = layout.PROMOTIONS
+PATTERN_NOTES = layout.PATTERN_NOTES
 
 
 def read_scores(root: str) -> dict[str, Any]:

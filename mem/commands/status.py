@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from mem import layout
 from mem.commands import housekeeping
 from mem.core import js
 from mem.files import brain, host, index_sources, locking, safe_paths
 from mem.index import check, portfolio
 
 RECEIPT_LIMIT = 1000
-NOTE_FILES = ("decisions.md", "lessons.md", "patterns.md")
+NOTE_FILES = layout.NOTE_NAMES
 
 
 def count_entries(text: str) -> int:
@@ -36,13 +37,13 @@ def _note_file(directory: str, name: str) -> dict[str, Any]:
 
 
 def project_memory(root: str) -> dict[str, Any]:
-    directory = os.path.join(root, ".agents", "memory")
+    directory = os.path.join(root, layout.AGENTS_MEMORY)
     if not os.path.isdir(directory):
         return {"dir": directory, "installed": False}
-    sessions = os.path.join(directory, "sessions")
+    sessions = os.path.join(root, layout.SESSIONS)
     handoffs = [name for name in index_sources.listing(sessions) if name.endswith(".md")]
     link = brain.read_link(root)
-    context = os.path.join(directory, "context.md")
+    context = os.path.join(root, layout.CONTEXT)
     return {
         "dir": directory,
         "installed": True,

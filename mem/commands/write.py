@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from mem import layout
 from mem.core import js
 from mem.errors import MemError
 from mem.files import writing
 
-JOURNAL = ".bmad/memory/journal.ndjson"
+JOURNAL = layout.JOURNAL
 OUTCOMES = ("success", "failure", "partial", "abandoned")
 
 

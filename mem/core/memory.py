@@ -11,18 +11,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from mem import layout
 from mem.core import parse
 from mem.errors import MemError
 
 # Recall's candidate order (bmad-mem.md section 7), which is also the order memories list in.
-MEMORY_FILES = (
-    ".bmad/memory/decisions.md",
-    ".bmad/memory/lessons.md",
-    ".bmad/memory/patterns.md",
-    ".agents/memory/decisions.md",
-    ".agents/memory/lessons.md",
-    ".agents/memory/patterns.md",
-)
+MEMORY_FILES = layout.MEMORY_FILES
 
 
 def memory_id(file: str, heading: str) -> str:

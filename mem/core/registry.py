@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from mem import layout
 from mem.core import js
 
-ENTRY_DIRECTORY = "projects"
+ENTRY_DIRECTORY = layout.BRAIN_PROJECTS
 ENTRY_SUFFIX = ".yaml"
 _LINE = re.compile(r"^(\w+):\s*(.*)$")
 

@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from mem import layout
 from mem.core import jsmath
 
 HALF_LIFE_DAYS = 30
@@ -37,7 +38,7 @@ def decayed(score: float, event_ms: float | None, now_ms: float | None) -> float
 
 # Archived journals (`mem archive journal`) take ranks from here: on ties they come right
 # after the live journal and before the notes.
-ARCHIVE_RANK_BASE = 1000
+ARCHIVE_RANK_BASE = layout.ARCHIVE_RANK_BASE
 
 
 class Ranked(NamedTuple):

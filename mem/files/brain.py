@@ -9,7 +9,9 @@ import json
 import os
 from dataclasses import dataclass, field
 
-LINK = ".agents/memory/.brain-link"
+from mem import layout
+
+LINK = layout.BRAIN_LINK
 
 
 @dataclass(frozen=True)
@@ -19,7 +21,7 @@ class Detection:
 
 
 def global_brain_dir() -> str:
-    return os.path.join(os.path.expanduser("~"), ".bmad-plus", "brain")
+    return os.path.join(os.path.expanduser("~"), layout.GLOBAL_BRAIN)
 
 
 def read_link(root: str) -> dict[str, object] | None:
@@ -71,7 +73,7 @@ def brain_detection(root: str) -> Detection:
     global_brain = global_brain_dir()
     if os.path.isdir(global_brain):
         return Detection((global_brain, "bmad-global"), warnings)
-    claude = os.path.join(os.path.expanduser("~"), ".claude", "memory")
+    claude = os.path.join(os.path.expanduser("~"), layout.CLAUDE_MEMORY)
     if os.path.isdir(claude) and os.listdir(claude):
         return Detection((claude, "claude-memory"), warnings)
     return Detection(None, warnings)

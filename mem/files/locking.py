@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from mem import layout
 from mem.errors import MemError
 from mem.files.safe_paths import MEMORY_DIR, safe_path
 
@@ -53,7 +54,7 @@ class LockOwner(NamedTuple):
 
 
 def read_lock_owner(root: str) -> LockOwner | None:
-    path = safe_path(root, f"{MEMORY_DIR}/writer.lock")
+    path = safe_path(root, layout.WRITER_LOCK)
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             raw = handle.read()
@@ -111,7 +112,7 @@ def writer_lock(root: str) -> Iterator[None]:
     import socket
     import uuid
 
-    path = safe_path(root, f"{MEMORY_DIR}/writer.lock")
+    path = safe_path(root, layout.WRITER_LOCK)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
     except OSError as error:
@@ -149,7 +150,7 @@ def _create_lock_file(root: str, path: str) -> int:
         except FileExistsError:
             time.sleep(LOCK_RETRY_SECONDS)
         except OSError as error:
-            raise MemError(f"Cannot create {MEMORY_DIR}/writer.lock: {error.strerror}.") from None
+            raise MemError(f"Cannot create {layout.WRITER_LOCK}: {error.strerror}.") from None
     owner = read_lock_owner(root)
     detail = f" ({owner.describe()})" if owner else ""
     hint = " `mem unlock` can remove it." if owner and owner.alive is False else ""
@@ -164,5 +165,5 @@ def remove_dead_lock(root: str, owner: LockOwner) -> bool:
     current = read_lock_owner(root)
     if current is None or current.raw != owner.raw:
         return False
-    os.unlink(safe_path(root, f"{MEMORY_DIR}/writer.lock"))
+    os.unlink(safe_path(root, layout.WRITER_LOCK))
     return True

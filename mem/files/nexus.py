@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from mem import layout
 from mem.core import js
 from mem.errors import MemError
 from mem.files import host, nexus_paths
@@ -127,12 +128,12 @@ class Run:
 
 def load_run(root: str, run_id: Any) -> Run:
     """The run file's envelope and plan integrity, lifecycle shapes and the lock files (L1-L11)."""
-    nexus_paths.nexus_target(root, ".bmad-plus/nexus/.probe")
+    nexus_paths.nexus_target(root, f"{layout.NEXUS}/.probe")
     if not host.is_directory(root):
         raise MemError("Nexus: Project directory is not a directory.")
     if not isinstance(run_id, str) or not NEXUS_ID.fullmatch(run_id):
         raise MemError("Nexus: Run ID must use 1-64 lowercase letters, numbers, _ or -.")
-    path = nexus_paths.nexus_target(root, f".bmad-plus/nexus/runs/{run_id}.json")
+    path = nexus_paths.nexus_target(root, f"{layout.NEXUS_RUNS}/{run_id}.json")
     data = host.read_limited(path, RUN_LIMIT)
     if data is None:
         raise MemError("Nexus: Run state exceeds the size limit.")
@@ -144,8 +145,8 @@ def load_run(root: str, run_id: Any) -> Run:
     run = _envelope_run(envelope, run_id, root)
     _check_plan(run)
     _check_lifecycle(run)
-    writer = nexus_paths.nexus_target(root, ".bmad-plus/nexus/writer.lock")
-    recovery = nexus_paths.nexus_target(root, ".bmad-plus/nexus/recovery.lock")
+    writer = nexus_paths.nexus_target(root, layout.NEXUS_WRITER_LOCK)
+    recovery = nexus_paths.nexus_target(root, layout.NEXUS_RECOVERY_LOCK)
     return Run(root, run, host.exists(writer) or host.exists(recovery))
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import stat
 
+from mem import layout
 from mem.errors import MemError
 
 STORE_LIMIT = 2 * 1024 * 1024
 
 
-MEMORY_DIR = ".bmad/memory"
+MEMORY_DIR = layout.BMAD_MEMORY
 
 
 def project_root(directory: str | None) -> str:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import xxhash
 
 from mem.core import parse
-from mem.core.score import ARCHIVE_RANK_BASE
+from mem.layout import ARCHIVE_RANK_BASE
 
 BUSY_TIMEOUT_MS = 10_000
 Connection = sqlite3.Connection
@@ -516,38 +516,19 @@ def recall_file_ids(
     return [row[0] for row in rows]
 
 
-# A lifecycle line as `mem supersede|retract` writes it (lifecycle.well_formed, in SQL).
-_WELL_FORMED_EVENT = (
-    "l.ts IS NOT NULL AND l.reason IS NOT NULL AND l.memory_id IS NOT NULL"
-    " AND l.revision IS NOT NULL AND l.memory_file IS NOT NULL AND l.memory_heading IS NOT NULL"
-    " AND ((l.kind = 'retracted' AND l.with_id IS NULL AND l.with_revision IS NULL)"
-    " OR (l.kind = 'superseded' AND l.with_id IS NOT NULL AND l.with_revision IS NOT NULL))"
-)
-
-
 def retired_notes(
     conn: sqlite3.Connection, project_ids: list[int]
 ) -> dict[int, tuple[str, str | None]]:
     """Notes whose current revision is retired (deviation D10): record id -> (kind, successor).
 
-    An event applies while its memory, and for a supersession its successor, still has
-    the revision it names; the first applicable event of a memory revision wins.
+    The schema's `retired` view decides; the first applicable event of a note wins.
     """
     if not project_ids:
         return {}
     members = ",".join(str(int(project_id)) for project_id in project_ids)
     rows = conn.execute(
-        "SELECT r.id, l.kind, l.with_id FROM lifecycle AS l"
-        " JOIN files AS lf ON lf.id = l.file_id"
-        " JOIN files AS f ON f.project_id = lf.project_id AND f.path = l.memory_file"
-        " JOIN records AS r ON r.file_id = f.id AND r.kind = 'note'"
-        " AND r.memory_id = l.memory_id AND r.revision = l.revision"
-        f" WHERE lf.project_id IN ({members}) AND {_WELL_FORMED_EVENT}"
-        " AND (l.kind = 'retracted' OR EXISTS ("
-        "  SELECT 1 FROM records AS s JOIN files AS sf ON sf.id = s.file_id"
-        "  WHERE sf.project_id = lf.project_id AND s.memory_id = l.with_id"
-        "  AND s.revision = l.with_revision))"
-        " ORDER BY lf.project_id, l.line DESC"
+        "SELECT id, kind, superseded_by FROM retired"
+        f" WHERE project_id IN ({members}) ORDER BY id, line DESC"
     )
     # Later lines first, so the earliest applicable event of each note is the one kept.
     return {row[0]: (row[1], row[2]) for row in rows}

@@ -19,8 +19,8 @@ import os
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from mem import index
-from mem.core import registry, score
+from mem import index, layout
+from mem.core import registry
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec
 from mem.index import checkouts, sync
@@ -270,7 +270,7 @@ def summaries(conn: index.Connection) -> list[Summary]:
             "SELECT coalesce(sum(r.kind = 'note'), 0), coalesce(sum(r.kind = 'event'), 0),"
             " (SELECT max(mtime_ns) FROM files WHERE project_id = ?)"
             f" FROM records AS r JOIN files AS f ON f.id = r.file_id"
-            f" WHERE f.project_id = ? AND f.rank < {score.ARCHIVE_RANK_BASE}",
+            f" WHERE f.project_id = ? AND f.rank < {layout.ARCHIVE_RANK_BASE}",
             (row.id, row.id),
         ).fetchone()
         found.append(

@@ -15,39 +15,18 @@ import time
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
-from mem import index
-from mem.core import memory, parse, score
+from mem import index, layout
+from mem.core import memory, parse
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec, SourceStat
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
 RACY_WINDOW_NS = 2_000_000_000
 
-PROJECT_SOURCES = [
-    SourceSpec(0, ".bmad/memory/journal.ndjson", "journal"),
-    SourceSpec(1, ".bmad/memory/decisions.md", "notes"),
-    SourceSpec(2, ".bmad/memory/lessons.md", "notes"),
-    SourceSpec(3, ".bmad/memory/patterns.md", "notes"),
-    SourceSpec(4, ".agents/memory/decisions.md", "notes"),
-    SourceSpec(5, ".agents/memory/lessons.md", "notes"),
-    SourceSpec(6, ".agents/memory/patterns.md", "notes"),
-    SourceSpec(20, ".bmad/memory/evidence.ndjson", "evidence"),
-    SourceSpec(21, ".bmad/memory/lifecycle.ndjson", "lifecycle"),
-    SourceSpec(22, ".bmad/memory/outcomes.ndjson", "outcomes"),
-    SourceSpec(30, ".bmad/memory/pattern-scores.json", "pattern-scores"),
-    SourceSpec(31, ".bmad/memory/promotions.ndjson", "promotions"),
-]
-# Deviation D7: a brain keeps notes in memory/ (the reference's layout) and at its root.
-BRAIN_SOURCES = [
-    SourceSpec(101, "memory/decisions.md", "notes"),
-    SourceSpec(102, "memory/lessons.md", "notes"),
-    SourceSpec(103, "memory/patterns.md", "notes"),
-    SourceSpec(104, "decisions.md", "notes"),
-    SourceSpec(105, "lessons.md", "notes"),
-    SourceSpec(106, "patterns.md", "notes"),
-]
+PROJECT_SOURCES = [SourceSpec(*source) for source in layout.sources(layout.PROJECT)]
+BRAIN_SOURCES = [SourceSpec(*source) for source in layout.sources(layout.BRAIN)]
 SOURCES = {"project": PROJECT_SOURCES, "brain": BRAIN_SOURCES}
-ARCHIVED_JOURNALS = ".bmad/memory/archive"
+ARCHIVED_JOURNALS = layout.ARCHIVE_DIR
 
 
 def archived_journal_specs(root: str) -> list[SourceSpec]:
@@ -58,7 +37,7 @@ def archived_journal_specs(root: str) -> list[SourceSpec]:
         if name.startswith("journal-") and name.endswith(".ndjson")
     ]
     return [
-        SourceSpec(score.ARCHIVE_RANK_BASE + position, f"{ARCHIVED_JOURNALS}/{name}", "journal")
+        SourceSpec(layout.ARCHIVE_RANK_BASE + position, f"{ARCHIVED_JOURNALS}/{name}", "journal")
         for position, name in enumerate(names)
     ]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mem import layout
 from mem.core import js
 
 STATUS_ICONS = {"active": "●", "paused": "◐", "archived": "○", "unknown": "?"}
@@ -18,13 +19,13 @@ def _lines(lines: list[str]) -> str:
 
 
 def init_text(result: dict[str, Any]) -> str:
-    lines = [f"mem init: project memory in {result['root']}/.agents/memory"]
+    lines = [f"mem init: project memory in {result['root']}/{layout.AGENTS_MEMORY}"]
     lines += [f"  created  {path}" for path in result["created"]]
     lines += [f"  kept     {path}" for path in result["existing"]]
     link = result["brain"]
     if link is not None:
         brain = f"{link['linked_brain']} ({link['brain_type']})"
-        lines.append(f"  brain    {brain}, linked in .agents/memory/.brain-link")
+        lines.append(f"  brain    {brain}, linked in {layout.BRAIN_LINK}")
     lines += [f"  created  {path}" for path in result["brainCreated"]]
     if result["indexed"]:
         lines.append(f"  indexed  {result['indexed']}")

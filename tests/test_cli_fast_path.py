@@ -28,6 +28,7 @@ token = st.one_of(
             "--jso",
             "é",
             "-3",
+            "--project",
         ]
     ),
     st.sampled_from(option_names),
@@ -47,6 +48,7 @@ def test_fast_parse_agrees_with_click(args: list[str]) -> None:
     assert params.pop("json_") is as_json
     assert params.pop("include_archive") is False  # recall-only flags always go through click
     assert params.pop("with_evidence") is False
+    assert params.pop("include_retired") is False
     assert params == options
 
 
@@ -58,7 +60,7 @@ def test_anything_unusual_goes_to_click() -> None:
     assert fast.plain_recall(["recall", "postgres", "--limit", "3", "--json"]) == (
         ["postgres"],
         True,
-        {**{d: None for d in options.DESTINATION.values()}, "limit": "3"},
+        {**{d: None for d in options.DESTINATION.values()}, "limit": "3", "projects": ()},
     )
 
 

@@ -1,0 +1,111 @@
+"""Every canonical path `mem` knows, with its kind and its recall rank: one table.
+
+Paths are POSIX and relative: to the project root (`PROJECT`), to a brain (`BRAIN`), or to
+the user's home (`HOME`). The rank is the reference's candidate order, which recall keeps
+on equal scores: journal events first, then the notes of `.bmad/memory`, then those of
+`.agents/memory` (bmad-mem.md section 7); stores recall never searches rank 20 and up,
+archived journals `ARCHIVE_RANK_BASE` and up. A path the index does not mirror has no rank.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Entry(NamedTuple):
+    rank: int | None  # candidate order in the index; None: not an index source
+    path: str
+    kind: str
+
+
+BMAD_MEMORY = ".bmad/memory"  # the reference's stores and notes
+AGENTS_MEMORY = ".agents/memory"  # pack-memory's notes, context and handoffs
+NEXUS = ".bmad-plus/nexus"  # BMAD+ Nexus run state: only ever read
+
+NOTE_NAMES = ("decisions.md", "lessons.md", "patterns.md")
+ARCHIVE_RANK_BASE = 1000
+
+PROJECT: tuple[Entry, ...] = (
+    Entry(0, f"{BMAD_MEMORY}/journal.ndjson", "journal"),
+    Entry(1, f"{BMAD_MEMORY}/decisions.md", "notes"),
+    Entry(2, f"{BMAD_MEMORY}/lessons.md", "notes"),
+    Entry(3, f"{BMAD_MEMORY}/patterns.md", "notes"),
+    Entry(4, f"{AGENTS_MEMORY}/decisions.md", "notes"),
+    Entry(5, f"{AGENTS_MEMORY}/lessons.md", "notes"),
+    Entry(6, f"{AGENTS_MEMORY}/patterns.md", "notes"),
+    Entry(20, f"{BMAD_MEMORY}/evidence.ndjson", "evidence"),
+    Entry(21, f"{BMAD_MEMORY}/lifecycle.ndjson", "lifecycle"),
+    Entry(22, f"{BMAD_MEMORY}/outcomes.ndjson", "outcomes"),
+    Entry(30, f"{BMAD_MEMORY}/pattern-scores.json", "pattern-scores"),
+    Entry(31, f"{BMAD_MEMORY}/promotions.ndjson", "promotions"),
+    Entry(None, f"{BMAD_MEMORY}/writer.lock", "lock"),
+    Entry(None, f"{BMAD_MEMORY}/archive", "archive-directory"),
+    Entry(None, f"{AGENTS_MEMORY}/context.md", "context"),
+    Entry(None, f"{AGENTS_MEMORY}/sessions", "handoff-directory"),
+    Entry(None, f"{AGENTS_MEMORY}/.brain-link", "brain-link"),
+    Entry(None, ".gitattributes", "gitattributes"),
+    Entry(None, f"{NEXUS}/runs", "nexus-runs"),
+    Entry(None, f"{NEXUS}/writer.lock", "nexus-lock"),
+    Entry(None, f"{NEXUS}/recovery.lock", "nexus-lock"),
+)
+# Deviation D7: a brain keeps notes in memory/ (the reference's layout) and at its root.
+BRAIN: tuple[Entry, ...] = (
+    Entry(101, "memory/decisions.md", "notes"),
+    Entry(102, "memory/lessons.md", "notes"),
+    Entry(103, "memory/patterns.md", "notes"),
+    Entry(104, "decisions.md", "notes"),
+    Entry(105, "lessons.md", "notes"),
+    Entry(106, "patterns.md", "notes"),
+    Entry(None, "memory", "brain-notes-directory"),
+    Entry(None, "projects", "brain-projects"),
+    Entry(None, "projects-index.md", "brain-projects-index"),
+    Entry(None, "identity.yaml", "brain-identity"),
+)
+HOME: tuple[Entry, ...] = (
+    Entry(None, ".bmad-plus/brain", "global-brain"),
+    Entry(None, ".claude/memory", "claude-memory"),
+)
+
+
+def _path(table: tuple[Entry, ...], kind: str, name: str = "") -> str:
+    (found,) = [entry.path for entry in table if entry.kind == kind and entry.path.endswith(name)]
+    return found
+
+
+def sources(table: tuple[Entry, ...]) -> list[tuple[int, str, str]]:
+    """(rank, path, kind) of the files the index mirrors, in candidate order."""
+    return [(entry.rank, entry.path, entry.kind) for entry in table if entry.rank is not None]
+
+
+JOURNAL = _path(PROJECT, "journal")
+EVIDENCE = _path(PROJECT, "evidence")
+LIFECYCLE = _path(PROJECT, "lifecycle")
+OUTCOMES = _path(PROJECT, "outcomes")
+PATTERN_SCORES = _path(PROJECT, "pattern-scores")
+PROMOTIONS = _path(PROJECT, "promotions")
+WRITER_LOCK = _path(PROJECT, "lock")
+ARCHIVE_DIR = _path(PROJECT, "archive-directory")
+CONTEXT = _path(PROJECT, "context")
+SESSIONS = _path(PROJECT, "handoff-directory")
+BRAIN_LINK = _path(PROJECT, "brain-link")
+GITATTRIBUTES = _path(PROJECT, "gitattributes")
+NEXUS_RUNS = _path(PROJECT, "nexus-runs")
+NEXUS_WRITER_LOCK = _path(PROJECT, "nexus-lock", "writer.lock")
+NEXUS_RECOVERY_LOCK = _path(PROJECT, "nexus-lock", "recovery.lock")
+# The six memory files, in candidate order (the order memories are listed in, too).
+MEMORY_FILES = tuple(entry.path for entry in PROJECT if entry.kind == "notes")
+PATTERN_NOTES = tuple(path for path in MEMORY_FILES if path.endswith("/patterns.md"))
+# The NDJSON stores `mem archive` can move, by the name the command takes.
+ARCHIVABLE = {
+    "journal": JOURNAL,
+    "outcomes": OUTCOMES,
+    "promotions": PROMOTIONS,
+    "evidence": EVIDENCE,
+    "lifecycle": LIFECYCLE,
+}
+BRAIN_NOTES_DIR = _path(BRAIN, "brain-notes-directory")
+BRAIN_PROJECTS = _path(BRAIN, "brain-projects")
+BRAIN_PROJECTS_INDEX = _path(BRAIN, "brain-projects-index")
+BRAIN_IDENTITY = _path(BRAIN, "brain-identity")
+GLOBAL_BRAIN = _path(HOME, "global-brain")
+CLAUDE_MEMORY = _path(HOME, "claude-memory")
