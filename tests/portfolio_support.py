@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from mem.core import memory
@@ -147,3 +149,17 @@ def audited_portfolio(base: Path, projects: int = 3) -> tuple[Path, list[Path]]:
         register(brain, root, name=f"project-{number}")
         roots.append(root)
     return brain, roots
+
+
+@contextmanager
+def cache_at(directory: str) -> Iterator[None]:
+    """Point MEM_CACHE_DIR elsewhere for a block (hypothesis examples share one test's env)."""
+    before = os.environ.get("MEM_CACHE_DIR")
+    os.environ["MEM_CACHE_DIR"] = directory
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["MEM_CACHE_DIR"]
+        else:
+            os.environ["MEM_CACHE_DIR"] = before
