@@ -4,7 +4,7 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 MEM := $(VENV)/bin/mem
 
-.PHONY: test demo bench lint fmt check clean
+.PHONY: test demo bench bench-portfolio lint fmt check clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,12 @@ demo: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) -m compileall -q mem
 	$(PY) bench/run.py
+
+# Opt-in: generating and first syncing 1M entries takes minutes (the portfolio is kept in
+# the temp directory and reused).
+bench-portfolio: $(VENV)/.installed
+	$(PY) -m compileall -q mem
+	$(PY) bench/portfolio.py
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy

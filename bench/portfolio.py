@@ -210,7 +210,9 @@ def main() -> None:
     parser.add_argument("--mem", default=str(Path(sys.executable).with_name("mem")))
     args = parser.parse_args()
     if args.generate_only:
-        print(json.dumps(generate(Path(args.generate_only), args.projects, args.entries)))
+        queries = generate(Path(args.generate_only), args.projects, args.entries)
+        (Path(args.generate_only) / "queries.json").write_text(json.dumps(queries))
+        print(json.dumps(queries))
         return
     size = f"{args.projects}x{args.entries}"
     root = Path(args.keep or Path(tempfile.gettempdir()) / f"mem-bench-portfolio-{size}")

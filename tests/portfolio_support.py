@@ -148,7 +148,14 @@ def audited_portfolio(base: Path, projects: int = 3) -> tuple[Path, list[Path]]:
         audited_project(root, f"project-{number}")
         register(brain, root, name=f"project-{number}")
         roots.append(root)
+    age_tree(base)
     return brain, roots
+
+
+def age_tree(base: Path) -> None:
+    """Age every folder below base too: a folder written just now cannot be trusted yet."""
+    for directory, _, _ in os.walk(base):
+        age(Path(directory))
 
 
 @contextmanager

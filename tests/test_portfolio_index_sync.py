@@ -115,6 +115,7 @@ def test_an_unchanged_portfolio_plans_nothing(tmp_path: Path) -> None:
     with (roots[1] / ".bmad/memory/journal.ndjson").open("a") as handle:
         handle.write(event("2026-10-10T08:00:00.000Z", "forge", "one more"))
     age(roots[1] / ".bmad/memory/journal.ndjson", 99)
+    age(tmp_path)  # the cache directory was created in it just now
     with portfolio.synced(str(brain.resolve())) as (conn, third):
         count = conn.execute("SELECT count(*) FROM events WHERE project_name = 'project-1'")
         assert count.fetchone()[0] == 3

@@ -248,9 +248,11 @@ def _recall_all(
     for item in top:
         record = stored[item.id]
         entry = _entry(item.score, record, record.path)
-        if item.id in retired:
-            entry["status"], successor = retired[item.id]
-            if successor is not None:
+        if request.include_retired and entry["kind"] == "note":
+            # As a project's recall shows them: every note says what became of it.
+            status, successor = retired.get(item.id, ("active", None))
+            entry["status"] = status
+            if status == "superseded":
                 entry["supersededBy"] = successor
         project = by_id[record.project_id]
         entry["project"] = project.path

@@ -62,25 +62,42 @@ def listing(path: str) -> list[str]:
         return []
 
 
-def stat_signature(root: str, specs: list[SourceSpec]) -> str | None:
-    """The stat data of a root's sources in one string: equal means nothing was touched.
+def watch_paths(root: str, files: list[str], listed: list[str]) -> list[str]:
+    """What tells, by its stat data alone, that a root's sources are as they were.
 
-    One `stat` per source and no path resolution, so an unchanged root costs little;
-    None when a source cannot be examined (the full scan then reports why).
+    Each file that is there (a link counts, even a dangling one) and the deepest existing
+    folder above it, so a file that appears changes that folder; each listed folder (where
+    sources are found by name) or its deepest existing parent. "." is the root itself.
     """
-    parts = []
-    for spec in specs:
+    watched: dict[str, None] = {}
+    for relative, is_file in [(path, True) for path in files] + [(path, False) for path in listed]:
+        if is_file and os.path.lexists(os.path.join(root, relative)):
+            watched[relative] = None
+        parts = relative.split("/")
+        for depth in range(len(parts) - (1 if is_file else 0), -1, -1):
+            folder = "/".join(parts[:depth])
+            if os.path.isdir(os.path.join(root, folder) if folder else root):
+                watched[folder or "."] = None
+                break
+    return sorted(watched)
+
+
+def watch_signature(root: str, watched: list[str]) -> tuple[str, int]:
+    """(signature, newest mtime) of the watched paths: one `stat` each, no path resolution."""
+    prefix = root.rstrip(os.sep) + os.sep
+    values: list[int] = []
+    newest = 0
+    for relative in watched:
         try:
-            info = os.stat(os.path.join(root, spec.relative))
-        except (FileNotFoundError, NotADirectoryError):
-            continue
+            info = os.stat(prefix + relative)
         except OSError:
-            return None
-        parts.append(
-            f"{spec.rank} {spec.relative} {info.st_size} {info.st_mtime_ns}"
-            f" {info.st_ctime_ns} {info.st_ino} {info.st_dev}"
-        )
-    return "\n".join(parts)
+            values.append(-1)
+            continue
+        values += (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
+        newest = max(newest, info.st_mtime_ns)
+    import xxhash  # already loaded by the index module that calls this
+
+    return xxhash.xxh3_128_hexdigest(repr(values).encode()), newest
 
 
 def is_folder(path: str) -> bool:

@@ -87,6 +87,7 @@ class ProjectRow(NamedTuple):
     role: str
     found: int
     signature: str | None
+    watch: str | None
 
 
 class FileRow(NamedTuple):
@@ -299,16 +300,17 @@ def add_project(conn: sqlite3.Connection, path: str, name: str, role: str, found
 
 
 def update_project(
-    conn: sqlite3.Connection, project_id: int, name: str, found: bool, signature: str | None
+    conn: sqlite3.Connection,
+    project_id: int,
+    name: str,
+    found: bool,
+    signature: str | None,
+    watch: str | None,
 ) -> None:
     conn.execute(
-        "UPDATE projects SET name = ?, found = ?, signature = ? WHERE id = ?",
-        (name, int(found), signature, project_id),
+        "UPDATE projects SET name = ?, found = ?, signature = ?, watch = ? WHERE id = ?",
+        (name, int(found), signature, watch, project_id),
     )
-
-
-def set_signature(conn: sqlite3.Connection, project_id: int, signature: str | None) -> None:
-    conn.execute("UPDATE projects SET signature = ? WHERE id = ?", (signature, project_id))
 
 
 def clear_project(conn: sqlite3.Connection, project_id: int) -> None:
@@ -326,7 +328,7 @@ def delete_project(conn: sqlite3.Connection, project_id: int) -> None:
 def project_rows(conn: sqlite3.Connection) -> list[ProjectRow]:
     """Every indexed root, by path then role."""
     rows = conn.execute(
-        "SELECT id, path, name, role, found, signature FROM projects ORDER BY path, role"
+        "SELECT id, path, name, role, found, signature, watch FROM projects ORDER BY path, role"
     )
     return [ProjectRow(*row) for row in rows]
 

@@ -31,10 +31,6 @@ def evidence_paths(conn: index.Connection, project_id: int | None = None) -> dic
     return found
 
 
-def signature(root: str, paths: list[str]) -> str:
-    return "\n".join(f"{path} {index_sources.link_signature(root, path)}" for path in paths)
-
-
 def sync_checkouts(conn: index.Connection, project_id: int, root: str, paths: list[str]) -> int:
     """Bring a project's `checkout_files` rows in step; the number of files read."""
     stored = {

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
@@ -117,19 +118,34 @@ def _stale_roots(conn: index.Connection, brain: str) -> set[int] | None:
     rows = index.project_rows(conn)
     if not any(row.role == "brain" and row.path == brain for row in rows):
         return set()
-    evidence = checkouts.evidence_paths(conn)
     stale = set()
     for row in rows:
         if row.role == "project" and not row.found:
             if index_sources.is_folder(row.path):
                 stale.add(row.id)
             continue
-        signature = _signature(row, evidence.get(row.id, []))
-        if row.signature is None or signature != row.signature:
+        if not _unchanged(row):
             if row.role == "brain":
                 return set()
             stale.add(row.id)
     return stale or None
+
+
+def _unchanged(row: index.ProjectRow) -> bool:
+    """Whether a root's watched paths have the stat data they had when it was last synced."""
+    if row.signature is None or row.watch is None:
+        return False
+    sources, _, checkout = row.watch.partition("\n\n")
+    return _signature(row.path, sources, checkout)[0] == row.signature
+
+
+def _signature(root: str, sources: str, checkout: str) -> tuple[str, int]:
+    """(signature, newest mtime) of a root's two watch lists, one path a line."""
+    first, newest = index_sources.watch_signature(root, sources.split("\n") if sources else [])
+    if not checkout:
+        return first, newest
+    second, newest_checkout = index_sources.watch_signature(root, checkout.split("\n"))
+    return f"{first}+{second}", max(newest, newest_checkout)
 
 
 def _update(
@@ -168,7 +184,7 @@ def _reconcile(conn: index.Connection, brain: str) -> list[index.ProjectRow]:
                 continue  # two entries name one project: the first one's name wins
             row = _added(conn, real, name, "project")
         elif row.name != name:
-            index.update_project(conn, row.id, name, bool(row.found), row.signature)
+            index.update_project(conn, row.id, name, bool(row.found), row.signature, row.watch)
             row = row._replace(name=name)
         wanted.append(row)
     for gone in roots.values():
@@ -178,7 +194,7 @@ def _reconcile(conn: index.Connection, brain: str) -> list[index.ProjectRow]:
 
 def _added(conn: index.Connection, path: str, name: str, role: str) -> index.ProjectRow:
     project_id = index.add_project(conn, path, name, role, found=False)
-    return index.ProjectRow(project_id, path, name, role, 0, None)
+    return index.ProjectRow(project_id, path, name, role, 0, None, None)
 
 
 def registered(conn: index.Connection, brain_id: int) -> list[tuple[str, str | None]]:
@@ -196,38 +212,40 @@ def _sync_root(conn: index.Connection, row: index.ProjectRow) -> int | None:
     if not index_sources.is_folder(row.path):
         # A project that disappeared is reported and skipped: it keeps its row, not its files.
         index.clear_project(conn, row.id)
-        index.update_project(conn, row.id, row.name, False, None)
+        index.update_project(conn, row.id, row.name, False, None, None)
         return 0
-    paths = checkouts.evidence_paths(conn, row.id).get(row.id, [])
-    signature = _signature(row, paths)
-    if row.found and row.signature is not None and signature == row.signature:
+    if row.found and _unchanged(row):
         return None
+    # Stat data is always taken before what it vouches for is read: a change made while
+    # syncing then shows at the next check.
+    started_ns = time.time_ns()
     specs = specs_for(row)
+    watched = index_sources.watch_paths(row.path, [spec.relative for spec in specs], _listed(row))
+    signature, newest_ns = index_sources.watch_signature(row.path, watched)
     indexed = index.file_rows(conn, row.id)
     work = sync.plan(index_sources.stat_sources(row.path, specs), indexed)
     sync.apply(conn, row.id, work, indexed)
     read = len(work.check)
+    watch = "\n".join(watched)
     if row.role == "project":
-        # The evidence may have changed with the files: the checkout paths follow it.
-        now_paths = checkouts.evidence_paths(conn, row.id).get(row.id, [])
-        if now_paths != paths:
-            paths = now_paths
-            signature = _signature(row, paths)
+        # The checkout files the evidence names, as the evidence now stands.
+        paths = checkouts.evidence_paths(conn, row.id).get(row.id, [])
+        checkout = index_sources.watch_paths(row.path, paths, [])
+        if checkout:
+            second, newest_checkout = index_sources.watch_signature(row.path, checkout)
+            signature, newest_ns = f"{signature}+{second}", max(newest_ns, newest_checkout)
+            watch += "\n\n" + "\n".join(checkout)
         read += checkouts.sync_checkouts(conn, row.id, row.path, paths)
-    settled = checkouts.settled(conn, row.id) and all(
-        file_row.mtime_ns < file_row.checked_ns - sync.RACY_WINDOW_NS
-        for file_row in index.file_rows(conn, row.id).values()
-    )
-    index.update_project(conn, row.id, row.name, True, signature if settled else None)
+    settled = newest_ns < started_ns - sync.RACY_WINDOW_NS and checkouts.settled(conn, row.id)
+    index.update_project(conn, row.id, row.name, True, signature if settled else None, watch)
     return read
 
 
-def _signature(row: index.ProjectRow, checkout_paths: list[str]) -> str | None:
-    """The stat data of a root's sources and of the checkout files its evidence names."""
-    sources = index_sources.stat_signature(row.path, specs_for(row))
-    if sources is None or not checkout_paths:
-        return sources
-    return sources + "\n--\n" + checkouts.signature(row.path, checkout_paths)
+def _listed(row: index.ProjectRow) -> list[str]:
+    """The folders whose sources are found by listing them."""
+    if row.role == "brain":
+        return [registry.ENTRY_DIRECTORY]
+    return [sync.ARCHIVED_JOURNALS]
 
 
 def snapshot(conn: index.Connection) -> dict[str, list[tuple[object, ...]]]:
