@@ -16,7 +16,7 @@ CREATE TABLE projects (
     name TEXT NOT NULL,             -- the registry entry's name, else the folder's name
     role TEXT NOT NULL CHECK (role IN ('project', 'brain')),
     found INTEGER NOT NULL,         -- 0 when a registered project's folder is gone (no files)
-    signature TEXT,                 -- stat data of the watched paths at the last sync (cache)
+    signature BLOB,                 -- stat data of the watched paths at the last sync (cache)
     watch TEXT,                     -- the watched paths: its sources and their folders
     UNIQUE (path, role)
 );

@@ -228,10 +228,10 @@ def _recall_all(
     it; the merge orders by score, then project path, then each project's candidate order.
     Notes whose current revision is retired (deviation D10) are left out unless asked for.
     """
-    from mem.commands import registry  # the portfolio's own modules: --scope all only
+    from mem.files import brain as brains  # the portfolio's own modules: --scope all only
     from mem.index import portfolio
 
-    brain = registry.portfolio_brain(root, request.portfolio)
+    brain = brains.portfolio_brain(root, request.portfolio)
     with portfolio.synced(brain, progress) as (conn, _):
         roots, skipped = chosen_roots(index.project_rows(conn), request.projects)
         project_ids = [row.id for row in roots]

@@ -16,20 +16,7 @@ from mem.core import registry
 from mem.errors import MemError
 from mem.files import brain, host, index_sources, safe_paths, writing
 
-
-def portfolio_brain(root: str, explicit: str | None) -> str:
-    """The brain whose registry makes the portfolio: --portfolio, else the linked brain."""
-    if explicit is not None:
-        # Relative to the process's working directory, as recall's --portfolio.
-        found: str | None = os.path.realpath(os.path.abspath(explicit))
-    else:
-        linked = brain.linked_brain(root)
-        found = None if linked is None else os.path.realpath(linked)
-    if found is None:
-        raise MemError("No brain is linked or detected; run `mem init` first.")
-    if not os.path.isdir(found):
-        raise MemError(f"Portfolio brain is not a directory: {found}")
-    return found
+portfolio_brain = brain.portfolio_brain
 
 
 def scan_brain(folder: str, explicit: str | None) -> str:

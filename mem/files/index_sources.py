@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import array
 import os
 import stat
 from typing import NamedTuple
@@ -82,22 +83,37 @@ def watch_paths(root: str, files: list[str], listed: list[str]) -> list[str]:
     return sorted(watched)
 
 
-def watch_signature(root: str, watched: list[str]) -> tuple[str, int]:
-    """(signature, newest mtime) of the watched paths: one `stat` each, no path resolution."""
+def watch_signature(root: str, watched: list[str]) -> bytes:
+    """The exact stat data of the watched paths, packed: one `stat` each, no path resolution."""
+    return _packed(_stat_values(root, watched))
+
+
+def watch_signature_and_newest(root: str, watched: list[str]) -> tuple[bytes, int]:
+    """watch_signature and the newest mtime among the paths, from the same `stat` calls."""
+    values = _stat_values(root, watched)
+    mtimes = [values[i + 2] for i in range(0, len(values), 6) if values[i] == 1]
+    return _packed(values), max(mtimes, default=0)
+
+
+def _stat_values(root: str, watched: list[str]) -> list[int]:
     prefix = root.rstrip(os.sep) + os.sep
+    status = os.stat
     values: list[int] = []
-    newest = 0
     for relative in watched:
         try:
-            info = os.stat(prefix + relative)
+            info = status(prefix + relative)
         except OSError:
-            values.append(-1)
+            values += (0, 0, 0, 0, 0, 0)
             continue
-        values += (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
-        newest = max(newest, info.st_mtime_ns)
-    import xxhash  # already loaded by the index module that calls this
+        values += (1, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
+    return values
 
-    return xxhash.xxh3_128_hexdigest(repr(values).encode()), newest
+
+def _packed(values: list[int]) -> bytes:
+    try:
+        return array.array("q", values).tobytes()
+    except OverflowError:  # an inode number above 2**63: spell the numbers out instead
+        return repr(values).encode()
 
 
 def is_folder(path: str) -> bool:

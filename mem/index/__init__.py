@@ -86,7 +86,7 @@ class ProjectRow(NamedTuple):
     name: str
     role: str
     found: int
-    signature: str | None
+    signature: bytes | None
     watch: str | None
 
 
@@ -304,7 +304,7 @@ def update_project(
     project_id: int,
     name: str,
     found: bool,
-    signature: str | None,
+    signature: bytes | None,
     watch: str | None,
 ) -> None:
     conn.execute(

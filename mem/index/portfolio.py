@@ -135,17 +135,9 @@ def _unchanged(row: index.ProjectRow) -> bool:
     """Whether a root's watched paths have the stat data they had when it was last synced."""
     if row.signature is None or row.watch is None:
         return False
-    sources, _, checkout = row.watch.partition("\n\n")
-    return _signature(row.path, sources, checkout)[0] == row.signature
-
-
-def _signature(root: str, sources: str, checkout: str) -> tuple[str, int]:
-    """(signature, newest mtime) of a root's two watch lists, one path a line."""
-    first, newest = index_sources.watch_signature(root, sources.split("\n") if sources else [])
-    if not checkout:
-        return first, newest
-    second, newest_checkout = index_sources.watch_signature(root, checkout.split("\n"))
-    return f"{first}+{second}", max(newest, newest_checkout)
+    # The sources' stat data, then the checkout files': the order _sync_root takes them in.
+    watched = row.watch.replace("\n\n", "\n").split("\n") if row.watch else []
+    return index_sources.watch_signature(row.path, watched) == row.signature
 
 
 def _update(
@@ -221,7 +213,7 @@ def _sync_root(conn: index.Connection, row: index.ProjectRow) -> int | None:
     started_ns = time.time_ns()
     specs = specs_for(row)
     watched = index_sources.watch_paths(row.path, [spec.relative for spec in specs], _listed(row))
-    signature, newest_ns = index_sources.watch_signature(row.path, watched)
+    signature, newest_ns = index_sources.watch_signature_and_newest(row.path, watched)
     indexed = index.file_rows(conn, row.id)
     work = sync.plan(index_sources.stat_sources(row.path, specs), indexed)
     sync.apply(conn, row.id, work, indexed)
@@ -232,8 +224,8 @@ def _sync_root(conn: index.Connection, row: index.ProjectRow) -> int | None:
         paths = checkouts.evidence_paths(conn, row.id).get(row.id, [])
         checkout = index_sources.watch_paths(row.path, paths, [])
         if checkout:
-            second, newest_checkout = index_sources.watch_signature(row.path, checkout)
-            signature, newest_ns = f"{signature}+{second}", max(newest_ns, newest_checkout)
+            second, newest_checkout = index_sources.watch_signature_and_newest(row.path, checkout)
+            signature, newest_ns = signature + second, max(newest_ns, newest_checkout)
             watch += "\n\n" + "\n".join(checkout)
         read += checkouts.sync_checkouts(conn, row.id, row.path, paths)
     settled = newest_ns < started_ns - sync.RACY_WINDOW_NS and checkouts.settled(conn, row.id)

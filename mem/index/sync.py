@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from mem import index, layout
-from mem.core import memory, parse
+from mem.core import parse
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec, SourceStat
 
@@ -123,7 +123,15 @@ def records_for(
     if kind == "journal":
         return [_event_row(event) for event in parse.parse_journal(data, base_offset)]
     text = data.decode("utf-8", errors="replace")
-    is_memory = relative in memory.MEMORY_FILES
+    if relative not in layout.MEMORY_FILES:
+        return [
+            index.RecordRow(
+                note.ordinal, "note", note.heading, note.display, parse.tokenize(note.text)
+            )
+            for note in parse.split_sections(text)
+        ]
+    from mem.core import memory  # hashing ids and revisions: only when memory files changed
+
     return [
         index.RecordRow(
             note.ordinal,
@@ -131,8 +139,8 @@ def records_for(
             note.heading,
             note.display,
             parse.tokenize(note.text),
-            memory_id=memory.memory_id(relative, note.heading) if is_memory else None,
-            revision=memory.revision_of(note.display) if is_memory else None,
+            memory_id=memory.memory_id(relative, note.heading),
+            revision=memory.revision_of(note.display),
         )
         for note in parse.split_sections(text)
     ]
