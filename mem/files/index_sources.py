@@ -124,6 +124,14 @@ def is_folder(path: str) -> bool:
         return False
 
 
+def is_file(path: str) -> bool:
+    """Whether path is a regular file, following links; False for anything unreadable."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def real_path(path: str) -> str:
     return os.path.realpath(path)
 

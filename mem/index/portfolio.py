@@ -39,11 +39,13 @@ def index_path(brain: str, directory: str | None = None) -> str:
 
 def brain_specs(brain: str) -> list[SourceSpec]:
     """The brain's notes and its registry entries, in name order."""
-    names = index_sources.listing(os.path.join(brain, registry.ENTRY_DIRECTORY))
+    folder = os.path.join(brain, registry.ENTRY_DIRECTORY)
     return sync.BRAIN_SOURCES + [
         SourceSpec(REGISTRY_RANK, f"{registry.ENTRY_DIRECTORY}/{name}", "registry")
-        for name in names
+        for name in index_sources.listing(folder)
+        # Only files are entries: anything else in projects/ is not mem's, and is left alone.
         if name.endswith(registry.ENTRY_SUFFIX)
+        and index_sources.is_file(os.path.join(folder, name))
     ]
 
 
