@@ -85,6 +85,7 @@ def audited_project(root: Path, name: str) -> None:
     evidence = [
         _with_id(
             {
+                "schemaVersion": 1,
                 "kind": "memory-evidence",
                 "ts": "2026-10-02T08:00:00.000Z",
                 "memory": memory_ref(lessons, *kept),
@@ -101,6 +102,7 @@ def audited_project(root: Path, name: str) -> None:
     )
     retraction = _with_id(
         {
+            "schemaVersion": 1,
             "kind": "retracted",
             "ts": "2026-10-03T08:00:00.000Z",
             "memory": memory_ref(lessons, *dropped),
@@ -108,7 +110,10 @@ def audited_project(root: Path, name: str) -> None:
             "reason": "No longer true",
         }
     )
-    write(root / ".bmad/memory/lifecycle.ndjson", json.dumps(retraction) + "\n")
+    write(
+        root / ".bmad/memory/lifecycle.ndjson",
+        json.dumps(retraction, separators=(",", ":"), ensure_ascii=False) + "\n",
+    )
     scores = {
         "pgbouncer pooling": {
             "elo": 1216.0,

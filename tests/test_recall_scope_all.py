@@ -220,3 +220,26 @@ def test_evidence_ranking_stays_project_local(portfolio: tuple[Path, list[Path]]
     done = run("recall", "x", "--scope", "all", "--ranking", "evidence", "--portfolio", str(brain))
     assert done.exit_code == 1
     assert "Evidence ranking supports project-local lexical recall only." in done.stderr
+
+
+def test_with_evidence_annotates_each_projects_notes(portfolio: tuple[Path, list[Path]]) -> None:
+    brain, _ = portfolio
+    done = run(
+        "recall",
+        "pgbouncer",
+        "--scope",
+        "all",
+        "--portfolio",
+        str(brain),
+        "--with-evidence",
+        "--json",
+    )
+    results = json.loads(done.stdout)["results"]
+    notes = [entry for entry in results if entry["kind"] == "note"]
+    assert [(entry["projectName"], "memory" in entry) for entry in notes] == [
+        ("_brain", False),
+        ("project-0", True),
+        ("project-1", True),
+        ("project-2", True),
+    ]
+    assert {entry["memory"]["status"] for entry in notes[1:]} == {"active"}

@@ -258,6 +258,14 @@ def _recall_all(
         entry["project"] = project.path
         entry["projectName"] = project.name
         entries.append(entry)
+    if request.with_evidence:
+        from mem.commands import context
+
+        for row in roots:
+            if row.role == "project":
+                mine = [entry for entry in entries if entry["project"] == row.path]
+                if mine:
+                    context.annotate_recall(row.path, mine)
     return PortfolioAnswer(entries, skipped)
 
 
