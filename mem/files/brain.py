@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from mem import layout
 from mem.errors import MemError
@@ -15,10 +16,9 @@ from mem.errors import MemError
 LINK = layout.BRAIN_LINK
 
 
-@dataclass(frozen=True)
-class Detection:
+class Detection(NamedTuple):
     found: tuple[str, str] | None  # (directory, type)
-    warnings: list[str] = field(default_factory=list)
+    warnings: Sequence[str] = ()
 
 
 def global_brain_dir() -> str:

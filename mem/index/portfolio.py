@@ -24,7 +24,7 @@ from mem import index, layout
 from mem.core import registry
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec
-from mem.index import checkouts, sync
+from mem.index import sync
 
 ROLE = "portfolio"  # of the index file, keyed by the brain's real path
 REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
@@ -221,6 +221,8 @@ def _sync_root(conn: index.Connection, row: index.ProjectRow) -> int | None:
     sync.apply(conn, row.id, work, indexed)
     read = len(work.check)
     watch = "\n".join(watched)
+    from mem.index import checkouts  # only a root that changed needs its checkout files
+
     if row.role == "project":
         # The checkout files the evidence names, as the evidence now stands.
         paths = checkouts.evidence_paths(conn, row.id).get(row.id, [])
@@ -244,6 +246,8 @@ def _listed(row: index.ProjectRow) -> list[str]:
 
 def snapshot(conn: index.Connection) -> dict[str, list[tuple[object, ...]]]:
     """Every root's content, as `index.snapshot` gives it, keyed `<role> <path>: <table>`."""
+    from mem.index import checkouts
+
     found: dict[str, list[tuple[object, ...]]] = {}
     for row in index.project_rows(conn):
         key = f"{row.role} {row.path}"
