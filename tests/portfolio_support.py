@@ -61,7 +61,7 @@ def memory_ref(file: str, heading: str, body: str) -> dict[str, str]:
     }
 
 
-def _with_id(record: dict[str, object]) -> dict[str, object]:
+def with_id(record: dict[str, object]) -> dict[str, object]:
     body = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
     return {"id": hashlib.sha256(body.encode()).hexdigest(), **record}
 
@@ -83,7 +83,7 @@ def audited_project(root: Path, name: str) -> None:
     write(root / "src/pool.py", "POOL = 20\n")
     recorded = hashlib.sha256(b"POOL = 10\n").hexdigest()
     evidence = [
-        _with_id(
+        with_id(
             {
                 "schemaVersion": 1,
                 "kind": "memory-evidence",
@@ -100,7 +100,7 @@ def audited_project(root: Path, name: str) -> None:
         root / ".bmad/memory/evidence.ndjson",
         "".join(json.dumps(record, separators=(",", ":")) + "\n" for record in evidence),
     )
-    retraction = _with_id(
+    retraction = with_id(
         {
             "schemaVersion": 1,
             "kind": "retracted",
@@ -125,7 +125,7 @@ def audited_project(root: Path, name: str) -> None:
         }
     }
     write(root / ".bmad/memory/pattern-scores.json", json.dumps(scores))
-    receipt = _with_id(
+    receipt = with_id(
         {
             "schemaVersion": 1,
             "kind": "accepted-outcome",
