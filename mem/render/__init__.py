@@ -32,7 +32,7 @@ def recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
     for position, entry in enumerate(results, start=1):
         score = js.to_fixed(entry["score"], 3)
         # --scope all: the project's name before the source
-        where = f"{entry['projectName']}: " if "projectName" in entry else ""
+        where = f"{one_line(entry['projectName'])}: " if "projectName" in entry else ""
         retired = _retired_mark(entry)
         if entry["kind"] == "event":
             lines.append(f"  {position}. [{score}] event {where}{entry['source']}#{entry['ref']}")
@@ -56,10 +56,18 @@ def _retired_mark(entry: dict[str, Any]) -> str:
     return ""
 
 
+def one_line(text: str) -> str:
+    """A project's name or path on one line: control characters spelled as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 def skipped_text(skipped: list[dict[str, str]]) -> str:
     """Stderr lines for the registered projects a portfolio recall skipped."""
     return "".join(
-        f"mem recall: warning: skipped {item['projectName']} ({item['project']}):"
+        f"mem recall: warning: skipped {one_line(item['projectName'])}"
+        f" ({one_line(item['project'])}):"
         f" {item['reason']}\n"
         for item in skipped
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mem.render import one_line as shown
+
 
 def _lines(lines: list[str]) -> str:
     return "\n".join(lines) + "\n"
@@ -15,10 +17,10 @@ def listed_text(result: dict[str, Any]) -> str:
         return f"mem portfolio: no projects registered in {result['brain']}\n"
     missing = f", {result['missing']} not found" if result["missing"] else ""
     lines = [f"mem portfolio: {result['count']} project(s) in {result['brain']}{missing}"]
-    width = max(len(project["name"]) for project in projects)
+    width = max(len(shown(project["name"])) for project in projects)
     for project in projects:
         gone = "" if project["found"] else "  (not found)"
-        lines.append(f"  {project['name']:<{width}}  {project['path']}{gone}")
+        lines.append(f"  {shown(project['name']):<{width}}  {shown(project['path'])}{gone}")
     return _lines(lines)
 
 
@@ -26,14 +28,15 @@ def added_text(result: dict[str, Any]) -> str:
     lines = []
     for project in result["projects"]:
         verb = "registered" if project["added"] else "already registered"
-        lines.append(f"mem portfolio: {verb} {project['path']} ({project['entry']})")
+        lines.append(f"mem portfolio: {verb} {shown(project['path'])} ({project['entry']})")
     return _lines(lines)
 
 
 def removed_text(result: dict[str, Any]) -> str:
     return _lines(
         [
-            f"mem portfolio: unregistered {item['name']} ({item['path']}); its files are untouched"
+            f"mem portfolio: unregistered {shown(item['name'])} ({shown(item['path'])});"
+            " its files are untouched"
             for item in result["removed"]
         ]
     )
@@ -59,9 +62,10 @@ def status_text(result: dict[str, Any]) -> str:
     lines = [f"mem status: portfolio of {result['brain']} ({result['count']} root(s){missing})"]
     rows = [("project", *COLUMNS, "path")]
     for project in result["projects"]:
-        name = project["name"] + (" (brain)" if project["role"] == "brain" else "")
+        name = shown(project["name"]) + (" (brain)" if project["role"] == "brain" else "")
+        path = shown(project["path"])
         if not project["found"]:
-            rows.append((name, "-", "-", "-", "-", "-", "-", f"{project['path']} (not found)"))
+            rows.append((name, "-", "-", "-", "-", "-", "-", f"{path} (not found)"))
             continue
         rows.append(
             (
@@ -72,7 +76,7 @@ def status_text(result: dict[str, Any]) -> str:
                 str(project["retired"]),
                 str(project["evidenceChanged"]),
                 _lock(project["lock"]),
-                project["path"],
+                path,
             )
         )
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]) - 1)]
