@@ -32,6 +32,7 @@ CREATE TABLE files (
     hash TEXT NOT NULL,             -- 'xxh3:' + xxh3_128 hex of the raw bytes
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
+    ctime_ns INTEGER NOT NULL,      -- an edit that restores the mtime (touch -r) still moves it
     inode INTEGER NOT NULL,
     checked_ns INTEGER NOT NULL,    -- when the bytes were last hashed (racily-clean guard)
     utf8 INTEGER NOT NULL,          -- 1 when the bytes are valid UTF-8
@@ -150,6 +151,7 @@ CREATE TABLE lifecycle (
     with_id TEXT,                   -- the successor (superseded only)
     with_revision TEXT,
     reason TEXT,
+    intact INTEGER NOT NULL,        -- 1 when well formed and the id matches: what recall applies
     PRIMARY KEY (file_id, line)
 );
 
@@ -265,12 +267,12 @@ JOIN files AS lf ON lf.id = l.file_id
 JOIN files AS f ON f.project_id = lf.project_id AND f.path = l.memory_file
 JOIN records AS r ON r.file_id = f.id AND r.kind = 'note' AND r.memory_id = l.memory_id
     AND r.revision = l.revision
-WHERE l.ts IS NOT NULL AND l.reason IS NOT NULL AND l.memory_heading IS NOT NULL
+WHERE l.intact
     AND (
-        (l.kind = 'retracted' AND l.with_id IS NULL AND l.with_revision IS NULL)
-        OR (l.kind = 'superseded' AND EXISTS (
+        l.kind = 'retracted'
+        OR EXISTS (
             SELECT 1 FROM records AS s JOIN files AS sf ON sf.id = s.file_id
             WHERE sf.project_id = lf.project_id AND s.memory_id = l.with_id
             AND s.revision = l.with_revision
-        ))
+        )
     );

@@ -105,18 +105,17 @@ def test_evidence_only_on_request(git_project: Path, run_mem: RunMem) -> None:
 def test_recall_with_evidence_keeps_order_and_scores(git_project: Path, run_mem: RunMem) -> None:
     run_mem("evidence", "add", CACHE, "--source", "src/policy.py", cwd=git_project)
     run_mem("supersede", RETRY, "--with", CACHE, "--reason", "merged", cwd=git_project)
-    plain = json.loads(
-        run_mem("recall", "cache", "retry", "budget", "--json", cwd=git_project).stdout
-    )
-    rich = json.loads(
-        run_mem(
-            "recall", "cache", "retry", "budget", "--with-evidence", "--json", cwd=git_project
-        ).stdout
-    )
+    # A superseded note is listed only on request (deviation D10).
+    query = ("recall", "cache", "retry", "budget", "--include-retired", "--json")
+    plain = json.loads(run_mem(*query, cwd=git_project).stdout)
+    rich = json.loads(run_mem(*query, "--with-evidence", cwd=git_project).stdout)
     assert [(r["ref"], r["score"]) for r in rich["results"]] == [
         (r["ref"], r["score"]) for r in plain["results"]
     ]
     assert all("memory" not in r for r in plain["results"])
+    assert [r.get("status") for r in plain["results"]] == [
+        r["memory"]["status"] for r in rich["results"]
+    ]
     by_ref = {r["ref"]: r["memory"] for r in rich["results"]}
     assert by_ref["Retry budget"]["status"] == "superseded"
     assert by_ref["Retry budget"]["supersededBy"] == CACHE
@@ -124,7 +123,9 @@ def test_recall_with_evidence_keeps_order_and_scores(git_project: Path, run_mem:
     assert by_ref["Cache contract"]["status"] == "active"
     assert by_ref["Cache contract"]["audit"] == "unchanged"
     assert by_ref["Cache contract"]["id"] == CACHE
-    text = run_mem("recall", "retry", "budget", "--with-evidence", cwd=git_project).stdout
+    text = run_mem(
+        "recall", "retry", "budget", "--with-evidence", "--include-retired", cwd=git_project
+    ).stdout
     assert f"     {RETRY}: superseded by {CACHE}; audit unknown\n" in text
     assert run_mem("recall", "retry", "budget", cwd=git_project).stdout.count(RETRY) == 0
 
@@ -146,7 +147,11 @@ def test_evidence_ranking_drops_terminated_notes(project: Path, run_mem: RunMem)
     after = json.loads(run_mem(*query, cwd=project).stdout)
     assert "2026-06-02 — Postgres connection pooling" not in [r["ref"] for r in after["results"]]
     lexical = json.loads(run_mem("recall", "postgres", "pooling", "--json", cwd=project).stdout)
-    assert "2026-06-02 — Postgres connection pooling" in [r["ref"] for r in lexical["results"]]
+    assert "2026-06-02 — Postgres connection pooling" not in [r["ref"] for r in lexical["results"]]
+    listed = run_mem("recall", "postgres", "pooling", "--include-retired", "--json", cwd=project)
+    assert ("2026-06-02 — Postgres connection pooling", "retracted") in [
+        (r["ref"], r.get("status")) for r in json.loads(listed.stdout)["results"]
+    ]
     limited = json.loads(run_mem(*query, "--limit", "1", cwd=project).stdout)
     assert limited["count"] == 1, "the limit applies after terminated notes are dropped"
 

@@ -514,10 +514,13 @@ def test_consolidate_and_promote(tmp_path: Path, isolated_env: Path, run_mem: Ru
 def test_archive_unblocks_a_full_journal(project: Path, run_mem: RunMem) -> None:
     journal = project / ".bmad/memory/journal.ndjson"
     event = json.loads(journal.read_text().split("\n")[0])
-    line = json.dumps({**event, "task": "zebra crossing"}, separators=(",", ":")) + "\n"
     filler = journal.read_text()
-    while len(filler) + len(line) < 2 * 1024 * 1024 - 200:
-        filler += line
+    number = 0
+    # Distinct lines: the same line twice is one event (deviation D11).
+    while len(filler) < 2 * 1024 * 1024 - 400:
+        task = f"zebra crossing {number}"
+        filler += json.dumps({**event, "task": task}, separators=(",", ":")) + "\n"
+        number += 1
     padding = 2 * 1024 * 1024 - 10 - len(filler) - len('{"pad":""}\n')
     filler += '{"pad":"' + "p" * padding + '"}\n'
     journal.write_text(filler)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,8 +23,13 @@ POSITIVE = ("--eval", "1", "--accept", "true", "--ci", "pass")
 def reinforce_json(run_mem: RunMem, project: Path, *args: str, now: str = T0) -> dict:
     done = run_mem("reinforce", *args, "--json", cwd=project, env={"MEM_NOW": now})
     assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
+    assert without_section_warning(done.stderr) == ""
     return json.loads(done.stdout)
+
+
+def without_section_warning(stderr: str) -> str:
+    """stderr without deviation D12's warning for a pattern id that names no section."""
+    return re.sub(r'mem reinforce: warning: no "### .*" section in patterns\.md.*\n', "", stderr)
 
 
 def promotions(project: Path) -> list[dict]:
@@ -256,7 +262,7 @@ def test_concurrent_reinforces_lose_nothing(run_mem: RunMem, project: Path) -> N
             run_mem("reinforce", "--pattern", "shared", "--ci", "pass", cwd=project)
             for _ in range(5)
         ]
-        return [(done.returncode, done.stderr) for done in runs]
+        return [(done.returncode, without_section_warning(done.stderr)) for done in runs]
 
     with ThreadPoolExecutor(max_workers=3) as pool:
         outcomes = [outcome for batch in pool.map(worker, range(3)) for outcome in batch]

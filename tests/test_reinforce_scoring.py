@@ -7,7 +7,7 @@ import tempfile
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mem.commands import reinforce
@@ -49,7 +49,8 @@ def test_reward_folds_signals_with_renormalised_weights(signals: Any, expected: 
 
 def test_reward_of_cli_signals() -> None:
     assert patterns.reward(parse_signals("0.8", "yes", "fail")) == 0.7
-    assert patterns.reward(parse_signals(None, "maybe", "PASS")) == 0  # NaN signals count as 0
+    # The library still folds a NaN signal as 0 (the CLI refuses one first: deviation D9).
+    assert patterns.reward({"acceptance": math.nan, "ci": math.nan}) == 0
     assert patterns.reward(parse_signals("0x10", None, None)) == 1
 
 
@@ -250,6 +251,8 @@ def test_rewards_above_one_count_as_one(steps: list[tuple[float, str]], ts: str)
 pattern_ids = st.text(min_size=1).filter(lambda text: bool(js.trim(text)))
 
 
+# Each example fsyncs up to a dozen files: its time is the disk's, not a deadline's business.
+@settings(deadline=None)
 @given(st.lists(st.tuples(pattern_ids, signals_strategy, timestamps), min_size=1, max_size=12))
 def test_the_stored_file_always_parses_and_round_trips(
     calls: list[tuple[str, dict[str, Any], str]],

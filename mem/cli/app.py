@@ -125,6 +125,7 @@ def cli() -> None:
 @click.option("--with-evidence", is_flag=True, help="Add each note's lifecycle and audit status.")
 @legacy_options
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
+@click.option("--include-retired", is_flag=True, help="Also list superseded and retracted notes.")
 @click.option(
     "--project",
     "projects",
@@ -132,15 +133,7 @@ def cli() -> None:
     metavar="NAME",
     help="--scope all: only this registered project (name or path; repeatable).",
 )
-@click.option("--include-retired", is_flag=True, help="List superseded and retracted notes too.")
-def recall(
-    words: tuple[str, ...],
-    json_: bool,
-    include_archive: bool,
-    projects: tuple[str, ...],
-    include_retired: bool,
-    **options: Any,
-) -> None:
+def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options: Any) -> None:
     """Ranked notes and journal events for a query.
 
     --scope all searches every project registered in the portfolio brain, and its notes.
@@ -152,15 +145,7 @@ def recall(
     """
     from mem.cli import fast
 
-    output = fast.recall_output(
-        words,
-        json_,
-        options,
-        include_archive=include_archive,
-        projects=projects,
-        include_retired=include_retired,
-    )
-    click.echo(output, nl=False)
+    click.echo(fast.recall_output(words, json_, options, include_archive=include_archive), nl=False)
 
 
 @cli.command()
@@ -258,14 +243,14 @@ def index_path(directory: str | None, portfolio_: bool, brain: str | None, json_
     """
     from mem import index
     from mem.cli import progress
-    from mem.index import check, sync
+    from mem.index import check, healing
 
     if portfolio_:
         with progress.Progress("mem index: syncing the portfolio index") as shown:
             path = check.portfolio_path(_portfolio_brain(directory, brain), shown.sync_step)
     else:
         root = safe_paths.project_root(directory)
-        sync.sync_project(root)
+        healing.sync_project(root)
         path = index.index_path(root, "project")
     _emit({"path": path}, json_, lambda result: result["path"] + "\n")
 
@@ -654,6 +639,9 @@ def reinforce(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     evidence = patterns.parse_evidence(options["evidence"])
     root = _directory(options)
     result = reinforce.reinforce(root, options["pattern"], signals, evidence, clock.now_iso())
+    warning = reinforce.missing_section_warning(root, result.pattern_id)
+    if warning is not None:
+        click.echo(f"mem reinforce: warning: {warning}", err=True)
     click.echo(render.reinforce_json(result) if json_ else render.reinforce_text(result), nl=False)
 
 

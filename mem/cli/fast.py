@@ -49,8 +49,6 @@ def recall_output(
     as_json: bool,
     options: dict[str, Any],
     include_archive: bool = False,
-    projects: tuple[str, ...] = (),
-    include_retired: bool = False,
 ) -> str:
     from mem import clock, render
     from mem.commands import recall
@@ -65,8 +63,8 @@ def recall_output(
         context_scope=options["context_scope"],
         include_archive=include_archive,
         with_evidence=bool(options.get("with_evidence")),
-        projects=tuple(projects or options.get("projects", ())),
-        include_retired=include_retired,
+        projects=tuple(options.get("projects") or ()),
+        include_retired=bool(options.get("include_retired")),
     )
     root = safe_paths.project_root(options["directory"])
     if request.scope == "all":

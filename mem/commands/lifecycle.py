@@ -16,29 +16,26 @@ from mem.commands import memories
 from mem.core import js
 from mem.core.memory import Memory, Outcome
 from mem.errors import MemError
-from mem.files import locking, stores, writing
+from mem.files import locking, safe_paths, stores, writing
 
 STORE = layout.LIFECYCLE
 LABEL = "Lifecycle"
 MAX_REASON = 2000
 
 
-def well_formed(record: stores.Record) -> bool:
-    kind = record.get("kind")
-    successor = record.get("with")
-    return (
-        isinstance(record.get("ts"), str)
-        and stores.is_memory_ref(record.get("memory"))
-        and isinstance(record.get("reason"), str)
-        and (
-            (kind == "superseded" and stores.is_memory_ref(successor))
-            or (kind == "retracted" and successor is None)
-        )
-    )
+well_formed = stores.lifecycle_well_formed
 
 
 def read_events(root: str) -> list[stores.Record]:
     return stores.read_store(root, STORE, LABEL, well_formed)
+
+
+def readable_events(root: str) -> list[stores.Record]:
+    """The intact events, read as lexical recall reads: following links, damaged lines skipped."""
+    data = safe_paths.read_plain(root, STORE)
+    return (
+        [] if data is None else stores.intact_records(data.decode("utf-8", "replace"), well_formed)
+    )
 
 
 @dataclass(frozen=True)

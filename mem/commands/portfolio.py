@@ -30,6 +30,11 @@ BRAIN_KINDS = layout.NOTE_NAMES
 # ---- init
 
 
+# Deviation D11: git's built-in union driver merges two clones' appends to these stores
+# without a conflict (readers count a line that ends up twice once).
+UNION_MERGED = tuple(layout.ARCHIVABLE.values())
+
+
 def init(root: str, now: str) -> dict[str, Any]:
     """Create what is missing, link the brain, index the project in a global brain."""
     created: list[str] = []
@@ -38,6 +43,7 @@ def init(root: str, now: str) -> dict[str, Any]:
         relative = f"{PROJECT_MEMORY}/{name}"
         (created if writing.create_new(root, relative, text) else existing).append(relative)
     (created if writing.ensure_directory(root, SESSIONS) else existing).append(SESSIONS + "/")
+    merge_lines = _add_union_merge_lines(root)
 
     detection = brain.brain_detection(root)
     warnings = list(detection.warnings)
@@ -72,8 +78,25 @@ def init(root: str, now: str) -> dict[str, Any]:
         "brain": link,
         "brainCreated": [os.path.join(global_dir, name) for name in brain_created],
         "indexed": indexed,
+        "gitattributes": merge_lines,
         "warnings": warnings,
     }
+
+
+def missing_merge_lines(text: str) -> list[str]:
+    """Pure: the `<store> merge=union` lines a .gitattributes text lacks, in store order."""
+    present = {tuple(line.split()) for line in text.split("\n")}
+    return [
+        f"{store} merge=union" for store in UNION_MERGED if (store, "merge=union") not in present
+    ]
+
+
+def _add_union_merge_lines(root: str) -> list[str]:
+    """Append the missing lines to .gitattributes (created if absent); never rewrite it."""
+    missing = missing_merge_lines(safe_paths.read_bounded(root, layout.GITATTRIBUTES) or "")
+    if missing:
+        writing.append_text(root, layout.GITATTRIBUTES, "".join(line + "\n" for line in missing))
+    return missing
 
 
 def _complete_global_brain(directory: str) -> list[str]:

@@ -11,7 +11,7 @@ from mem import clock, index
 from mem.core import js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
-from mem.index import sync
+from mem.index import healing, long_queries, sync
 
 if TYPE_CHECKING:
     from mem.index.portfolio import Progress
@@ -49,7 +49,8 @@ def context_scope(text: str | None) -> list[str]:
     """The explicit project scope of evidence ranking: normalised, de-duplicated, sorted."""
     from mem.core import receipts  # evidence ranking only: lexical recall does not pay the import
 
-    return receipts.scope_items([] if text is None else [js.trim(item) for item in text.split(",")])
+    # JavaScript reads an empty option value as absent: `--context-scope ''` is no scope at all.
+    return receipts.scope_items([js.trim(item) for item in text.split(",")] if text else [])
 
 
 def validate(request: Request) -> int:
@@ -76,8 +77,35 @@ def recall(
     terms = parse.query_tokens(request.query)
     if request.scope == "all":
         return _recall_all(root, request, limit, terms, now_ms, progress).entries
+    entries, evidence, terminations = healing.answer(
+        lambda open_index: _ranked(root, request, limit, terms, now_ms, open_index)
+    )
+    if evidence is not None:
+        from mem.commands import lifecycle
+
+        kept = lifecycle.drop_terminated(root, entries, terminations)
+        entries = _with_evidence(kept, evidence)[:limit]
+    if request.with_evidence:
+        from mem.commands import context
+
+        entries = context.annotate_recall(root, entries)
+    return entries
+
+
+Evidence = list[tuple[dict[str, Any], str | None]]
+
+
+def _ranked(
+    root: str,
+    request: Request,
+    limit: int,
+    terms: list[str],
+    now_ms: float | None,
+    open_index: healing.Opener,
+) -> tuple[list[dict[str, Any]], Evidence | None, list[dict[str, Any]]]:
+    """The ranked entries, and what evidence ranking still has to apply to them."""
     with contextlib.ExitStack() as stack:
-        conn, _ = stack.enter_context(sync.synced(root, "project"))
+        conn, _ = stack.enter_context(open_index(root, "project"))
         project_files = {
             path: row
             for path, row in index.file_rows(conn).items()
@@ -85,24 +113,30 @@ def recall(
         }
         evidence = None
         terminations: list[dict[str, Any]] = []
+        retired: dict[int, Any] = {}
         if request.ranking == "evidence":
             from mem.commands import lifecycle
 
             _check_evidence_sources(root, project_files)
             evidence = _receipt_reasons(root, context_scope(request.context_scope))
             terminations = lifecycle.read_events(root)
+        elif index.has_lifecycle_events(conn):
+            retired = _retired_notes(root, conn, project_files)
+        hidden = set() if request.include_retired else set(retired)
         # Receipts and lifecycle events drop and boost entries before the limit applies, so
         # then every candidate is ranked; without them evidence ranking only labels the top.
-        candidate_limit = None if evidence or terminations else limit
+        # Hidden retired notes are at most len(hidden) of the best limit + len(hidden).
+        candidate_limit = None if evidence or terminations else limit + len(hidden)
         ranked = _rank(
             conn, terms, [row.id for row in project_files.values()], now_ms, candidate_limit
         )
+        ranked = [item for item in ranked if item.id not in hidden]
         sources: dict[int, tuple[index.Connection, str]] = {
             row.rank: (conn, row.path) for row in project_files.values()
         }
         brain_root = _portfolio_root(root, request)
         if brain_root is not None:
-            brain_conn, _ = stack.enter_context(sync.synced(brain_root, "brain"))
+            brain_conn, _ = stack.enter_context(open_index(brain_root, "brain"))
             seen = {row.real_path for row in project_files.values()}
             brain_files = [
                 row for row in index.file_rows(brain_conn).values() if row.real_path not in seen
@@ -115,16 +149,64 @@ def recall(
                 sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
         top = score.order(ranked, limit if candidate_limit else len(ranked))
         entries = _entries(top, sources)
-    if evidence is not None:
-        from mem.commands import lifecycle
+        if request.include_retired:
+            for item, entry in zip(top, entries, strict=True):
+                if entry["kind"] == "note":
+                    in_project = sources[item.rank][0] is conn
+                    entry.update(_status_fields(retired.get(item.id) if in_project else None))
+    return entries, evidence, terminations
 
-        kept = lifecycle.drop_terminated(root, entries, terminations)
-        entries = _with_evidence(kept, evidence)[:limit]
-    if request.with_evidence:
-        from mem.commands import context
 
-        entries = context.annotate_recall(root, entries)
-    return entries
+def _retired_notes(
+    root: str, conn: index.Connection, project_files: dict[str, index.FileRow]
+) -> dict[int, Any]:
+    """Record id -> lifecycle status of each note whose current revision is retired (D10).
+
+    Revisions come from the indexed text, so only the sections the events name are hashed
+    and no Markdown is read again. A damaged lifecycle line is skipped, never fatal: lexical
+    recall keeps answering.
+    """
+    from mem.commands import lifecycle, memories
+
+    events = lifecycle.readable_events(root)
+    named = {
+        (ref["file"], ref["heading"])
+        for event in events
+        for ref in (event["memory"], event["with"])
+        if ref is not None
+    }
+    file_ids = {
+        row.id: path for path, row in project_files.items() if path in memories.MEMORY_FILES
+    }
+    notes = index.notes_headed(conn, list(file_ids), sorted({heading for _, heading in named}))
+    current = {
+        record_id: memories.Memory(
+            memories.memory_id(file_ids[file_id], heading),
+            file_ids[file_id],
+            heading,
+            memories.revision_of(text),
+            ordinal,
+            text,
+        )
+        for record_id, file_id, ordinal, heading, text in notes
+        if (file_ids[file_id], heading) in named
+    }
+    found = lifecycle.statuses(events, list(current.values()))
+    retired = {}
+    for record_id, memory in current.items():
+        status = found[(memory.id, memory.revision)]
+        if status.status != "active":
+            retired[record_id] = status
+    return retired
+
+
+def _status_fields(status: Any) -> dict[str, Any]:
+    """`recall --include-retired`: a note's lifecycle status, as JSON shows it."""
+    if status is None or status.status == "active":
+        return {"status": "active"}
+    if status.status == "superseded":
+        return {"status": "superseded", "supersededBy": status.superseded_by}
+    return {"status": status.status}
 
 
 # SQLite's libm and V8's fdlibm differ by an ulp at most; this band is far wider, so every
@@ -142,9 +224,13 @@ def _rank(
 ) -> list[score.Ranked]:
     """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
     ranked = []
-    for candidate in index.candidates(conn, terms, file_ids, now_ms, limit, RANK_MARGIN):
+    if len(terms) > long_queries.SQL_TERMS_LIMIT:
+        found = long_queries.candidates(conn, terms, file_ids)
+    else:
+        found = index.candidates(conn, terms, file_ids, now_ms, limit, RANK_MARGIN)
+    for candidate in found:
         project = "" if project_paths is None else project_paths[candidate.project_id]
-        value = score.lexical(candidate.frequencies, candidate.tokens)
+        value = score.lexical(candidate.frequencies, candidate.tokens, len(terms))
         if candidate.kind == "event":
             event_ms = candidate.ts_ms
             if event_ms is not None and candidate.ts_local:
@@ -214,6 +300,16 @@ def recall_portfolio(
     return _recall_all(root, request, limit, parse.query_tokens(request.query), now_ms, progress)
 
 
+class _PortfolioTop(NamedTuple):
+    """What a portfolio recall takes from the index (nothing of it outlives the connection)."""
+
+    roots: list[index.ProjectRow]
+    skipped: list[dict[str, str]]
+    retired: dict[int, tuple[str, str | None]]
+    top: list[score.Ranked]
+    stored: dict[int, index.StoredRecord]
+
+
 def _recall_all(
     root: str,
     request: Request,
@@ -232,17 +328,21 @@ def _recall_all(
     from mem.index import portfolio
 
     brain = brains.portfolio_brain(root, request.portfolio)
-    with portfolio.synced(brain, progress) as (conn, _):
+
+    def ranked(conn: index.Connection) -> _PortfolioTop:
         roots, skipped = chosen_roots(index.project_rows(conn), request.projects)
         project_ids = [row.id for row in roots]
         file_ids = index.recall_file_ids(conn, project_ids, request.include_archive)
         retired = index.retired_notes(conn, project_ids)
         paths = {row.id: row.path for row in roots}
-        ranked = _rank(conn, terms, file_ids, now_ms, limit + len(retired), paths)
+        found = _rank(conn, terms, file_ids, now_ms, limit + len(retired), paths)
         if not request.include_retired:
-            ranked = [item for item in ranked if item.id not in retired]
-        top = score.order(ranked, limit)
+            found = [item for item in found if item.id not in retired]
+        top = score.order(found, limit)
         stored = index.fetch(conn, [item.id for item in top])
+        return _PortfolioTop(roots, skipped, retired, top, stored)
+
+    roots, skipped, retired, top, stored = portfolio.answer(brain, ranked, progress)
     by_id = {row.id: row for row in roots}
     entries = []
     for item in top:

@@ -49,15 +49,26 @@ def reinforce(
         result = patterns.reinforce(
             pattern_id, signals, evidence, scores.get(pattern_id), now, clock.local_offset_ms
         )
-        proposal = None if result.promotion is None else js.stringify(result.promotion) + "\n"
-        if proposal is not None:
-            # Refuse before the first write, so scores and proposals never disagree.
-            writing.check_appendable(root, PROMOTIONS, proposal)
         scores[pattern_id] = result.after.as_json()
-        writing.write_atomic(root, SCORES, js.stringify_pretty(scores) + "\n")
-        if proposal is not None:
-            writing.append_line(root, PROMOTIONS, proposal)
+        scores_text = js.stringify_pretty(scores) + "\n"
+        writing.check_replaceable(scores_text)
+        if result.promotion is not None:
+            # The proposal goes first: a writer killed between the two writes may leave a
+            # proposal whose score update is lost (the next qualifying call proposes again),
+            # never a kept score update without its proposal.
+            writing.append_line(root, PROMOTIONS, js.stringify(result.promotion) + "\n")
+        writing.write_atomic(root, SCORES, scores_text)
     return result
+
+
+def missing_section_warning(root: str, pattern_id: str) -> str | None:
+    """Deviation D12: a pattern id that names no `###` section is probably a typo."""
+    headings = _headings(root)
+    if pattern_id in headings:
+        return None
+    warning = f'no "### {pattern_id}" section in patterns.md'
+    closest = patterns.closest_heading(pattern_id, headings)
+    return warning if closest is None else f'{warning} (did you mean "{closest}"?)'
 
 
 def _headings(root: str) -> set[str]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem import layout
+from mem import index, layout
 from mem.commands import housekeeping
-from mem.core import js
+from mem.core import js, ndjson
 from mem.files import brain, host, index_sources, locking, safe_paths
 from mem.index import check, portfolio
 
@@ -109,14 +109,20 @@ def store_sizes(root: str) -> list[dict[str, Any]]:
 def receipts(root: str) -> int:
     path = os.path.join(root, housekeeping.STORES["outcomes"])
     text = host.read_small_text(path) if os.path.isfile(path) else None
-    return 0 if text is None else sum(1 for line in text.split("\n") if js.trim(line))
+    return 0 if text is None else sum(1 for _ in ndjson.distinct_lines(text))
 
 
 def lock_state(root: str) -> dict[str, Any]:
     owner = locking.read_lock_owner(root)
     if owner is None:
         return {"state": "free"}
-    return {"state": "held", "pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
+    return {
+        "state": "held",
+        "pid": owner.pid,
+        "hostname": owner.hostname,
+        "alive": owner.alive,
+        "abandoned": owner.abandoned_unreadable,
+    }
 
 
 def _peeked_lock(root: str) -> dict[str, Any]:
@@ -136,6 +142,7 @@ def status(root: str) -> dict[str, Any]:
         "health": health(project, global_),
         "stores": store_sizes(root),
         "receipts": {"count": receipts(root), "limit": RECEIPT_LIMIT},
+        "findings": check.store_findings(root),
         "lock": lock_state(root),
         "index": check.state(root),
     }
@@ -148,9 +155,11 @@ def portfolio_status(
     from mem.commands import registry
 
     brain_dir = registry.portfolio_brain(root, explicit)
-    with portfolio.synced(brain_dir, progress) as (conn, _):
-        summaries = portfolio.summaries(conn)
-        path = conn.execute("PRAGMA database_list").fetchone()[2]
+
+    def read(conn: index.Connection) -> tuple[list[portfolio.Summary], str]:
+        return portfolio.summaries(conn), conn.execute("PRAGMA database_list").fetchone()[2]
+
+    summaries, path = portfolio.answer(brain_dir, read, progress)
     rows = []
     for summary in summaries:
         last_write = summary.last_write_ns

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from typing import Any
 
 from mem import layout
@@ -15,10 +16,14 @@ OUTCOMES = ("success", "failure", "partial", "abandoned")
 
 
 def parse_signals(eval_: str | None, accept: str | None, ci: str | None) -> dict[str, Any]:
-    """CLI signal options -> signals, with JavaScript Number() where the reference uses it."""
+    """CLI signal options -> signals, with JavaScript Number() where the reference uses it.
+
+    Deviation D9: a value Number() reads as NaN is refused before anything is read or
+    written; the reference stored it as null and folded it as reward 0.
+    """
     signals: dict[str, Any] = {}
     if eval_ is not None:
-        signals["evalScore"] = js.to_number(eval_)
+        signals["evalScore"] = _number(eval_, f'--eval must be a number, got "{eval_}"')
     if accept is not None:
         lowered = accept.lower()
         if lowered in ("true", "yes"):
@@ -26,10 +31,22 @@ def parse_signals(eval_: str | None, accept: str | None, ci: str | None) -> dict
         elif lowered in ("false", "no"):
             signals["acceptance"] = False
         else:
-            signals["acceptance"] = js.to_number(accept)
+            signals["acceptance"] = _number(
+                accept, f'--accept must be true, false, yes, no or a number, got "{accept}"'
+            )
     if ci is not None:
-        signals["ci"] = ci if ci in ("pass", "fail") else js.to_number(ci)
+        if ci in ("pass", "fail"):
+            signals["ci"] = ci
+        else:
+            signals["ci"] = _number(ci, f'--ci must be pass, fail or a number, got "{ci}"')
     return signals
+
+
+def _number(text: str, refusal: str) -> float:
+    value = js.to_number(text)
+    if math.isnan(value):
+        raise MemError(refusal)
+    return value
 
 
 def event_id(ts: str, agent: str, task: str) -> str:

@@ -7,6 +7,7 @@ rounds exact binary ties upward, ``Number()`` and ``Date.parse`` accept what V8 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -170,8 +171,30 @@ def _js_int(text: str) -> int | float:
     return number if abs(number) <= MAX_SAFE_INTEGER else float(number)
 
 
+# Far deeper than any record mem or bmad-plus writes, far shallower than Python's recursion
+# limit: a line nested deeper (it can arrive through a merge) is a corrupt line, never a
+# RecursionError in whatever walks the parsed value next.
+MAX_JSON_DEPTH = 100
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+class JsonTooDeep(ValueError):
+    def __init__(self) -> None:
+        super().__init__(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+
+
+def json_depth(text: str) -> int:
+    """How deeply the arrays and objects of a JSON text nest (brackets inside strings aside)."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0)
+
+
 def parse_json(text: str) -> Any:
-    """JSON.parse: raises ValueError where JavaScript would throw."""
+    """JSON.parse: raises ValueError where JavaScript would throw, and for nesting too deep."""
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and json_depth(text) > MAX_JSON_DEPTH:
+        raise JsonTooDeep()
     return json.loads(text, parse_constant=_reject_constant, parse_int=_js_int)
 
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from mem.core import js
 
 # Bump when the records produced for the same bytes change: the index version includes it.
-PARSER_VERSION = 1
+PARSER_VERSION = 2
 
 _TOKEN = re.compile(r"[a-z0-9àâäéèêëïîôöùûüç_-]{2,}")
 _WS = re.escape(js.JS_WHITESPACE)
@@ -127,12 +127,17 @@ def to_js_string(value: Any) -> str:
 
 
 def parse_journal(data: bytes, base_offset: int = 0) -> list[Event]:
-    """Every line that parses as a JSON object; torn and corrupt lines are skipped, as upstream."""
+    """Every line that parses as a JSON object; torn and corrupt lines are skipped, as upstream.
+
+    A line repeated further down (a git merge can do that) is one event (deviation D11).
+    """
     events: list[Event] = []
+    seen: set[str] = set()
     offset = 0
     for raw in data.split(b"\n"):
         line = js.trim(raw.decode("utf-8", errors="replace"))
-        if line:
+        if line and line not in seen:
+            seen.add(line)
             try:
                 value = js.parse_json(line)
             except ValueError:

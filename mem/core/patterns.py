@@ -88,6 +88,15 @@ def require_pattern_id(pattern_id: str | None) -> str:
     return pattern_id
 
 
+def closest_heading(pattern_id: str, headings: set[str]) -> str | None:
+    """The heading a mistyped pattern id most likely meant (case aside), if one is close."""
+    import difflib  # only when the id names no section
+
+    by_folded = {heading.casefold(): heading for heading in sorted(headings, reverse=True)}
+    found = difflib.get_close_matches(pattern_id.casefold(), sorted(by_folded), n=1, cutoff=0.6)
+    return by_folded[found[0]] if found else None
+
+
 @dataclass(frozen=True, slots=True)
 class Score:
     elo: float = ELO_BASELINE

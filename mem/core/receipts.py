@@ -10,7 +10,8 @@ import hashlib
 import re
 from typing import Any, TypeGuard
 
-from mem.core import js, parse
+from mem import layout
+from mem.core import js, ndjson, parse
 from mem.errors import MemError
 
 STORE_MAX = 1000
@@ -139,16 +140,18 @@ def parse_store(content: str | None) -> list[dict[str, Any]]:
     """The receipts of outcomes.ndjson, or a MemError for any sign of damage (fail closed)."""
     if content is None:
         return []
+    if ndjson.has_conflict_markers(content):
+        raise MemError(ndjson.CONFLICTED)
     if content and not content.endswith("\n"):
         raise MemError("Outcome store has an incomplete final record.")
     records = []
-    for line in content.split("\n"):
-        if not js.trim(line):
-            continue
+    for number, line in ndjson.distinct_lines(content):
         try:
             records.append(js.parse_json(line))
         except ValueError as error:
-            raise MemError(f"Outcome store holds a line that is not JSON: {error}") from None
+            raise MemError(
+                f"Outcome store {layout.OUTCOMES} line {number} is not JSON: {error}"
+            ) from None
     if len(records) > STORE_MAX:
         raise MemError(f"Outcome store exceeds {STORE_MAX} records.")
     seen_ids: set[str] = set()
@@ -234,10 +237,10 @@ def _anchor_key(receipt: dict[str, Any]) -> str:
 def index_rows(data: bytes) -> list[tuple[str, dict[str, object]]]:
     """Rows of the index's `receipts` table: every JSON-object line, damaged or not."""
     parsed = []
-    for number, raw in enumerate(data.decode("utf-8", errors="replace").split("\n"), start=1):
+    for number, raw in ndjson.distinct_lines(data.decode("utf-8", errors="replace")):
         line = js.trim(raw)
         try:
-            record = js.parse_json(line) if line else None
+            record = js.parse_json(line)
         except ValueError:
             record = None
         if isinstance(record, dict):

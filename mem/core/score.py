@@ -13,9 +13,14 @@ HALF_LIFE_DAYS = 30
 DAY_MS = 86_400_000
 
 
-def lexical(frequencies: Sequence[int], length: int) -> float:
-    """coverage × Σ(1 + ln tf) / √n, summed in query-token order as the reference does."""
-    if not frequencies or length == 0:
+def lexical(frequencies: Sequence[int], length: int, width: int | None = None) -> float:
+    """coverage × Σ(1 + ln tf) / √n, summed in query-token order as the reference does.
+
+    `width` is |Q|, the number of distinct query tokens; it defaults to len(frequencies).
+    Passing it lets `frequencies` omit the tokens a record lacks (they add nothing).
+    """
+    width = len(frequencies) if width is None else width
+    if not width or length == 0:
         return 0.0
     matched = 0
     hits = 0.0
@@ -25,7 +30,7 @@ def lexical(frequencies: Sequence[int], length: int) -> float:
             hits += jsmath.log1p_weight(frequency)
     if matched == 0:
         return 0.0
-    return hits * (matched / len(frequencies)) / math.sqrt(length)
+    return hits * (matched / width) / math.sqrt(length)
 
 
 def decayed(score: float, event_ms: float | None, now_ms: float | None) -> float:

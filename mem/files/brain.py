@@ -5,12 +5,12 @@ Detection only reads; `mem init` (mem/portfolio.py) writes the link it finds.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from mem import layout
+from mem.core import js
 from mem.errors import MemError
 
 LINK = layout.BRAIN_LINK
@@ -29,7 +29,7 @@ def read_link(root: str) -> dict[str, object] | None:
     """The parsed `.brain-link` object; None when it is missing or not a JSON object."""
     try:
         with open(os.path.join(root, LINK), encoding="utf-8") as handle:
-            link = json.load(handle)
+            link = js.parse_json(handle.read())
     except (OSError, ValueError):
         return None
     return link if isinstance(link, dict) else None

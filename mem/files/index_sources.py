@@ -24,6 +24,7 @@ class SourceStat(NamedTuple):
     size: int
     mtime_ns: int
     inode: int
+    ctime_ns: int
 
 
 def stat_sources(root: str, specs: list[SourceSpec]) -> list[SourceStat]:
@@ -42,7 +43,9 @@ def stat_sources(root: str, specs: list[SourceSpec]) -> list[SourceStat]:
         if real in seen:
             continue
         seen.add(real)
-        found.append(SourceStat(spec, real, info.st_size, info.st_mtime_ns, info.st_ino))
+        found.append(
+            SourceStat(spec, real, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+        )
     return found
 
 

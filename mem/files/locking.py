@@ -5,11 +5,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from typing import NamedTuple
 
 from mem import layout
+from mem.core import js
 from mem.errors import MemError
 from mem.files.safe_paths import MEMORY_DIR, safe_path
 
@@ -22,10 +24,23 @@ LOCK_RETRY_SECONDS = 0.010
 _held_roots: set[str] = set()
 
 
+# An owner writes its record right after creating the lock file; an empty or unreadable
+# lock older than this was left by a writer killed in between.
+ABANDONED_AFTER_NS = 5_000_000_000
+_TEMP_NAME = re.compile(r".+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp")
+
+
 class LockOwner(NamedTuple):
     pid: int | None
     hostname: str | None
     raw: str
+    inode: int = 0
+    modified_ns: int = 0
+
+    @property
+    def abandoned_unreadable(self) -> bool:
+        """An owner record that is empty or unreadable, and old enough that nobody is writing it."""
+        return self.pid is None and time.time_ns() - self.modified_ns > ABANDONED_AFTER_NS
 
     @property
     def on_this_host(self) -> bool:
@@ -48,7 +63,9 @@ class LockOwner(NamedTuple):
 
     def describe(self) -> str:
         if self.pid is None:
-            return "its owner record is unreadable"
+            state = "empty" if not self.raw else "unreadable"
+            age = (time.time_ns() - self.modified_ns) // 1_000_000_000
+            return f"its owner record is {state}, written {age} s ago"
         liveness = {True: "alive", False: "not running", None: "liveness unknown: another host"}
         return f"owner pid {self.pid} on host {self.hostname}, {liveness[self.alive]}"
 
@@ -57,17 +74,21 @@ def read_lock_owner(root: str) -> LockOwner | None:
     path = safe_path(root, layout.WRITER_LOCK)
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            raw = handle.read()
+            info = os.fstat(handle.fileno())
+            raw = handle.read(64 * 1024)
     except FileNotFoundError:
         return None
+    except IsADirectoryError:
+        raise MemError(f"{layout.WRITER_LOCK} is a directory; inspect it.") from None
+    stamp = (info.st_ino, info.st_mtime_ns)
     try:
-        record = json.loads(raw)
+        record = js.parse_json(raw)
     except ValueError:
         record = None
     if not isinstance(record, dict) or not isinstance(record.get("pid"), int):
-        return LockOwner(None, None, raw)
+        return LockOwner(None, None, raw, *stamp)
     hostname = record.get("hostname")
-    return LockOwner(record["pid"], hostname if isinstance(hostname, str) else None, raw)
+    return LockOwner(record["pid"], hostname if isinstance(hostname, str) else None, raw, *stamp)
 
 
 def peek_lock_owner(root: str) -> LockOwner | None:
@@ -129,6 +150,7 @@ def writer_lock(root: str) -> Iterator[None]:
             os.fsync(fd)
         finally:
             os.close(fd)
+        _remove_orphan_temps(os.path.dirname(path))
         yield
     finally:
         _held_roots.discard(root)
@@ -142,6 +164,22 @@ def writer_lock(root: str) -> Iterator[None]:
             os.unlink(path)
 
 
+def _remove_orphan_temps(directory: str) -> None:
+    """Delete the `<file>.<uuid>.tmp` siblings a killed writer left before its rename.
+
+    Every writer of this directory writes its temporary files under writer.lock, so while
+    we hold it none of them belongs to a live writer.
+    """
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return
+    for name in names:
+        if _TEMP_NAME.fullmatch(name):
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                os.unlink(os.path.join(directory, name))
+
+
 def _create_lock_file(root: str, path: str) -> int:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     for _ in range(LOCK_ATTEMPTS):
@@ -153,7 +191,8 @@ def _create_lock_file(root: str, path: str) -> int:
             raise MemError(f"Cannot create {layout.WRITER_LOCK}: {error.strerror}.") from None
     owner = read_lock_owner(root)
     detail = f" ({owner.describe()})" if owner else ""
-    hint = " `mem unlock` can remove it." if owner and owner.alive is False else ""
+    removable = owner is not None and (owner.alive is False or owner.abandoned_unreadable)
+    hint = " `mem unlock` can remove it." if removable else ""
     raise MemError(
         "Memory writer lock is occupied. Inspect writer.lock and its owner; "
         f"do not remove a live lock.{detail}{hint}"
@@ -161,9 +200,9 @@ def _create_lock_file(root: str, path: str) -> int:
 
 
 def remove_dead_lock(root: str, owner: LockOwner) -> bool:
-    """Delete writer.lock only if it still holds the owner record that was proven dead."""
+    """Delete writer.lock only if it is still the file, with the owner record, proven dead."""
     current = read_lock_owner(root)
-    if current is None or current.raw != owner.raw:
+    if current != owner:
         return False
     os.unlink(safe_path(root, layout.WRITER_LOCK))
     return True

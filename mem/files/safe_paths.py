@@ -15,8 +15,45 @@ MEMORY_DIR = layout.BMAD_MEMORY
 
 
 def project_root(directory: str | None) -> str:
-    """The project root: the directory resolved through every symlink (deviation D5)."""
-    return os.path.realpath(os.path.abspath(directory or os.getcwd()))
+    """The project root: an existing directory, resolved through every symlink (D5, D8).
+
+    Refusing here, before any command reads or writes, is what keeps a mistyped `-d` from
+    answering "no matches" or creating a whole new tree (deviation D8).
+    """
+    try:
+        path = os.path.abspath(directory or os.getcwd())
+    except FileNotFoundError:
+        raise MemError(
+            "Project directory does not exist: the current directory was removed."
+        ) from None
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        raise MemError(f"Project directory does not exist: {shown_path(path)}") from None
+    except OSError as error:
+        raise MemError(
+            f"Project directory cannot be read: {shown_path(path)}: {error.strerror}."
+        ) from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise MemError(f"Project directory is not a directory: {shown_path(path)}")
+    root = os.path.realpath(path)
+    if os.path.dirname(root) == root:
+        raise MemError(f"Project directory cannot be the file system root: {shown_path(root)}")
+    try:
+        root.encode("utf-8")
+    except UnicodeEncodeError:
+        # The index, the stores and JSON output all name the root in UTF-8.
+        raise MemError(f"Project directory path is not valid UTF-8: {shown_path(root)}") from None
+    return root
+
+
+def shown_path(path: str) -> str:
+    """A path as one printable line: undecodable bytes and control characters escaped."""
+    text = os.fsencode(path).decode("utf-8", errors="backslashreplace")
+    return "".join(
+        character if character.isprintable() else character.encode("unicode_escape").decode()
+        for character in text
+    )
 
 
 def safe_path(root: str, relative: str) -> str:

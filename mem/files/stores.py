@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
-from mem.core import js
+from mem.core import js, ndjson
 from mem.errors import MemError
 from mem.files import safe_paths
 
@@ -34,25 +34,65 @@ def line_of(record: Record) -> str:
 
 def parse_store(label: str, content: str, well_formed: Callable[[Record], bool]) -> list[Record]:
     """Every record of a store's text, each checked for shape and integrity. Pure."""
+    if ndjson.has_conflict_markers(content):
+        raise MemError(ndjson.CONFLICTED)
     if content and not content.endswith("\n"):
         raise MemError(f"{label} store has an incomplete final record.")
     records: list[Record] = []
-    for number, line in enumerate(content.split("\n"), start=1):
-        if not js.trim(line):
-            continue
+    for number, line in ndjson.distinct_lines(content):
         try:
             record = js.parse_json(line)
+        except js.JsonTooDeep:
+            raise MemError(
+                f"{label} store line {number} is nested deeper than {js.MAX_JSON_DEPTH} levels."
+            ) from None
         except ValueError:
             raise MemError(f"{label} store line {number} is not valid JSON.") from None
-        if (
-            not isinstance(record, dict)
-            or record.get("schemaVersion") != 1
-            or not well_formed(record)
-            or record.get("id") != record_id({k: v for k, v in record.items() if k != "id"})
-        ):
+        if not intact(record, well_formed):
             raise MemError(f"{label} record integrity check failed at line {number}.")
         records.append(record)
     return records
+
+
+def intact_records(content: str, well_formed: Callable[[Record], bool]) -> list[Record]:
+    """The records parse_store would accept, the damaged lines skipped instead. Pure.
+
+    For readers that must keep answering (lexical recall), as for a torn journal line.
+    """
+    records: list[Record] = []
+    for _, line in ndjson.distinct_lines(content):
+        try:
+            record = js.parse_json(line)
+        except ValueError:
+            continue
+        if intact(record, well_formed):
+            records.append(record)
+    return records
+
+
+def lifecycle_well_formed(record: Record) -> bool:
+    """A `mem supersede|retract` event's shape (its integrity is checked apart)."""
+    kind = record.get("kind")
+    successor = record.get("with")
+    return (
+        isinstance(record.get("ts"), str)
+        and is_memory_ref(record.get("memory"))
+        and isinstance(record.get("reason"), str)
+        and (
+            (kind == "superseded" and is_memory_ref(successor))
+            or (kind == "retracted" and successor is None)
+        )
+    )
+
+
+def intact(record: Any, well_formed: Callable[[Record], bool]) -> bool:
+    """Whether a parsed line is a record as written: version 1, well formed, its own id."""
+    return (
+        isinstance(record, dict)
+        and record.get("schemaVersion") == 1
+        and well_formed(record)
+        and record.get("id") == record_id({k: v for k, v in record.items() if k != "id"})
+    )
 
 
 def read_store(
@@ -75,10 +115,19 @@ def text_or_none(value: Any) -> str | None:
 def json_lines(data: bytes) -> list[tuple[int, dict[str, Any]]]:
     """(line number, object) of each line that parses; index loaders may skip the rest."""
     found = []
+    seen: set[str] = set()
     for number, raw in enumerate(data.split(b"\n"), start=1):
         try:
-            value = js.parse_json(raw.decode("utf-8"))
-        except ValueError:  # UnicodeDecodeError included
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        key = js.trim(text)
+        if key in seen:
+            continue  # the same line twice is one record (deviation D11)
+        seen.add(key)
+        try:
+            value = js.parse_json(text)
+        except ValueError:
             continue
         if isinstance(value, dict):
             found.append((number, value))

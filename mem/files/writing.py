@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 
+from mem.core import ndjson
 from mem.errors import MemError
 from mem.files.locking import writer_lock
 from mem.files.safe_paths import STORE_LIMIT, read_bounded, safe_path
@@ -31,22 +33,59 @@ def append_line(root: str, relative: str, line: str) -> None:
 def check_appendable(root: str, relative: str, line: str) -> int:
     """Raise what append_line would raise for this line (full, torn); else the store's size.
 
-    Lets a writer that changes two files refuse before its first write.
+    Lets a writer that changes two files refuse before its first write. The store's bytes
+    are searched, never decoded as a whole: size from fstat, torn from the last byte.
     """
-    prior = read_bounded(root, relative) or ""
-    prior_size = len(prior.encode("utf-8"))
-    if prior_size + len(line.encode("utf-8")) > STORE_LIMIT:
+    prior = _store_bytes(safe_path(root, relative))
+    if ndjson.has_conflict_markers(prior):
+        raise MemError(ndjson.CONFLICTED)
+    if len(prior) + len(line.encode("utf-8")) > STORE_LIMIT:
         raise MemError("Memory store is full; archive it explicitly before adding records.")
-    if prior and not prior.endswith("\n"):
+    if prior and not prior.endswith(b"\n"):
         raise MemError("Memory store has an incomplete final line; inspect it before writing.")
-    return prior_size
+    return len(prior)
+
+
+def _store_bytes(path: str) -> bytes:
+    """A store's bytes as the bounded reader admits them (regular, 2 MiB, UTF-8); b"" if missing."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return b""
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > STORE_LIMIT:
+            raise MemError("Memory source must be a regular file of at most 2 MiB.")
+        chunks = []
+        remaining = STORE_LIMIT + 1
+        while remaining > 0 and (chunk := os.read(fd, remaining)):
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > STORE_LIMIT:
+        raise MemError("Memory source exceeded 2 MiB while reading.")
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise MemError("Memory source must contain valid UTF-8.") from None
+    return data
+
+
+def check_replaceable(text: str) -> bytes:
+    """Raise what write_atomic would raise for this content; else its bytes."""
+    data = text.encode("utf-8")
+    if len(data) > STORE_LIMIT:
+        raise MemError("Memory store exceeds 2 MiB.")
+    return data
 
 
 def write_atomic(root: str, relative: str, text: str) -> None:
     """Replace a whole memory file: exclusive temp sibling, fsync, rename."""
-    data = text.encode("utf-8")
-    if len(data) > STORE_LIMIT:
-        raise MemError("Memory store exceeds 2 MiB.")
+    data = check_replaceable(text)
     with writer_lock(root):
         _replace(root, relative, data)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
@@ -102,6 +103,7 @@ class FileRow(NamedTuple):
     inode: int
     checked_ns: int
     utf8: int
+    ctime_ns: int
 
 
 class RecordRow(NamedTuple):
@@ -231,8 +233,43 @@ def connect(path: str) -> sqlite3.Connection | None:
 
 def remove(path: str) -> None:
     for suffix in ("", "-wal", "-shm"):
-        with contextlib.suppress(FileNotFoundError):
+        try:
             os.unlink(path + suffix)
+        except FileNotFoundError:
+            pass
+        except IsADirectoryError:
+            # Only damage puts a directory at an index's own name in mem's cache.
+            import shutil
+
+            shutil.rmtree(path + suffix)
+
+
+def remove_lock_if_damaged(path: str) -> None:
+    """Remove what stands at an index's lock path unless it is a lock file (a directory)."""
+    lock = path + ".lock"
+    if os.path.isdir(lock) and not os.path.islink(lock):
+        import shutil
+
+        shutil.rmtree(lock)
+
+
+_FTS5_TABLE = re.compile(r"CREATE VIRTUAL TABLE .* USING fts5\s*\(", re.IGNORECASE | re.DOTALL)
+
+
+def integrity_problems(conn: sqlite3.Connection) -> list[str]:
+    """What SQLite's own checks find wrong: PRAGMA integrity_check, and each FTS5 table's."""
+    problems = [row[0] for row in conn.execute("PRAGMA integrity_check") if row[0] != "ok"]
+    tables = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
+    ).fetchall()
+    for name, sql in tables:
+        if not _FTS5_TABLE.match(sql or ""):
+            continue  # fts5vocab and plain tables have no integrity-check command
+        try:
+            conn.execute(f'INSERT INTO "{name}" ("{name}") VALUES (\'integrity-check\')')
+        except sqlite3.DatabaseError as error:
+            problems.append(f"{name}: {error}")
+    return problems
 
 
 @contextlib.contextmanager
@@ -335,8 +372,8 @@ def project_rows(conn: sqlite3.Connection) -> list[ProjectRow]:
 
 def file_rows(conn: sqlite3.Connection, project_id: int = ONLY_PROJECT) -> dict[str, FileRow]:
     rows = conn.execute(
-        "SELECT id, path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8"
-        " FROM files WHERE project_id = ?",
+        "SELECT id, path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8,"
+        " ctime_ns FROM files WHERE project_id = ?",
         (project_id,),
     )
     return {row[1]: FileRow(*row) for row in rows}
@@ -399,14 +436,15 @@ def upsert_file(
     inode: int,
     checked_ns: int,
     utf8: bool,
+    ctime_ns: int,
 ) -> int:
     conn.execute(
         "INSERT INTO files (project_id, path, kind, rank, real_path, hash, size, mtime_ns, inode,"
-        " checked_ns, utf8) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " checked_ns, utf8, ctime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (project_id, path) DO UPDATE SET kind = excluded.kind,"
         " rank = excluded.rank, real_path = excluded.real_path, hash = excluded.hash,"
         " size = excluded.size, mtime_ns = excluded.mtime_ns, inode = excluded.inode,"
-        " checked_ns = excluded.checked_ns, utf8 = excluded.utf8",
+        " checked_ns = excluded.checked_ns, utf8 = excluded.utf8, ctime_ns = excluded.ctime_ns",
         (
             project_id,
             path,
@@ -419,6 +457,7 @@ def upsert_file(
             inode,
             checked_ns,
             int(utf8),
+            ctime_ns,
         ),
     )
     row = conn.execute(
@@ -436,12 +475,13 @@ def touch_file(
     mtime_ns: int,
     inode: int,
     checked_ns: int,
+    ctime_ns: int,
 ) -> None:
     """Record a new stat for unchanged bytes; a no-op if another process changed the row."""
     conn.execute(
-        "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, checked_ns = ?"
+        "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, checked_ns = ?, ctime_ns = ?"
         " WHERE project_id = ? AND path = ? AND hash = ?",
-        (size, mtime_ns, inode, checked_ns, project_id, path, digest),
+        (size, mtime_ns, inode, checked_ns, ctime_ns, project_id, path, digest),
     )
 
 
@@ -476,6 +516,44 @@ def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[Rec
         rows,
     )
     conn.executemany("INSERT INTO records_fts (rowid, terms) VALUES (?, ?)", terms)
+
+
+def known_lines(conn: sqlite3.Connection, file_id: int, lines: list[str | None]) -> set[str]:
+    """Which of these journal lines a file's indexed records already hold."""
+    wanted = sorted({line for line in lines if line is not None})
+    found: set[str] = set()
+    for start in range(0, len(wanted), 500):  # far below SQLite's bound-parameter limit
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(
+            f"SELECT line FROM records WHERE file_id = ? AND line IN ({marks})", [file_id, *chunk]
+        )
+        found.update(row[0] for row in rows)
+    return found
+
+
+def has_lifecycle_events(conn: sqlite3.Connection) -> bool:
+    """Whether the project's lifecycle store holds any record (most projects have none)."""
+    return conn.execute("SELECT 1 FROM lifecycle LIMIT 1").fetchone() is not None
+
+
+def notes_headed(
+    conn: sqlite3.Connection, file_ids: list[int], headings: list[str]
+) -> list[tuple[int, int, int, str, str]]:
+    """(record id, file id, section, heading, text) of these files' notes with these headings."""
+    if not file_ids:
+        return []
+    files_list = ",".join(str(int(file_id)) for file_id in file_ids)
+    found: list[tuple[int, int, int, str, str]] = []
+    for start in range(0, len(headings), 500):  # far below SQLite's bound-parameter limit
+        chunk = headings[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        found += conn.execute(
+            "SELECT id, file_id, ordinal, ref, text FROM records WHERE kind = 'note'"
+            f" AND file_id IN ({files_list}) AND ref IN ({marks}) ORDER BY id",
+            chunk,
+        ).fetchall()
+    return found
 
 
 class StoredRecord(NamedTuple):

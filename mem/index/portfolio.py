@@ -18,19 +18,20 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from mem import index, layout
 from mem.core import registry
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec
-from mem.index import sync
+from mem.index import healing, sync
 
 ROLE = "portfolio"  # of the index file, keyed by the brain's real path
 REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
 
 # (projects done, projects in all, files read so far)
 Progress = Callable[[int, int, int], None]
+T = TypeVar("T")
 
 
 def index_path(brain: str, directory: str | None = None) -> str:
@@ -63,10 +64,14 @@ class Report(NamedTuple):
 
 @contextlib.contextmanager
 def synced(
-    brain: str, progress: Progress | None = None
+    brain: str, progress: Progress | None = None, directory: str | None = None
 ) -> Iterator[tuple[index.Connection, Report]]:
-    """The portfolio index of a brain, reflecting every registered project as it is now."""
-    directory = index.usable_cache_dir()
+    """The portfolio index of a brain, reflecting every registered project as it is now.
+
+    It lives in `directory` when given, else in the user's cache. Callers go through
+    `opener`, so that mem.index.healing decides what a damaged cache costs.
+    """
+    directory = directory or index.usable_cache_dir()
     if directory is None:
         with index.temporary_directory() as scratch:
             conn, report = _sync(brain, index_path(brain, scratch), progress)
@@ -80,6 +85,28 @@ def synced(
         yield conn, report
     finally:
         conn.close()
+
+
+def opener(progress: Progress | None = None) -> Callable[..., Any]:
+    """`synced` in the shape mem.index.healing opens indexes with: (brain, role, directory=)."""
+
+    def open_portfolio(
+        brain: str, role: str = ROLE, directory: str | None = None
+    ) -> contextlib.AbstractContextManager[tuple[index.Connection, Report]]:
+        assert role == ROLE, "the portfolio opener opens portfolio indexes only"
+        return synced(brain, progress, directory)
+
+    return open_portfolio
+
+
+def answer(brain: str, use: Callable[[index.Connection], T], progress: Progress | None = None) -> T:
+    """`use(conn)` on the brain's portfolio index, healed when the cached copy is damaged."""
+
+    def run(open_index: Callable[..., Any]) -> T:
+        with open_index(brain, ROLE) as (conn, _):
+            return use(conn)
+
+    return healing.answer(run, opener(progress))
 
 
 def _sync(brain: str, path: str, progress: Progress | None) -> tuple[index.Connection, Report]:

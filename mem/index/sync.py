@@ -99,6 +99,7 @@ def _trusted(source: SourceStat, row: index.FileRow) -> bool:
     return (
         row.size == source.size
         and row.mtime_ns == source.mtime_ns
+        and row.ctime_ns == source.ctime_ns
         and row.inode == source.inode
         and row.real_path == source.real
         and row.rank == source.spec.rank
@@ -195,7 +196,7 @@ def apply(
         spec = source.spec
         stat_args = (len(data), source.mtime_ns, source.inode, checked_ns)
         if _same_file_and_bytes(row, source, hashed):
-            index.touch_file(conn, project_id, spec.relative, hashed, *stat_args)
+            index.touch_file(conn, project_id, spec.relative, hashed, *stat_args, source.ctime_ns)
             continue
         file_id = index.upsert_file(
             conn,
@@ -207,10 +208,13 @@ def apply(
             hashed,
             *stat_args,
             _is_utf8(data),
+            source.ctime_ns,
         )
         if row is not None and _is_append(spec.kind, row, data):
             tail = records_for(spec.kind, data[row.size :], row.size, spec.relative)
-            index.insert_records(conn, file_id, tail)
+            # A line already above is the same event (deviation D11), as a full parse finds.
+            known = index.known_lines(conn, file_id, [record.line for record in tail])
+            index.insert_records(conn, file_id, [r for r in tail if r.line not in known])
             appended += 1
             continue
         if row is None:
@@ -259,6 +263,7 @@ def touched_only(
                 source.mtime_ns,
                 source.inode,
                 checked_ns,
+                source.ctime_ns,
             )
         )
     with index.transaction(conn):
@@ -278,9 +283,15 @@ def _is_append(kind: str, row: index.FileRow, data: bytes) -> bool:
 
 
 @contextlib.contextmanager
-def synced(root: str, role: str = "project") -> Iterator[tuple[index.Connection, Report]]:
-    """An index connection that reflects the root's files as they are now."""
-    directory = index.usable_cache_dir()
+def synced(
+    root: str, role: str = "project", directory: str | None = None
+) -> Iterator[tuple[index.Connection, Report]]:
+    """An index connection that reflects the root's files as they are now.
+
+    The index lives in `directory` when given, else in the user's cache. Callers go through
+    mem.index.healing, which decides what a damaged cache costs.
+    """
+    directory = directory or index.usable_cache_dir()
     if directory is None:
         # No writable cache: answer from a throwaway index rather than not at all.
         with index.temporary_directory() as scratch:
@@ -301,6 +312,22 @@ def sync_project(root: str) -> Report:
     """Bring the project's index up to date; cheap when nothing changed."""
     with synced(root) as (_, report):
         return report
+
+
+def would_change(work: Plan, indexed: dict[str, index.FileRow]) -> bool:
+    """Whether syncing would change the index's rows, not just refresh stat data.
+
+    Recall's own rule (see _touched_only): a racily clean file whose bytes hash as indexed
+    changes nothing. `mem status` reports freshness with it.
+    """
+    if work.removed:
+        return True
+    for source in work.check:
+        row = indexed.get(source.spec.relative)
+        data = index_sources.read_source(source.real)
+        if row is None or not _same_file_and_bytes(row, source, digest(data)):
+            return True
+    return False
 
 
 def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:

@@ -47,10 +47,10 @@ def recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
 
 
 def _retired_mark(entry: dict[str, Any]) -> str:
-    """Deviation D10, with --include-retired: a retired note says so after its ref."""
+    """`recall --include-retired`: what became of a note that plain recall leaves out (D10)."""
     status = entry.get("status")
     if status == "superseded":
-        return f" [superseded by {entry.get('supersededBy')}]"
+        return f" [superseded by {entry['supersededBy']}]"
     if status == "retracted":
         return " [retracted]"
     return ""

@@ -29,6 +29,7 @@ def init_text(result: dict[str, Any]) -> str:
     lines += [f"  created  {path}" for path in result["brainCreated"]]
     if result["indexed"]:
         lines.append(f"  indexed  {result['indexed']}")
+    lines += [f"  added    .gitattributes: {line}" for line in result["gitattributes"]]
     return _lines(lines)
 
 
@@ -79,9 +80,13 @@ def status_text(result: dict[str, Any]) -> str:
         lines.append(f"  {store['file']:<34} {store['bytes']:>9} bytes  {store['percent']}%")
     receipts = result["receipts"]
     lines.append(f"  outcome receipts: {receipts['count']} of {receipts['limit']}")
+    lines += store_finding_lines(result["findings"])
     lock = result["lock"]
     if lock["state"] == "free":
         lines.append("🔒 writer.lock: free")
+    elif lock["pid"] is None:
+        removable = " (mem unlock can remove it)" if lock["abandoned"] else ""
+        lines.append(f"🔒 writer.lock: held, its owner record is empty or unreadable{removable}")
     else:
         alive = {True: "alive", False: "not running (mem unlock can remove it)", None: "unknown"}[
             lock["alive"]
@@ -92,6 +97,8 @@ def status_text(result: dict[str, Any]) -> str:
         f"🗂  Index: {cache['state']}, {cache['entries']} entries, {cache['bytes']} bytes,"
         f" schema {cache['schemaVersion']}"
     )
+    if cache["state"] == "damaged":
+        lines.append("  the next recall rebuilds it")
     return _lines(lines)
 
 
@@ -216,6 +223,12 @@ def unlock_text(result: dict[str, Any]) -> str:
     if not result["removed"]:
         return "mem unlock: writer.lock is free; nothing to do.\n"
     owner = result["owner"]
+    if owner is None:
+        state = "empty" if not result["ownerRecord"] else "unreadable"
+        return (
+            f"mem unlock: removed writer.lock with an {state} owner record"
+            " (a writer was killed before recording itself)\n"
+        )
     holder = f"pid {owner['pid']} on {owner['hostname']}"
     return f"mem unlock: removed writer.lock of {holder} (not running)\n"
 
@@ -226,12 +239,30 @@ def _index_size(result: dict[str, Any]) -> str:
 
 def index_check_text(result: dict[str, Any]) -> str:
     if result["ok"]:
-        return f"mem index check: ok, {_index_size(result)}\n"
-    count = result["differenceCount"]
-    lines = [f"mem index check: the index differs from a fresh build ({count} difference(s))"]
-    lines += [f"  {difference}" for difference in result["differences"]]
-    lines.append("  `mem index rebuild` replaces it.")
-    return _lines(lines)
+        lines = [f"mem index check: ok, {_index_size(result)}"]
+    else:
+        count = result["differenceCount"]
+        lines = [f"mem index check: the index differs from a fresh build ({count} difference(s))"]
+        lines += [f"  {difference}" for difference in result["differences"]]
+        lines.append("  `mem index rebuild` replaces it.")
+    return _lines(lines + store_finding_lines(result))
+
+
+def store_finding_lines(result: dict[str, Any]) -> list[str]:
+    """What readers skip in the stores, and record ids that different lines share (D11)."""
+    lines = [
+        f"  {_store(found)}:{found['line']}: skipped by readers ({found['reason']})"
+        for found in result["damagedLines"]
+    ]
+    for found in result["sharedIds"]:
+        numbers = ", ".join(str(number) for number in found["lines"])
+        lines.append(f"  {_store(found)}: id {found['id']} on different lines {numbers}")
+    return lines
+
+
+def _store(found: dict[str, Any]) -> str:
+    """A store's path; across a portfolio, under its project's folder."""
+    return f"{found['project']}/{found['file']}" if "project" in found else str(found["file"])
 
 
 def index_rebuild_text(result: dict[str, Any]) -> str:
