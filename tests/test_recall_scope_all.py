@@ -243,3 +243,28 @@ def test_with_evidence_annotates_each_projects_notes(portfolio: tuple[Path, list
         ("project-2", True),
     ]
     assert {entry["memory"]["status"] for entry in notes[1:]} == {"active"}
+
+
+@pytest.mark.parametrize("include_retired", [False, True])
+@pytest.mark.parametrize("query", ["old cache", "pgbouncer", "drop it review"])
+def test_retired_notes_merge_as_each_project_recalls_them(
+    portfolio: tuple[Path, list[Path]], query: str, include_retired: bool
+) -> None:
+    brain, roots = portfolio
+    expected = []
+    for root in sorted(str(path.resolve()) for path in roots):
+        request = recall.Request(query, limit="1000", include_retired=include_retired)
+        expected += [
+            (entry["score"], root, position, entry)
+            for position, entry in enumerate(recall.recall(root, request, NOW))
+        ]
+    expected.sort(key=lambda item: (-item[0], item[1], item[2]))
+    request = recall.Request(
+        query, scope="all", portfolio=str(brain), limit="1000", include_retired=include_retired
+    )
+    got = recall.recall_portfolio(str(roots[0]), request, NOW).entries
+    got = [entry for entry in got if entry["projectName"] != "_brain"]
+    assert [
+        {key: value for key, value in entry.items() if key not in ("project", "projectName")}
+        for entry in got
+    ] == [entry for _, _, _, entry in expected]
