@@ -106,6 +106,18 @@ def legacy_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.argument("words", nargs=-1)(command)
 
 
+def allow_secret_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Every command that writes text checks it for secrets; this lets one kind through, once."""
+    return click.option(
+        "--allow-secret",
+        "allow_secret",
+        multiple=True,
+        metavar="KIND",
+        help="Write even though the text holds a possible secret of KIND (a false positive;"
+        " repeatable; recorded nowhere).",
+    )(command)
+
+
 def _directory(options: dict[str, Any]) -> str:
     from mem.files import safe_paths
 
@@ -150,7 +162,10 @@ def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options
 
 @cli.command()
 @legacy_options
-def write(words: tuple[str, ...], json_: bool, **options: Any) -> None:
+@allow_secret_option
+def write(
+    words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
+) -> None:
     """Append an event to the journal (.bmad/memory/journal.ndjson).
 
     \b
@@ -171,7 +186,7 @@ def write(words: tuple[str, ...], json_: bool, **options: Any) -> None:
         signals,
     )
     root = _directory(options)
-    write.append_event(root, event)
+    write.append_event(root, event, allow_secret)
     click.echo(render.written_json(event) if json_ else render.write_text(event), nl=False)
 
 
@@ -438,8 +453,15 @@ def portfolio_remove(project: str, directory: str | None, brain: str | None, jso
 @directory_option
 @click.option("--output", metavar="PATH", help="Where to write (default: in the project).")
 @click.option("--force", is_flag=True, help="Replace an existing export.")
+@allow_secret_option
 @json_option
-def export(directory: str | None, output: str | None, force: bool, json_: bool) -> None:
+def export(
+    directory: str | None,
+    output: str | None,
+    force: bool,
+    allow_secret: tuple[str, ...],
+    json_: bool,
+) -> None:
     """Export the global brain as one Markdown file.
 
     \b
@@ -450,7 +472,8 @@ def export(directory: str | None, output: str | None, force: bool, json_: bool) 
     from mem.commands import portfolio
     from mem.render import report
 
-    result = portfolio.export(safe_paths.project_root(directory), clock.now_iso(), output, force)
+    root = safe_paths.project_root(directory)
+    result = portfolio.export(root, clock.now_iso(), output, force, allow_secret)
     _emit(result, json_, report.export_text)
 
 
@@ -510,8 +533,16 @@ def scan(
 @click.option("--topic", required=True, metavar="TEXT", help="What the session was about.")
 @click.option("--from", "from_", metavar="FILE", help="Read the handoff text from FILE.")
 @click.option("--stdin", is_flag=True, help="Read the handoff text from standard input.")
+@allow_secret_option
 @json_option
-def handoff(directory: str | None, topic: str, from_: str | None, stdin: bool, json_: bool) -> None:
+def handoff(
+    directory: str | None,
+    topic: str,
+    from_: str | None,
+    stdin: bool,
+    allow_secret: tuple[str, ...],
+    json_: bool,
+) -> None:
     """Write a session handoff (never overwrites one).
 
     The file is .agents/memory/sessions/<date>-<topic>.md.
@@ -527,7 +558,8 @@ def handoff(directory: str | None, topic: str, from_: str | None, stdin: bool, j
     if (from_ is None) == (not stdin):
         raise MemError("Give exactly one of --from FILE or --stdin.")
     text = sys.stdin.read() if stdin else portfolio.read_input_file(from_ or "")
-    result = portfolio.handoff(safe_paths.project_root(directory), topic, text, clock.now_iso())
+    root = safe_paths.project_root(directory)
+    result = portfolio.handoff(root, topic, text, clock.now_iso(), allow_secret)
     _emit(result, json_, report.handoff_text)
 
 
@@ -556,9 +588,15 @@ def consolidate(directory: str | None, json_: bool) -> None:
 @directory_option
 @click.option("--approve", is_flag=True, help="Append it to the brain (needs --by).")
 @click.option("--by", metavar="NAME", help="Who approved the promotion.")
+@allow_secret_option
 @json_option
 def promote(
-    memory_id: str, directory: str | None, approve: bool, by: str | None, json_: bool
+    memory_id: str,
+    directory: str | None,
+    approve: bool,
+    by: str | None,
+    allow_secret: tuple[str, ...],
+    json_: bool,
 ) -> None:
     """Promote a project memory to the brain.
 
@@ -573,7 +611,7 @@ def promote(
     from mem.render import report
 
     root = safe_paths.project_root(directory)
-    result = portfolio.promote(root, memory_id, approve, by, clock.now_iso())
+    result = portfolio.promote(root, memory_id, approve, by, clock.now_iso(), allow_secret)
     _emit(result, json_, report.promote_text)
 
 
@@ -622,7 +660,10 @@ def unlock(directory: str | None, json_: bool) -> None:
 
 @cli.command()
 @legacy_options
-def reinforce(words: tuple[str, ...], json_: bool, **options: Any) -> None:
+@allow_secret_option
+def reinforce(
+    words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
+) -> None:
     """Fold reward signals into a pattern's score (Elo and Beta).
 
     Proposes, never applies, a promotion once the mean reaches 0.7 over 3 updates.
@@ -638,7 +679,9 @@ def reinforce(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     signals = write.parse_signals(options["eval"], options["accept"], options["ci"])
     evidence = patterns.parse_evidence(options["evidence"])
     root = _directory(options)
-    result = reinforce.reinforce(root, options["pattern"], signals, evidence, clock.now_iso())
+    result = reinforce.reinforce(
+        root, options["pattern"], signals, evidence, clock.now_iso(), allow_secret
+    )
     warning = reinforce.missing_section_warning(root, result.pattern_id)
     if warning is not None:
         click.echo(f"mem reinforce: warning: {warning}", err=True)
@@ -690,9 +733,15 @@ def evidence_group() -> None:
     "--source", "sources", multiple=True, metavar="PATH", help="Source file (repeatable, 1 to 50)."
 )
 @click.option("--root", metavar="DIR", help=_ROOT_HELP)
+@allow_secret_option
 @project_options
 def evidence_add(
-    memory_id: str, sources: tuple[str, ...], root: str | None, directory: str | None, json_: bool
+    memory_id: str,
+    sources: tuple[str, ...],
+    root: str | None,
+    allow_secret: tuple[str, ...],
+    directory: str | None,
+    json_: bool,
 ) -> None:
     """Record the SHA-256 of source files for a memory's current revision.
 
@@ -705,7 +754,7 @@ def evidence_add(
     from mem.render import memory_views
 
     project = safe_paths.project_root(directory)
-    added = evidence.add(project, memory_id, list(sources), root, clock.now_iso())
+    added = evidence.add(project, memory_id, list(sources), root, clock.now_iso(), allow_secret)
     click.echo(memory_views.evidence_added(added, json_), nl=False)
 
 
@@ -731,33 +780,81 @@ def evidence_list(memory_id: str, directory: str | None, json_: bool) -> None:
 @click.argument("memory_id", required=False)
 @click.option("--root", metavar="DIR", help=_ROOT_HELP)
 @click.option("--limit", metavar="N", help="Memories to list, 1 to 1000 (default 20).")
+@click.option(
+    "--secrets", "secrets_", is_flag=True, help="List possible secrets in memory instead."
+)
+@click.option("--portfolio", is_flag=True, help="--secrets: also the brain and its projects.")
+@allow_secret_option
 @project_options
 def audit_command(
-    memory_id: str | None, root: str | None, limit: str | None, directory: str | None, json_: bool
+    memory_id: str | None,
+    root: str | None,
+    limit: str | None,
+    secrets_: bool,
+    portfolio: bool,
+    allow_secret: tuple[str, ...],
+    directory: str | None,
+    json_: bool,
 ) -> None:
     """Compare recorded evidence with the checkout, writing nothing.
+
+    With --secrets, list the possible secrets in the memory files and stores (file, line,
+    kind; never the value) and exit 1 if there is any: a CI gate.
 
     \b
     Example:
         mem audit --limit 20
         mem audit mem_0123456789abcdef0123 --json
+        mem audit --secrets --portfolio
     """
     from mem.commands import audit
     from mem.files import safe_paths
     from mem.render import memory_views
 
     project = safe_paths.project_root(directory)
+    if secrets_ or portfolio or allow_secret:
+        _audit_secrets(project, memory_id, root, limit, secrets_, portfolio, allow_secret, json_)
+        return
     results, total = audit.audit(project, memory_id, root, audit.parse_limit(limit))
     click.echo(memory_views.audit(results, total, json_), nl=False)
+
+
+def _audit_secrets(
+    project: str,
+    memory_id: str | None,
+    root: str | None,
+    limit: str | None,
+    secrets_: bool,
+    portfolio: bool,
+    allow_secret: tuple[str, ...],
+    json_: bool,
+) -> None:
+    from mem.commands import secret_audit
+    from mem.render import secret_report
+
+    if not secrets_:
+        raise MemError("--portfolio and --allow-secret go with --secrets (mem audit --secrets).")
+    if memory_id is not None or root is not None or limit is not None:
+        raise MemError("--secrets takes no memory id, --root or --limit: it reads every file.")
+    result = secret_audit.audit(project, portfolio, allow_secret)
+    _emit(result, json_, secret_report.audit_text)
+    if result["count"]:
+        sys.exit(1)
 
 
 @cli.command(name="supersede")
 @click.argument("memory_id")
 @click.option("--with", "successor", metavar="ID", help="Full id of the memory that replaces it.")
 @click.option("--reason", metavar="TEXT", help="Why (at most 2000 characters).")
+@allow_secret_option
 @project_options
 def supersede_command(
-    memory_id: str, successor: str | None, reason: str | None, directory: str | None, json_: bool
+    memory_id: str,
+    successor: str | None,
+    reason: str | None,
+    allow_secret: tuple[str, ...],
+    directory: str | None,
+    json_: bool,
 ) -> None:
     """Record that a memory's current revision is replaced by another memory.
 
@@ -771,15 +868,22 @@ def supersede_command(
     from mem.render import memory_views
 
     root = safe_paths.project_root(directory)
-    outcome = lifecycle.supersede(root, memory_id, successor, reason, clock.now_iso())
+    outcome = lifecycle.supersede(root, memory_id, successor, reason, clock.now_iso(), allow_secret)
     click.echo(memory_views.lifecycle_outcome("supersede", outcome, json_), nl=False)
 
 
 @cli.command(name="retract")
 @click.argument("memory_id")
 @click.option("--reason", metavar="TEXT", help="Why (at most 2000 characters).")
+@allow_secret_option
 @project_options
-def retract_command(memory_id: str, reason: str | None, directory: str | None, json_: bool) -> None:
+def retract_command(
+    memory_id: str,
+    reason: str | None,
+    allow_secret: tuple[str, ...],
+    directory: str | None,
+    json_: bool,
+) -> None:
     """Record that a memory's current revision is withdrawn.
 
     \b
@@ -791,7 +895,7 @@ def retract_command(memory_id: str, reason: str | None, directory: str | None, j
     from mem.render import memory_views
 
     outcome = lifecycle.retract(
-        safe_paths.project_root(directory), memory_id, reason, clock.now_iso()
+        safe_paths.project_root(directory), memory_id, reason, clock.now_iso(), allow_secret
     )
     click.echo(memory_views.lifecycle_outcome("retract", outcome, json_), nl=False)
 
@@ -816,7 +920,10 @@ def context_command(with_evidence: bool, directory: str | None, json_: bool) -> 
 
 @cli.command()
 @legacy_options
-def observe(words: tuple[str, ...], json_: bool, **options: Any) -> None:
+@allow_secret_option
+def observe(
+    words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
+) -> None:
     """Record that accepted, verified Nexus work supports a memory section.
 
     The input names the Nexus run and task, the memory section (file and heading), the
@@ -829,7 +936,7 @@ def observe(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     from mem import clock, render
     from mem.commands import observe as observe_
 
-    receipt = observe_.observe(_directory(options), options["input"], clock.now_iso())
+    receipt = observe_.observe(_directory(options), options["input"], clock.now_iso(), allow_secret)
     click.echo(render.written_json(receipt) if json_ else render.observe_text(receipt), nl=False)
 
 

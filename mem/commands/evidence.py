@@ -9,10 +9,12 @@ new lines are appended in one write under the writer lock.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
 from mem.commands import memories
+from mem.core import secrets
 from mem.core.memory import Added, Memory, normalized_source
 from mem.errors import MemError
 from mem.files import checkout_files, gitrepo, locking, stores, writing
@@ -41,12 +43,20 @@ def read_records(root: str) -> list[stores.Record]:
     return stores.read_store(root, STORE, LABEL, well_formed)
 
 
-def add(root: str, wanted: str, sources: list[str], checkout_root: str | None, now: str) -> Added:
+def add(
+    root: str,
+    wanted: str,
+    sources: list[str],
+    checkout_root: str | None,
+    now: str,
+    allow_secrets: Iterable[str] = (),
+) -> Added:
     """Record the current hashes of `sources` for the memory's current revision."""
     if not sources:
         raise MemError(f"At least one --source is required (at most {MAX_SOURCES} per call).")
     if len(sources) > MAX_SOURCES:
         raise MemError(f"At most {MAX_SOURCES} --source paths per call ({len(sources)} given).")
+    secrets.refuse([("--source", source) for source in sources], allow_secrets)
     checkout = os.path.realpath(checkout_root) if checkout_root else root
     identity = gitrepo.identity(checkout)
     if identity.repo is None:

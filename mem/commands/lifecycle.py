@@ -8,12 +8,13 @@ so of two concurrent conflicting calls exactly one succeeds. Markdown is never t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from mem import layout
 from mem.commands import memories
-from mem.core import js
+from mem.core import js, secrets
 from mem.core.memory import Memory, Outcome
 from mem.errors import MemError
 from mem.files import locking, safe_paths, stores, writing
@@ -105,10 +106,17 @@ def drop_terminated(
     ]
 
 
-def supersede(root: str, old_id: str, new_id: str | None, reason: str | None, now: str) -> Outcome:
+def supersede(
+    root: str,
+    old_id: str,
+    new_id: str | None,
+    reason: str | None,
+    now: str,
+    allow_secrets: Iterable[str] = (),
+) -> Outcome:
     if not new_id:
         raise MemError("--with <new-id> is required: the full id of the replacing memory.")
-    reason = _checked_reason(reason)
+    reason = _checked_reason(reason, allow_secrets)
     with locking.writer_lock(root):
         current = memories.load(root)
         old = memories.resolve(current, old_id, suggest=False)
@@ -126,8 +134,10 @@ def supersede(root: str, old_id: str, new_id: str | None, reason: str | None, no
         return _append(root, "superseded", old, new, reason, now)
 
 
-def retract(root: str, memory_id: str, reason: str | None, now: str) -> Outcome:
-    reason = _checked_reason(reason)
+def retract(
+    root: str, memory_id: str, reason: str | None, now: str, allow_secrets: Iterable[str] = ()
+) -> Outcome:
+    reason = _checked_reason(reason, allow_secrets)
     with locking.writer_lock(root):
         current = memories.load(root)
         memory = memories.resolve(current, memory_id, suggest=False)
@@ -140,9 +150,10 @@ def retract(root: str, memory_id: str, reason: str | None, now: str) -> Outcome:
         return _append(root, "retracted", memory, None, reason, now)
 
 
-def _checked_reason(reason: str | None) -> str:
+def _checked_reason(reason: str | None, allow_secrets: Iterable[str]) -> str:
     if reason is None or not js.trim(reason) or len(reason) > MAX_REASON:
         raise MemError(f"--reason must be non-empty text of at most {MAX_REASON} characters.")
+    secrets.refuse([("--reason", reason)], allow_secrets)
     return reason
 
 

@@ -8,15 +8,21 @@ attempt exactly one appends and the other is told it is a duplicate.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Any
 
 from mem.commands import outcomes
-from mem.core import js, receipts
+from mem.core import js, receipts, secrets
 from mem.errors import MemError
 from mem.files import host, locking, nexus, safe_paths, writing
 
+# what a receipt copies from the observation
+WRITTEN = ("runId", "taskId", "memory", "scope", "interpretation", "supersedes", "contradicts")
 
-def observe(root: str, input_path: str | None, now: str) -> dict[str, Any]:
+
+def observe(
+    root: str, input_path: str | None, now: str, allow_secrets: Iterable[str] = ()
+) -> dict[str, Any]:
     """Validate an observation file and append its receipt; returns the receipt."""
     relative = input_path or ""  # no --input: the safe path refuses it as not normalized
     text = safe_paths.read_bounded(root, relative)
@@ -29,6 +35,12 @@ def observe(root: str, input_path: str | None, now: str) -> dict[str, Any]:
     if not isinstance(value, dict | list):
         raise MemError("Outcome input is required.")
     observation = value if isinstance(value, dict) else {}
+    copied = {key: observation[key] for key in WRITTEN if key in observation}
+    shown = secrets.shown_name(relative)
+    secrets.refuse(
+        [(f"{shown} {path}", text) for path, text in secrets.json_fields(copied)],
+        allow_secrets,
+    )
     with locking.writer_lock(root):
         stored = outcomes.read_store(root)
         run_id = observation.get("runId")

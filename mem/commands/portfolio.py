@@ -10,11 +10,12 @@ import hashlib
 import os
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
 from mem.commands import memories, scan
-from mem.core import js, templates
+from mem.core import js, secrets, templates
 from mem.errors import MemError
 from mem.files import brain, host, locking, safe_paths, writing
 
@@ -151,13 +152,16 @@ def read_input_file(path: str) -> str:
     return text
 
 
-def handoff(root: str, topic: str, text: str, now: str) -> dict[str, Any]:
+def handoff(
+    root: str, topic: str, text: str, now: str, allow_secrets: Iterable[str] = ()
+) -> dict[str, Any]:
     """Write `.agents/memory/sessions/<date>-<topic>.md`, never replacing an earlier handoff."""
     topic_slug = slug(topic)
     if not topic_slug:
         raise MemError("--topic must contain at least one letter or digit.")
     if not js.trim(text):
         raise MemError("The handoff text is empty; nothing was written.")
+    secrets.refuse([("--topic", topic), ("the handoff text", text)], allow_secrets)
     if not text.endswith("\n"):
         text += "\n"
     stem = f"{SESSIONS}/{now[:10]}-{topic_slug}"
@@ -175,7 +179,9 @@ def handoff(root: str, topic: str, text: str, now: str) -> dict[str, Any]:
 # ---- export
 
 
-def export(root: str, now: str, output: str | None, force: bool) -> dict[str, Any]:
+def export(
+    root: str, now: str, output: str | None, force: bool, allow_secrets: Iterable[str] = ()
+) -> dict[str, Any]:
     brain_dir = brain.global_brain_dir()
     if not os.path.isdir(brain_dir):
         raise MemError("Global brain not found. Nothing to export.")
@@ -199,6 +205,7 @@ def export(root: str, now: str, output: str | None, force: bool) -> dict[str, An
                 lines += [f"### {name}", "```yaml", js.trim(content), "```", ""]
                 included.append(f"projects/{name}")
     text = "\n".join(lines)
+    secrets.refuse([("the export", text)], allow_secrets)
     writing.write_export(path, text, force)
     return {"path": path, "brain": brain_dir, "included": included, "bytes": len(text.encode())}
 
@@ -206,7 +213,14 @@ def export(root: str, now: str, output: str | None, force: bool) -> dict[str, An
 # ---- promote
 
 
-def promote(root: str, memory_id: str, approve: bool, by: str | None, now: str) -> dict[str, Any]:
+def promote(
+    root: str,
+    memory_id: str,
+    approve: bool,
+    by: str | None,
+    now: str,
+    allow_secrets: Iterable[str] = (),
+) -> dict[str, Any]:
     """Show, or with approval append, a project memory to the brain file of its kind."""
     if approve and not (by and js.trim(by)):
         raise MemError("--approve requires --by NAME (who approved the promotion).")
@@ -235,6 +249,7 @@ def promote(root: str, memory_id: str, approve: bool, by: str | None, now: str) 
     }
     if not approve:
         return result
+    secrets.refuse([("--by", by), (f"the section of memory {memory.id}", section)], allow_secrets)
     with locking.writer_lock(root):
         earlier = _applied_promotion(root, memory)
         if earlier is not None:

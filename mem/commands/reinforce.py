@@ -6,10 +6,11 @@ from the files themselves (the index is only a cache for audits).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from mem import clock, layout
-from mem.core import js, parse, patterns
+from mem.core import js, parse, patterns, secrets
 from mem.errors import MemError
 from mem.files import locking, safe_paths, writing
 
@@ -40,10 +41,18 @@ def read_scores(root: str) -> dict[str, Any]:
 
 
 def reinforce(
-    root: str, pattern_id: str | None, signals: dict[str, Any], evidence: list[str], now: str
+    root: str,
+    pattern_id: str | None,
+    signals: dict[str, Any],
+    evidence: list[str],
+    now: str,
+    allow_secrets: Iterable[str] = (),
 ) -> patterns.Reinforcement:
     """Fold one reward into a pattern's score and maybe propose a promotion, all under the lock."""
     pattern_id = patterns.require_pattern_id(pattern_id)
+    secrets.refuse(
+        [("--pattern", pattern_id), *(("--evidence", item) for item in evidence)], allow_secrets
+    )
     with locking.writer_lock(root):
         scores = read_scores(root)
         result = patterns.reinforce(

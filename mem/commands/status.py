@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from mem import index, layout
-from mem.commands import housekeeping
+from mem.commands import housekeeping, secret_audit
 from mem.core import js, ndjson
 from mem.files import brain, host, index_sources, locking, safe_paths
 from mem.index import check, portfolio
@@ -145,6 +145,7 @@ def status(root: str) -> dict[str, Any]:
         "findings": check.store_findings(root),
         "lock": lock_state(root),
         "index": check.state(root),
+        "secrets": secret_audit.summary(root),
     }
 
 

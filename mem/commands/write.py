@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
-from mem.core import js
+from mem.core import js, secrets
 from mem.errors import MemError
 from mem.files import writing
 
@@ -87,6 +88,11 @@ def build_event(
     }
 
 
-def append_event(root: str, event: dict[str, Any]) -> dict[str, Any]:
+def append_event(
+    root: str, event: dict[str, Any], allow_secrets: Iterable[str] = ()
+) -> dict[str, Any]:
+    secrets.refuse(
+        [(f"--{name}", event[name]) for name in ("agent", "cli", "model", "task")], allow_secrets
+    )
     writing.append_line(root, JOURNAL, js.stringify(event) + "\n")
     return event

@@ -6,6 +6,7 @@ from typing import Any
 
 from mem import layout
 from mem.core import js
+from mem.render import secret_report
 
 STATUS_ICONS = {"active": "●", "paused": "◐", "archived": "○", "unknown": "?"}
 
@@ -99,6 +100,7 @@ def status_text(result: dict[str, Any]) -> str:
     )
     if cache["state"] == "damaged":
         lines.append("  the next recall rebuilds it")
+    lines.append(secret_report.status_line(result["secrets"]))
     return _lines(lines)
 
 

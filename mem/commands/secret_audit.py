@@ -1,0 +1,82 @@
+"""`mem audit --secrets`: possible secrets already in memory files, stores and brains.
+
+Writes go through `mem.core.secrets` before anything is stored; this finds what got in
+another way (an editor, a merge, a `mem` older than the check). It only reads: no store,
+no index, no lock file, no cache. A finding names a file, a line and a kind, never the text.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from mem.commands import registry
+from mem.core import secrets
+from mem.files import brain, memory_tree
+
+
+def audit(root: str, portfolio: bool, allow: Iterable[str] = ()) -> dict[str, Any]:
+    """Findings in the project's memory; with `portfolio`, also the brain and its projects.
+
+    Findings of an allowed kind are left out (a team's known false positive, named in its CI
+    command line, since a write's `--allow-secret` is recorded nowhere).
+    """
+    allowed = secrets.allowed_kinds(allow)
+    places: list[tuple[str, list[memory_tree.MemoryFile]]] = [("", memory_tree.project_files(root))]
+    brain_dir = None
+    missing: list[str] = []
+    if portfolio:
+        brain_dir = brain.linked_brain(root)
+        if brain_dir is not None:
+            places.append((brain_dir, memory_tree.brain_files(brain_dir)))
+            projects, missing = _registered_projects(brain_dir, root)
+            places += [(project, memory_tree.project_files(project)) for project in projects]
+    findings: list[dict[str, Any]] = []
+    skipped: list[dict[str, str]] = []
+    scanned = 0
+    for base, found in places:
+        for item in found:
+            shown = secrets.shown_name(os.path.join(base, item.relative) if base else item.relative)
+            if item.text is None:
+                skipped.append({"file": shown, "reason": item.problem or "not read"})
+                continue
+            scanned += 1
+            findings += [
+                {
+                    "file": shown,
+                    "line": finding.line,
+                    "column": finding.column,
+                    "kind": finding.kind,
+                    "label": secrets.KINDS[finding.kind],
+                }
+                for finding in secrets.scan_stored(item.text)
+                if finding.kind not in allowed
+            ]
+    return {
+        "root": root,
+        "portfolio": portfolio,
+        "brain": brain_dir,
+        "scanned": scanned,
+        "count": len(findings),
+        "files": len({finding["file"] for finding in findings}),
+        "findings": findings,
+        "skipped": skipped,
+        "missingProjects": [secrets.shown_name(path) for path in missing],
+    }
+
+
+def _registered_projects(brain_dir: str, root: str) -> tuple[list[str], list[str]]:
+    """(existing, missing) project roots registered in the brain, other than `root`, sorted."""
+    found: set[str] = set()
+    missing: set[str] = set()
+    for entry in registry.entries(brain_dir):
+        if entry["path"] != root:
+            (found if entry["found"] else missing).add(entry["path"])
+    return sorted(found), sorted(missing)
+
+
+def summary(root: str) -> dict[str, int]:
+    """For `mem status`: how many findings, in how many of the project's memory files."""
+    result = audit(root, portfolio=False)
+    return {"findings": result["count"], "files": result["files"], "scanned": result["scanned"]}

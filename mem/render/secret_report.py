@@ -1,0 +1,38 @@
+"""Text of `mem audit --secrets` and of the secrets line of `mem status`: never a value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def audit_text(result: dict[str, Any]) -> str:
+    lines = [
+        f"{item['file']}:{item['line']}:{item['column']}: {item['kind']} ({item['label']})"
+        for item in result["findings"]
+    ]
+    lines += [f"skipped {item['file']}: {item['reason']}" for item in result["skipped"]]
+    lines += [
+        f"missing project {path} (registered in the brain)" for path in result["missingProjects"]
+    ]
+    scanned = _plural(result["scanned"], "file", "files")
+    if result["count"]:
+        lines.append(
+            f"{_plural(result['count'], 'possible secret', 'possible secrets')} in "
+            f"{result['files']} of {scanned} (values are never shown). Remove each from the file"
+            " and from git history; for a false positive, mem writes it with --allow-secret KIND."
+        )
+    else:
+        lines.append(f"No possible secret in {scanned}.")
+    return "\n".join(lines) + "\n"
+
+
+def status_line(summary: dict[str, int]) -> str:
+    scanned = _plural(summary["scanned"], "memory file", "memory files")
+    if not summary["findings"]:
+        return f"🔑 Secrets: none found in {scanned}"
+    found = _plural(summary["findings"], "possible secret", "possible secrets")
+    return f"🔑 Secrets: {found} in {summary['files']} of {scanned} (mem audit --secrets)"
