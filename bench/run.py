@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""Benchmark for `mem recall`: synthetic projects at 1k/10k/50k notes, whole-process timings.
+"""Benchmark for `mem recall` on synthetic projects: every figure of issue 11's target table,
+beside floors measured in the same run (`python -c pass`, the `sqlite3` shell answering an
+FTS5 MATCH over the same records) and the JavaScript reference when it is present.
 
-Run with the venv's python so the in-process `mem.sync` import matches the `mem` executable:
-    python bench/run.py [--sizes 1000,10000,50000] [--repeat N] [--mem PATH]
+Run with the venv's python so the in-process import matches the `mem` executable:
+    python bench/run.py [--sizes 10000,200000] [--repeat N] [--mem PATH]
+    python bench/run.py --large            # adds a 1,000,000-note first sync (minutes)
     python bench/run.py --generate-only DIR [--sizes 1000]
     python bench/run.py --import-check
-Stdlib only. Exits 0 even when targets are missed: this is a report, not a test.
+The JavaScript reference runs when `node` is on PATH and MEM_REFERENCE names its CLI script
+(`node $MEM_REFERENCE mem recall ...`). Stdlib only. Exits 0 even when targets are missed:
+this is a report, not a test.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import argparse
 import hashlib
 import itertools
 import json
+import math
 import os
 import platform
 import random
@@ -133,8 +139,11 @@ def events_for(n_notes: int) -> int:
 
 
 def pick_queries(vocab: list[str]) -> list[str]:
-    # Common, mid-frequency and rare-tail words; the tail words are made-up but deterministic.
-    return ["postgres", "connection pooling", "pgbouncer", f"{vocab[1500]} migration", vocab[2000]]
+    """The query classes, in QUERY_CLASSES order: rare id, mid words, "the", 5-word mix."""
+    return [vocab[2500], "connection pooling", "the", f"the postgres cache pgbouncer {vocab[2000]}"]
+
+
+QUERY_CLASSES = ["rare id", "2-3 mid words", '"the"', "5-word mix"]
 
 
 def event_line(ts: str, agent: str, cli: str, model: str, task: str, outcome: str | None) -> str:
@@ -260,237 +269,354 @@ def report_failure(label: str, detail: str) -> None:
         return
     _reported.add(label)
     tail = "\n".join(detail.strip().splitlines()[-15:]) or "(no stderr)"
-    if tail in _reported:
-        print(f"  ! {label} failed the same way")
-    else:
-        _reported.add(tail)
-        print(f"  ! {label} failed:\n    " + tail.replace("\n", "\n    "))
+    print(f"  ! {label} failed:\n    " + tail.replace("\n", "\n    "))
 
 
-def run_timed(label: str, cmd: list[str], env: dict, timeout: float = 600):
-    """Whole-process wall time in ms, or None (reported once per label) on failure."""
+_last_cpu_ms: list[float] = [0.0]
+
+
+def run_measured(
+    label: str, cmd: list[str], env: dict, cwd: Path | None = None
+) -> tuple[float | None, float | None]:
+    """Wall ms and peak RSS (MiB) of one process, through wait4 (its CPU ms in _last_cpu_ms)."""
     t0 = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        proc = subprocess.Popen(
+            cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+    except OSError as exc:
         report_failure(label, repr(exc))
         return None, None
+    _, status, usage = os.wait4(proc.pid, 0)
     ms = (time.perf_counter() - t0) * 1000
-    if proc.returncode != 0:
-        report_failure(label, f"exit {proc.returncode}\n{proc.stderr}")
-        return None, proc
-    return ms, proc
+    _last_cpu_ms[0] = (usage.ru_utime + usage.ru_stime) * 1000
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    if status != 0:
+        report_failure(label, f"status {status}\n{err}")
+        return None, None
+    return ms, usage.ru_maxrss / 1024
 
 
 def stats(samples: list[float] | None) -> dict | None:
     if not samples:
         return None
+    ordered = sorted(samples)
     return {
-        "median": statistics.median(samples),
-        "min": min(samples),
-        "n": len(samples),
-        "samples": [round(s, 3) for s in samples],
+        "median": statistics.median(ordered),
+        "min": ordered[0],
+        "p95": ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)],
+        "n": len(ordered),
     }
 
 
-def repeat_timed(label: str, cmd: list[str], env: dict, n: int, before=None) -> dict | None:
+def repeat_timed(
+    label: str, cmd: list[str], env: dict, n: int, cwd: Path | None = None
+) -> dict | None:
     samples = []
-    for i in range(n):
-        if before:
-            before(i)
-        ms, _ = run_timed(label, cmd, env)
+    for _ in range(n):
+        ms, _ = run_measured(label, cmd, env, cwd)
         if ms is None:
-            return None  # timings of a failing command mean nothing
+            return None
         samples.append(ms)
     return stats(samples)
 
 
-def child_sync(env: dict, root: Path, mode: str, rounds: int) -> tuple[dict | None, str | None]:
-    """Time mem.sync.sync_project in a fresh interpreter so it sees this size's MEM_CACHE_DIR."""
-    cmd = [
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--child-sync",
-        mode,
-        str(root),
-        str(rounds),
-    ]
-    try:
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
-        result = json.loads(proc.stdout.strip().splitlines()[-1])
-    except (OSError, subprocess.TimeoutExpired, IndexError, json.JSONDecodeError) as exc:
-        report_failure(f"in-process sync ({mode})", f"{exc!r}\n{getattr(exc, 'stderr', '')}")
-        return None, None
-    if "unavailable" in result:
-        return None, result["unavailable"]
-    if "error" in result:
-        report_failure(f"in-process sync ({mode})", result["error"])
-        return None, None
-    return stats(result["ms"]), None
+def child_main(root: str, rounds: int, queries: list[str]) -> None:
+    """In-process recall on an open, synced index: per query class, `rounds` calls."""
+    from mem.commands import recall
 
-
-def child_main(mode: str, root: str, rounds: int) -> None:
-    try:
-        import mem.index.sync
-
-        sync_project = mem.sync.sync_project
-    except (ImportError, AttributeError):
-        print(json.dumps({"unavailable": "mem.sync.sync_project missing"}))
-        return
-    root_path, samples = Path(root), []
-    try:
-        sync_project(root_path)  # warm-up: also makes sure the index is current
-        for i in range(rounds):
-            if mode == "append":
-                append_direct(root_path, i)
+    recall.recall(root, recall.Request(queries[0]), MEM_NOW)  # sync and warm up
+    result = {}
+    for query in queries:
+        samples = []
+        for _ in range(rounds):
             t0 = time.perf_counter()
-            sync_project(root_path)
+            recall.recall(root, recall.Request(query), MEM_NOW)
             samples.append((time.perf_counter() - t0) * 1000)
-    except Exception as exc:  # noqa: BLE001 - reported to the parent, which marks n/a
-        import traceback
-
-        print(json.dumps({"error": "".join(traceback.format_exception(exc))}))
-        sys.exit(1)
-    print(json.dumps({"ms": samples}))
+        result[query] = samples
+    print(json.dumps(result))
 
 
-def append_direct(root: Path, i: int) -> None:
-    path = root / JOURNAL
-    sep = "" if path.read_bytes().endswith(b"\n") else "\n"
-    with path.open("a", encoding="utf-8") as fh:
-        fh.write(
-            sep + event_line(MEM_NOW, "bench", "bench", "none", f"bench direct {i}", "success")
+def in_process(env: dict, root: Path, rounds: int, queries: list[str]) -> dict | None:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", str(root), str(rounds)]
+    proc = subprocess.run(
+        [*cmd, *queries], env=env, capture_output=True, text=True, timeout=3600, check=False
+    )
+    if proc.returncode != 0:
+        report_failure("in-process recall", proc.stderr)
+        return None
+    samples = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {query: stats(values) for query, values in samples.items()} | {
+        "all": stats([value for values in samples.values() for value in values])
+    }
+
+
+def index_file(env: dict, mem: str, root: Path) -> str | None:
+    proc = subprocess.run(
+        [mem, "index", "path", "-d", str(root)], env=env, capture_output=True, text=True
+    )
+    return proc.stdout.strip() or None
+
+
+def fts5_floor(
+    env: dict, mem: str, root: Path, workdir: Path, queries: list[str], repeat: int
+) -> dict | None:
+    """The `sqlite3` shell answering an FTS5 MATCH (top 8 by bm25) over the index's records.
+
+    mem's index has no FTS5 table (postings of its own instead), so the shell first copies
+    the records into one, once, outside the timing: the floor is SQLite answering alone.
+    """
+    shell = shutil.which("sqlite3")
+    path = index_file(env, mem, root)
+    if not shell or not path or not os.path.exists(path):
+        return None
+    fts = workdir / f"fts5-{root.name}.sqlite"
+    if not fts.exists():
+        script = (
+            f"ATTACH '{path}' AS i;"
+            " CREATE VIRTUAL TABLE f USING fts5(text,"
+            " tokenize = \"unicode61 remove_diacritics 0 tokenchars '-_'\");"
+            " INSERT INTO f (rowid, text) SELECT id, text FROM i.records;"
         )
+        subprocess.run([shell, str(fts), script], check=True, capture_output=True)
+    result = {}
+    for query in queries:
+        match = " OR ".join(f'"{word}"' for word in query.split())
+        sql = f"SELECT rowid FROM f WHERE f MATCH '{match}' ORDER BY rank LIMIT 8;"
+        result[query] = repeat_timed("sqlite3 FTS5 MATCH", [shell, str(fts), sql], env, repeat)
+    return result
+
+
+def reference(env: dict, root: Path, queries: list[str], repeat: int) -> dict | None:
+    script = os.environ.get("MEM_REFERENCE")
+    node = shutil.which("node")
+    if not script or not node or not os.path.exists(script):
+        return None
+    result = {}
+    for query in queries:
+        cmd = [node, script, "mem", "recall", *query.split()]
+        result[query] = repeat_timed("JavaScript reference", cmd, env, repeat, cwd=root)
+    return result
+
+
+def edit_one_section(path: Path) -> None:
+    """Rewrite one section in the middle of a big notes file (same size, so same offsets)."""
+    data = path.read_bytes()
+    middle = data.index(b"\n### ", len(data) // 2) + 5
+    end = data.index(b"\n", middle)
+    heading = data[middle:end]
+    swapped = heading[::-1] if heading != heading[::-1] else heading + b"!"
+    path.write_bytes(data[:middle] + swapped[: len(heading)] + data[end:])
+
+
+def generate_apart(workdir: Path, n: int) -> dict:
+    """Generate in a child process: a child forked from a big parent would report the
+    parent's memory as its own peak RSS (Linux counts it until exec)."""
+    subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--generate-only", str(workdir)]
+        + ["--sizes", str(n)],
+        check=True,
+        capture_output=True,
+    )
+    return {
+        "notes": n,
+        "events": events_for(n),
+        "queries": pick_queries(build_vocab(random.Random(42))),
+    }
 
 
 def bench_size(mem: str | None, n: int, workdir: Path, repeat: int, rounds: int) -> dict:
     root, cache = workdir / f"project-{n}", workdir / f"cache-{n}"
-    info = generate(root, n)
+    info = generate_apart(workdir, n)
     env = {**os.environ, "MEM_CACHE_DIR": str(cache), "MEM_NOW": MEM_NOW}
     queries = info["queries"]
-    res = {k: info[k] for k in ("notes", "events", "files", "queries")} | {"size": n}
-    res |= dict.fromkeys(["first_sync", "warm_recall", "warm_json", "index_path", "resync_process"])
+    res: dict = {k: info[k] for k in ("notes", "events", "queries")} | {"size": n}
 
     def cmd(*args: str) -> list[str]:
         return [mem, *args, "-d", str(root)]
 
-    if mem:
-        res["first_sync"] = repeat_timed(
-            "first sync (mem recall, empty cache)",
-            cmd("recall", *queries[0].split()),
-            env,
-            min(3, repeat),
-            before=lambda _: shutil.rmtree(cache, ignore_errors=True),
+    if not mem:
+        return res
+    shutil.rmtree(cache, ignore_errors=True)
+    ms, rss = run_measured("first sync", cmd("recall", queries[0]), env)
+    res["first_sync"] = {"ms": ms, "rss_mib": rss, "cpu_ms": _last_cpu_ms[0]}
+    res["warm"] = {
+        query: repeat_timed("warm recall", cmd("recall", *query.split()), env, repeat)
+        for query in queries
+    }
+    res["in_process"] = in_process(env, root, rounds, queries)
+    res["fts5_floor"] = fts5_floor(env, mem, root, workdir, queries, repeat)
+    res["reference"] = reference(env, root, queries, max(1, repeat // 3))
+
+    # Next recall after one `mem write` (journal append), beside a warm one of the same query.
+    after_write = []
+    for i in range(max(3, repeat // 2)):
+        wrote, _ = run_measured(
+            "mem write", cmd("write", "--agent", "bench", "--task", f"bench event {i}"), env
         )
-        for key, extra in (("warm_recall", []), ("warm_json", ["--json"])):
-            label = "warm recall" + (" --json" if extra else "")
-            per_query = [
-                repeat_timed(label, cmd("recall", *q.split(), *extra), env, repeat) for q in queries
-            ]
-            if all(per_query):
-                res[key] = stats([s for pq in per_query for s in pq["samples"]])
-                res[key]["per_query"] = {
-                    q: pq["median"] for q, pq in zip(queries, per_query, strict=True)
-                }
-        if res["warm_json"]:
-            _, proc = run_timed(
-                "warm recall --json", cmd("recall", *queries[0].split(), "--json"), env
-            )
-            try:
-                json.loads(proc.stdout)
-                res["warm_json"]["valid_json"] = True
-            except (AttributeError, ValueError):
-                res["warm_json"]["valid_json"] = False
-        res["index_path"] = repeat_timed("mem index path", cmd("index", "path"), env, repeat)
+        ms, _ = run_measured("recall after mem write", cmd("recall", queries[0]), env)
+        if wrote is None or ms is None:
+            break
+        after_write.append(ms)
+    res["after_write"] = stats(after_write)
 
-    res["freshness"], why = child_sync(env, root, "fresh", 50)
-    if why and why not in _reported:
-        _reported.add(why)
-        print(f"  freshness: unavailable ({why})")
-
-    if mem:
-        samples = []
-        for i in range(rounds):
-            wrote, _ = run_timed(
-                "mem write", cmd("write", "--agent", "bench", "--task", f"bench event {i}"), env
-            )
-            # A mid-frequency query, so the figure is dominated by the re-sync, not by ranking
-            # half the corpus as the most common word would be.
-            ms, _ = run_timed("re-sync recall after mem write", cmd("recall", queries[2]), env)
-            if wrote is None or ms is None:
-                break
-            samples.append(ms)
-        else:
-            if samples:
-                res["resync_process"] = stats(samples) | {"query": queries[2]}
-    res["resync_inprocess"], _ = child_sync(env, root, "append", rounds)
+    # Next recall after editing one section of the biggest notes file.
+    biggest = max((root / rel for rel, _, _ in NOTE_FILES), key=lambda path: path.stat().st_size)
+    res["edited_file_notes"] = biggest.read_bytes().count(b"\n### ")
+    after_edit, edit_rss = [], []
+    for _ in range(3):
+        edit_one_section(biggest)
+        ms, rss = run_measured("recall after one edited section", cmd("recall", queries[0]), env)
+        if ms is None:
+            break
+        after_edit.append(ms)
+        edit_rss.append(rss)
+    res["after_edit"] = stats(after_edit)
+    res["after_edit_rss_mib"] = max(edit_rss) if edit_rss else None
     return res
 
 
-TARGETS = [  # (label, size or None for every size, result key, limit ms)
-    ("warm recall", 10000, "warm_recall", 60),
-    ("warm recall", 50000, "warm_recall", 100),
-    ("freshness check", 10000, "freshness", 10),
-    ("re-sync after one append (in-process)", None, "resync_inprocess", 30),
-]
+def bench_large(mem: str | None, workdir: Path, n: int) -> dict:
+    root, cache = workdir / f"project-{n}", workdir / f"cache-{n}"
+    t0 = time.perf_counter()
+    info = generate_apart(workdir, n)
+    print(f"  generated {n:,} notes in {time.perf_counter() - t0:.0f} s", flush=True)
+    env = {**os.environ, "MEM_CACHE_DIR": str(cache), "MEM_NOW": MEM_NOW}
+    ms, rss = (None, None)
+    if mem:
+        ms, rss = run_measured("first sync (large)", [mem, "recall", "x", "-d", str(root)], env)
+    return {
+        "size": n,
+        "entries": info["notes"] + info["events"],
+        "ms": ms,
+        "rss_mib": rss,
+        "cpu_ms": _last_cpu_ms[0],
+    }
 
 
-def evaluate_targets(results: list[dict]) -> list[dict]:
-    by_size = {r["size"]: r for r in results}
-    out = []
-    for label, size, key, limit in TARGETS:
-        for s in [size] if size else sorted(by_size):
-            fig = by_size[s][key] if s in by_size else None
-            if s not in by_size:
-                verdict = "not measured"
-            elif not fig:
-                verdict = "n/a"
-            else:
-                verdict = "PASS" if fig["median"] <= limit else "MISS"
-            median = fig["median"] if fig else None
-            out.append(
-                {
-                    "target": label,
-                    "size": s,
-                    "limit_ms": limit,
-                    "verdict": verdict,
-                    "median_ms": median,
-                }
-            )
-    return out
+def python_floor(repeat: int) -> dict | None:
+    return repeat_timed("python -c pass", [sys.executable, "-c", "pass"], dict(os.environ), repeat)
 
 
-def print_report(results: list[dict], targets: list[dict]) -> None:
-    cols = [
-        ("first-sync", "first_sync"),
-        ("warm-recall", "warm_recall"),
-        ("warm-json", "warm_json"),
-        ("freshness", "freshness"),
-        ("index-path", "index_path"),
-        ("resync-proc", "resync_process"),
-        ("resync-inproc", "resync_inprocess"),
+# (label, size, limit): every figure of the issue's target table.
+TARGETS = {
+    10000: {"warm": 35, "in_process_p95": 5, "first_sync_ms": 400, "after_write_extra": 10},
+    200000: {
+        "warm": 60,
+        "in_process_p95": 15,
+        "first_sync_ms": 3000,
+        "first_sync_rss": 150,
+        "after_edit": 150,
+        "after_write_extra": 10,
+    },
+    1000000: {"first_sync_ms": 20000, "first_sync_rss": 300},
+}
+
+
+def fmt(value: float | None, unit: str = "ms") -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:,.0f} {unit}" if value >= 10 else f"{value:.1f} {unit}"
+
+
+def verdict(value: float | None, limit: float | None) -> str:
+    if value is None or limit is None:
+        return ""
+    return " ✓" if value <= limit else " ✗"
+
+
+def report(results: list[dict], large: dict | None, floor: dict | None, load: str) -> str:
+    lines = [
+        f"Load: {load}. Medians of whole processes unless marked; ✓/✗ against issue 11's targets.",
+        "",
+        "| measure | " + " | ".join(f"{r['size']:,} notes" for r in results) + " |",
+        "|---|" + "---|" * len(results),
     ]
 
-    def cell(fig):
-        p = 2 if fig and fig["median"] < 10 else 1  # sub-ms in-process figures need the digits
-        return f"{fig['median']:.{p}f}/{fig['min']:.{p}f}" if fig else "n/a"
+    def row(label: str, cells: list[str]) -> None:
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
 
-    print("\nmilliseconds, median/min (process = whole `mem` run; freshness/inproc = sync_project)")
-    print(f"{'size':>6} {'notes':>6} {'events':>6} " + " ".join(f"{h:>13}" for h, _ in cols))
+    row("`python -c pass` (floor)", [fmt(floor["median"] if floor else None)] * len(results))
+    for place, query_class in enumerate(QUERY_CLASSES):
+        cells = []
+        for r in results:
+            query = r["queries"][place]
+            warm = (r.get("warm") or {}).get(query)
+            value = warm["median"] if warm else None
+            cells.append(fmt(value) + verdict(value, TARGETS.get(r["size"], {}).get("warm")))
+        row(f"warm recall, {query_class}", cells)
+    for place, query_class in enumerate(QUERY_CLASSES):
+        cells = []
+        for r in results:
+            floor_cell = (r.get("fts5_floor") or {}).get(r["queries"][place])
+            cells.append(fmt(floor_cell["median"] if floor_cell else None))
+        row(f"`sqlite3` FTS5 MATCH (floor), {query_class}", cells)
+    if any(r.get("reference") for r in results):
+        for place, query_class in enumerate(QUERY_CLASSES):
+            cells = []
+            for r in results:
+                ref = (r.get("reference") or {}).get(r["queries"][place])
+                cells.append(fmt(ref["median"] if ref else None))
+            row(f"JavaScript reference, {query_class}", cells)
+    else:
+        row("JavaScript reference", ["not present (node + MEM_REFERENCE)"] * len(results))
+    cells = []
     for r in results:
-        print(
-            f"{r['size']:>6} {r['notes']:>6} {r['events']:>6} "
-            + " ".join(f"{cell(r.get(k)):>13}" for _, k in cols)
+        ip = (r.get("in_process") or {}).get("all")
+        value = ip["p95"] if ip else None
+        cells.append(fmt(value) + verdict(value, TARGETS.get(r["size"], {}).get("in_process_p95")))
+    row("in-process recall, p95 over the classes", cells)
+    for place, query_class in enumerate(QUERY_CLASSES):
+        cells = []
+        for r in results:
+            ip = (r.get("in_process") or {}).get(r["queries"][place])
+            cells.append(f"{fmt(ip['median'])} / {fmt(ip['p95'])}" if ip else "n/a")
+        row(f"in-process, {query_class} (median / p95)", cells)
+    cells = []
+    for r in results:
+        fs = r.get("first_sync") or {}
+        targets = TARGETS.get(r["size"], {})
+        cells.append(
+            fmt(fs.get("ms"))
+            + verdict(fs.get("ms"), targets.get("first_sync_ms"))
+            + f" (CPU {fmt(fs.get('cpu_ms'))}), "
+            + fmt(fs.get("rss_mib"), "MiB")
+            + verdict(fs.get("rss_mib"), targets.get("first_sync_rss"))
         )
+    row("first sync (wall (CPU), peak RSS)", cells)
+    cells = []
     for r in results:
-        if r["warm_recall"]:
-            per = ", ".join(f"{q} {ms:.0f}" for q, ms in r["warm_recall"]["per_query"].items())
-            print(f"warm recall @{r['size']} per query (median ms): {per}")
-    print("\ntargets (median):")
-    for t in targets:
-        fig = f"{t['median_ms']:.2f} ms" if t["median_ms"] is not None else "-"
-        limit = f"<= {t['limit_ms']} ms"
-        print(f"  {t['target']:<40} @{t['size']:>6}  {limit:>9}  {fig:>10}  {t['verdict']}")
+        edit = r.get("after_edit")
+        value = edit["median"] if edit else None
+        cells.append(
+            f"{fmt(value)}{verdict(value, TARGETS.get(r['size'], {}).get('after_edit'))}"
+            f" ({r.get('edited_file_notes', 0):,}-note file,"
+            f" {fmt(r.get('after_edit_rss_mib'), 'MiB')})"
+        )
+    row("next recall after editing one section", cells)
+    cells = []
+    for r in results:
+        after = r.get("after_write")
+        warm = (r.get("warm") or {}).get(r["queries"][0])
+        if after and warm:
+            extra = after["median"] - warm["median"]
+            cells.append(
+                f"{fmt(after['median'])} (warm + {extra:.1f} ms)"
+                + verdict(extra, TARGETS.get(r["size"], {}).get("after_write_extra"))
+            )
+        else:
+            cells.append("n/a")
+    row("next recall after one `mem write`", cells)
+    if large:
+        lines += [
+            "",
+            f"{large['entries']:,} entries ({large['size']:,} notes): first sync"
+            f" {fmt(large['ms'])}{verdict(large['ms'], TARGETS[1000000]['first_sync_ms'])}"
+            f" (CPU {fmt(large.get('cpu_ms'))}),"
+            f" peak RSS {fmt(large['rss_mib'], 'MiB')}"
+            f"{verdict(large['rss_mib'], TARGETS[1000000]['first_sync_rss'])}.",
+        ]
+    return "\n".join(lines)
 
 
 def find_mem(explicit: str | None) -> str | None:
@@ -534,8 +660,8 @@ def import_check(mem_env_root: Path, n: int) -> dict:
     found = {}
     for mod in ("sqlite_utils", "filelock"):
         found[mod] = any(name == mod or name.startswith(mod + ".") for _, name in rows)
-        verdict = "IMPORTED (must not be on a warm recall)" if found[mod] else "not imported"
-        print(f"  {mod}: {verdict}")
+        verdict_text = "IMPORTED (must not be on a warm recall)" if found[mod] else "not imported"
+        print(f"  {mod}: {verdict_text}")
     return {"top": [{"module": n_, "cumulative_us": us} for us, n_ in rows[:10]], "found": found}
 
 
@@ -543,9 +669,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--sizes", default="1000,10000,50000")
-    ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--rounds", type=int, default=10, help="append/re-sync rounds")
+    ap.add_argument("--sizes", default="10000,200000")
+    ap.add_argument("--repeat", type=int, default=9, help="runs of each whole-process figure")
+    ap.add_argument("--rounds", type=int, default=40, help="in-process calls per query class")
+    ap.add_argument("--large", action="store_true", help="add a 1,000,000-note first sync")
     ap.add_argument("--mem", help="mem executable (default: next to sys.executable, else PATH)")
     ap.add_argument(
         "--generate-only", metavar="DIR", help="write projects to DIR/project-N and stop"
@@ -554,12 +681,12 @@ def main() -> None:
     ap.add_argument(
         "--keep", action="store_true", help="keep the temp dir with projects and caches"
     )
-    ap.add_argument("--child-sync", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
-    if args.child_sync:
-        mode, root, rounds = args.child_sync
-        return child_main(mode, root, int(rounds))
+    if args.child:
+        root, rounds, *queries = args.child
+        return child_main(root, int(rounds), queries)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
 
     if args.generate_only:
@@ -586,13 +713,24 @@ def main() -> None:
         if args.import_check:
             out, result = OUT_DIR / "import-check.json", import_check(workdir, min(sizes))
         else:
+            load_before = os.getloadavg()
             print(f"mem: {mem or 'NOT FOUND (process timings n/a)'}; python: {sys.executable}")
+            floor = python_floor(args.repeat)
             results = []
             for n in sizes:
-                print(f"size {n}: generating and timing ...", flush=True)
+                print(f"size {n:,}: generating and timing ...", flush=True)
                 results.append(bench_size(mem, n, workdir, args.repeat, args.rounds))
-            targets = evaluate_targets(results)
-            print_report(results, targets)
+            large = None
+            if args.large:
+                print("1,000,000 notes: generating and syncing ...", flush=True)
+                large = bench_large(mem, workdir, 1_000_000)
+            load_after = os.getloadavg()
+            load = (
+                f"{os.cpu_count()} cores, 1-minute load average {load_before[0]:.1f} before"
+                f" and {load_after[0]:.1f} after"
+            )
+            table = report(results, large, floor, load)
+            print("\n" + table)
             meta = {
                 "mem": mem,
                 "python": sys.executable,
@@ -600,10 +738,13 @@ def main() -> None:
                 "repeat": args.repeat,
                 "rounds": args.rounds,
                 "MEM_NOW": MEM_NOW,
+                "load": load,
                 "started": datetime.now(UTC).isoformat(),
             }
             out = OUT_DIR / "results.json"
-            result = {"meta": meta, "sizes": results, "targets": targets}
+            result = {"meta": meta, "floor": floor, "sizes": results, "large": large}
+            (OUT_DIR).mkdir(parents=True, exist_ok=True)
+            (OUT_DIR / "table.md").write_text(table + "\n")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(result, indent=2) + "\n")
         print(f"\nraw numbers: {out}")

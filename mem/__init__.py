@@ -1,3 +1,3 @@
 """mem: deterministic project memory for AI coding agents."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

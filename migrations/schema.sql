@@ -55,21 +55,29 @@ CREATE TABLE records (
     line TEXT,                      -- the journal line, trimmed
     memory_id TEXT,                 -- notes of a project's six memory files: 'mem_' + 20 hex
     revision TEXT,                  -- and the SHA-256 of the trimmed text (see `mem audit`)
+    digest INTEGER NOT NULL,        -- xxh3_64 of the section's scored text or the event's line:
+                                    -- a re-sync keeps the records whose digest is unchanged
     UNIQUE (file_id, ordinal)
 );
 
--- Events whose ts names no zone are scored apart (their decay depends on the reader's zone).
-CREATE INDEX records_local_time ON records (id) WHERE ts_local = 1;
-
--- The tokenised text of each record (rowid = records.id). Tokens are produced by mem's own
--- tokenizer and joined with spaces, so FTS5 sees exactly the contract's tokens.
-CREATE VIRTUAL TABLE records_fts USING fts5 (
-    terms,
-    tokenize = "unicode61 remove_diacritics 0 tokenchars '-_'"
+-- Every token of every record, once.
+CREATE TABLE terms (
+    id INTEGER PRIMARY KEY,
+    term TEXT NOT NULL UNIQUE
 );
 
--- Term frequencies per record, for the contract's 1 + ln tf.
-CREATE VIRTUAL TABLE records_terms USING fts5vocab (records_fts, instance);
+-- The postings: which records hold a term, grouped so that recall can bound the score of
+-- every record it has not read. A group is the records of one band that hold the term tf
+-- times. The band is the records' length class (their exact token count below 16, then
+-- classes an eighth of a power of two wide) and, for events with a zoned ts, the 4-day
+-- bucket of that ts: band = length class + 4096 * (bucket + 25000001).
+CREATE TABLE postings (
+    term INTEGER NOT NULL,          -- terms.id
+    band INTEGER NOT NULL,
+    tf INTEGER NOT NULL,            -- how often each record of the group holds the term
+    records BLOB NOT NULL,          -- records.id of the group, 8-byte integers in machine order
+    PRIMARY KEY (term, band, tf)
+) WITHOUT ROWID;
 
 CREATE VIEW notes AS
 SELECT r.id, f.path AS file, r.ordinal AS section, r.ref AS heading, r.text, r.tokens,

@@ -1,14 +1,22 @@
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Timing is never the behaviour under test here (performance lives in bench/), and on a
+# shared 2-core machine a per-example deadline only makes the suite flaky.
+settings.register_profile("mem", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("mem")
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -40,25 +48,70 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
 RunMem = Callable[..., subprocess.CompletedProcess[str]]
 
 
+def _mem_process(
+    *args: str,
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
+    input: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*mem_command(), *args],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        input=input,
+        check=False,
+    )
+
+
+def _mem_in_process(
+    *args: str,
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
+    input: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    from click.testing import CliRunner
+
+    from mem.cli import app
+
+    saved = {key: os.environ.get(key) for key in env or {}}
+    os.environ.update(env or {})
+    time.tzset()  # a subprocess reads TZ at start; this process must be told
+    try:
+        with contextlib.chdir(cwd or os.getcwd()):
+            runner = CliRunner(catch_exceptions=False)
+            done = runner.invoke(app.cli, list(args), prog_name="mem", input=input)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                del os.environ[key]
+            else:
+                os.environ[key] = value
+        time.tzset()
+    return subprocess.CompletedProcess(["mem", *args], done.exit_code, done.stdout, done.stderr)
+
+
 @pytest.fixture
 def run_mem() -> RunMem:
-    def run(
-        *args: str,
-        cwd: Path | str | None = None,
-        env: dict[str, str] | None = None,
-        input: str | None = None,
-    ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*mem_command(), *args],
-            cwd=cwd,
-            env={**os.environ, **(env or {})},
-            capture_output=True,
-            text=True,
-            input=input,
-            check=False,
-        )
+    """`mem` as a user runs it: the installed console script, in its own process."""
+    return _mem_process
 
-    return run
+
+@pytest.fixture
+def mem_process() -> RunMem:
+    """The console script, for tests whose module runs `run_mem` in process but need processes."""
+    return _mem_process
+
+
+@pytest.fixture
+def mem_in_process() -> RunMem:
+    """`mem <args>` through click's CliRunner in this process, where the process is not the point.
+
+    A test module opts in by overriding `run_mem` with it; stdout, stderr and the exit code
+    are those of the console script (the golden and CLI tests check the process itself).
+    """
+    return _mem_in_process
 
 
 @pytest.fixture

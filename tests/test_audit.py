@@ -16,6 +16,12 @@ from mem.commands import memories
 DECISIONS = ".agents/memory/decisions.md"
 
 
+@pytest.fixture
+def run_mem(mem_in_process: RunMem) -> RunMem:
+    """In this process: the tests here are about audits."""
+    return mem_in_process
+
+
 def snapshot(root: Path) -> dict[str, tuple[object, ...]]:
     """Every path below root (root included): its type, bytes or link target, mode and mtime_ns."""
     found: dict[str, tuple[object, ...]] = {}

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from mem.cli import app, fast, options
 
-option_names = [name for names, _, _ in options.LEGACY_OPTIONS for name in names]
+option_names = [name for option in options.LEGACY_OPTIONS for name in option.names]
 token = st.one_of(
     st.sampled_from(
         [
@@ -49,6 +49,7 @@ def test_fast_parse_agrees_with_click(args: list[str]) -> None:
     assert params.pop("include_archive") is False  # recall-only flags always go through click
     assert params.pop("with_evidence") is False
     assert params.pop("include_retired") is False
+    assert params.pop("explain") is False
     assert params == options
 
 

@@ -7,12 +7,14 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from conftest import mem_command
 
 WRITERS = 4
 WRITES_EACH = 25
 
 
+@pytest.mark.slow
 def test_parallel_writers_and_readers(project: Path) -> None:
     journal = project / ".bmad/memory/journal.ndjson"
     journal.unlink()

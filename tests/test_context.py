@@ -6,14 +6,22 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
 from conftest import RunMem, git
 from demo_memories import CACHE, LESSONS, RETRY, record_cache_evidence
+from nexus_support import relocated
 from test_audit import snapshot
 
 from mem.commands import memories
 
 DECISIONS = ".agents/memory/decisions.md"
 POOLING = memories.memory_id(DECISIONS, "2026-06-02 — Postgres connection pooling")
+
+
+@pytest.fixture
+def run_mem(mem_in_process: RunMem) -> RunMem:
+    """In this process: the tests here are about context and evidence recall."""
+    return mem_in_process
 
 
 def _context(run_mem: RunMem, project: Path, *args: str) -> dict[str, object]:
@@ -176,3 +184,19 @@ def test_index_tables_for_sqlite_audits(git_project: Path, run_mem: RunMem) -> N
     path = run_mem("index", "path", cwd=git_project).stdout.strip()
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT count(*) FROM lifecycle").fetchone() == (2,)
+
+
+def test_context_with_evidence_lists_a_current_receipt(tmp_path: Path, run_mem: RunMem) -> None:
+    project = relocated("h-observed-current", tmp_path)
+    store = (project / ".bmad/memory/outcomes.ndjson").read_text(encoding="utf-8")
+    receipt = json.loads(store.splitlines()[0])["id"]
+    done = run_mem("context", "--with-evidence", "--json", cwd=project)
+    assert done.returncode == 0, done.stderr
+    listed = [
+        (memory["heading"], outcome)
+        for memory in json.loads(done.stdout)["memories"]
+        for outcome in memory["evidence"]["outcomes"]
+    ]
+    assert [outcome for _, outcome in listed] == [{"id": receipt, "eligible": True, "reason": None}]
+    without = json.loads(run_mem("context", "--json", cwd=project).stdout)
+    assert all("evidence" not in memory for memory in without["memories"])

@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from conftest import RunMem, git
 from demo_memories import CACHE, LESSONS, RETRY
 
@@ -14,6 +15,12 @@ from mem.commands import memories
 from mem.core import js
 
 STORE = Path(".bmad/memory/evidence.ndjson")
+
+
+@pytest.fixture
+def run_mem(mem_in_process: RunMem) -> RunMem:
+    """In this process: the tests here are about evidence records."""
+    return mem_in_process
 
 
 def _records(project: Path) -> list[dict[str, object]]:

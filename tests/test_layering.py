@@ -1,7 +1,9 @@
 """The house has visible layers: each package imports only the layers below it.
 
-    cli  ->  commands  ->  render, index, files  ->  core  ->  layout, errors
+    cli  ->  mcp  ->  commands  ->  render, index, files  ->  core  ->  layout, errors
 
+`mcp` (the MCP server) is a second front end beside the CLI that never touches click; only
+`mem mcp` in the CLI starts it.
 `clock` (the one reading of "now") sits beside the commands: only the CLI and the
 commands ask for the time, and they hand it down as a value.
 """
@@ -25,8 +27,8 @@ ALLOWED: dict[str, set[str]] = {
     "render": {"core", "errors", "layout"},
     "clock": {"core", "errors"},
     "commands": {"index", "files", "render", "core", "clock", "errors", "layout"},
-    "mcp": {"cli", "commands", "index", "files", "render", "core", "clock", "errors", "layout"},
-    "cli": {"commands", "index", "files", "render", "core", "clock", "errors", "layout"},
+    "mcp": {"commands", "index", "files", "render", "core", "clock", "errors", "layout"},
+    "cli": {"mcp", "commands", "index", "files", "render", "core", "clock", "errors", "layout"},
     "__main__": {"cli"},
     "__init__": set(),
 }

@@ -24,6 +24,12 @@ STORE = Path(".bmad/memory/lifecycle.ndjson")
 NOW = "2026-10-18T09:30:00.000Z"
 
 
+@pytest.fixture
+def run_mem(mem_in_process: RunMem) -> RunMem:
+    """In this process: the tests here are about lifecycle events."""
+    return mem_in_process
+
+
 def _events(project: Path) -> list[dict[str, object]]:
     path = project / STORE
     if not path.exists():
@@ -191,6 +197,7 @@ def test_no_cycles_at_current_revisions(project: Path, run_mem: RunMem) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("round_", range(4))
 def test_concurrent_conflicting_calls_exactly_one_wins(project: Path, round_: int) -> None:
     calls = [

@@ -21,6 +21,12 @@ from mem.files import brain
 NOW = "2026-10-18T09:30:00.000Z"
 
 
+@pytest.fixture
+def run_mem(mem_in_process: RunMem) -> RunMem:
+    """In this process: the tests here are about project and portfolio memory."""
+    return mem_in_process
+
+
 def tree_hashes(*roots: Path) -> dict[str, str]:
     found = {}
     for root in roots:

@@ -29,7 +29,7 @@ QUERIES = _portfolio_queries()
 def test_the_readme_shows_at_least_the_five_audits() -> None:
     text = "\n".join(QUERIES).lower()
     assert len(QUERIES) >= 5
-    for needle in ("events", "match", "evidence_state", "pattern_scores", "receipt_state"):
+    for needle in ("events", "postings", "evidence_state", "pattern_scores", "receipt_state"):
         assert needle in text
 
 

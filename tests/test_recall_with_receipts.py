@@ -1,28 +1,19 @@
-"""Features built apart that meet on the same files: receipts in context, reinforce in recall."""
+"""Recall over a project with observed receipts: scores reinforced elsewhere never change it."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
 from conftest import RunMem
 from nexus_support import relocated
 
 
-def test_context_with_evidence_lists_a_current_receipt(tmp_path: Path, run_mem: RunMem) -> None:
-    project = relocated("h-observed-current", tmp_path)
-    store = (project / ".bmad/memory/outcomes.ndjson").read_text(encoding="utf-8")
-    receipt = json.loads(store.splitlines()[0])["id"]
-    done = run_mem("context", "--with-evidence", "--json", cwd=project)
-    assert done.returncode == 0, done.stderr
-    listed = [
-        (memory["heading"], outcome)
-        for memory in json.loads(done.stdout)["memories"]
-        for outcome in memory["evidence"]["outcomes"]
-    ]
-    assert [outcome for _, outcome in listed] == [{"id": receipt, "eligible": True, "reason": None}]
-    without = json.loads(run_mem("context", "--json", cwd=project).stdout)
-    assert all("evidence" not in memory for memory in without["memories"])
+@pytest.fixture
+def run_mem(mem_in_process: RunMem) -> RunMem:
+    """In this process: the tests here are about what recall returns."""
+    return mem_in_process
 
 
 def test_reinforce_never_changes_what_recall_returns(tmp_path: Path, run_mem: RunMem) -> None:

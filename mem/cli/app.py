@@ -1,8 +1,10 @@
 """The `mem` command line: the only module that imports click.
 
 The legacy actions keep commander's surface of `bmad-plus mem <action> [query...]`: every
-action accepts every legacy option (irrelevant ones are ignored), options may come
-anywhere, and usage errors exit 1 with commander's wording.
+action accepts every legacy option (its help shows only those it reads), options may come
+anywhere, and usage errors exit 1 in commander's words (mem.cli.commander reads their
+arguments as commander does; click then only fills in the values). The other commands are
+plain click, their usage errors worded and exiting alike.
 """
 
 from __future__ import annotations
@@ -13,21 +15,58 @@ from typing import Any, NoReturn
 
 import click
 
-from mem.cli.options import LEGACY_OPTIONS
+import mem
+from mem.cli import commander
+from mem.cli.options import LEGACY_ACTIONS, LEGACY_OPTIONS, LEGACY_TABLE, VERSION, candidates
 from mem.errors import MemError
 from mem.files import safe_paths
 
-LEGACY_ACTIONS = "recall | write | reinforce | observe | outcomes"
 STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # mem archive
-_FLAG_TEXT = {names[-1]: ", ".join(names) + " " + metavar for names, metavar, _ in LEGACY_OPTIONS}
-_TAKES_VALUE = {name for names, _, _ in LEGACY_OPTIONS for name in names}
+# `mem --help` lists every command under one of these headings; a command missing here is
+# listed under "Other commands", never left out.
+SECTIONS = (
+    ("Recall & write", ("recall", "write", "context", "handoff")),
+    ("Patterns & outcomes", ("reinforce", "patterns", "observe", "outcomes")),
+    ("Evidence & lifecycle", ("evidence", "audit", "supersede", "retract")),
+    (
+        "Project & portfolio",
+        (
+            "init",
+            "status",
+            "portfolio",
+            "export",
+            "scan",
+            "consolidate",
+            "promote",
+            "archive",
+            "unlock",
+        ),
+    ),
+    ("Index", ("index",)),
+    ("Help", ("help",)),
+)
+
+
+def echo(text: str, err: bool = False) -> None:
+    """Write through the process's own streams, which escape what they cannot encode."""
+    click.echo(text, nl=False, file=sys.stderr if err else sys.stdout)
 
 
 class UsageFailure(click.ClickException):
     """A usage error in commander's words, on stderr, exit 1."""
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"error: {self.message}", err=True)
+        echo(f"error: {self.message}\n", err=True)
+
+
+class HelpOnError(click.ClickException):
+    """A group called without its subcommand: its help on stderr, exit 1."""
+
+    def __init__(self, ctx: click.Context) -> None:
+        super().__init__(ctx.get_help())
+
+    def show(self, file: Any = None) -> None:
+        echo(self.message + "\n", err=True)
 
 
 class ActionFailure(click.ClickException):
@@ -41,51 +80,188 @@ class ActionFailure(click.ClickException):
     def show(self, file: Any = None) -> None:
         from mem import render
 
-        stream, text = render.action_error(self.action, self.message, self.as_json)
-        click.echo(text, nl=False, err=stream == "stderr")
+        stream, text = render.action_error(self.action, self.message, as_json=self.as_json)
+        echo(text, err=stream == "stderr")
 
 
-def _commander_usage(error: click.UsageError) -> UsageFailure:
+def _option_flags(option: click.Option) -> str:
+    names = ", ".join([*option.opts, *option.secondary_opts])
+    return names if option.is_flag else f"{names} <{(option.metavar or 'value').lower()}>"
+
+
+def _usage_failure(
+    error: click.UsageError, command: click.Command | None = None
+) -> click.ClickException:
+    """Click's usage errors of the non-legacy commands, worded as commander words its own."""
+    no_args_is_help = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click >= 8.2
+    if isinstance(error, no_args_is_help) and error.ctx is not None:
+        return HelpOnError(error.ctx)
+    command = command or (error.ctx.command if error.ctx else None)
+    options = [p for p in command.params if isinstance(p, click.Option)] if command else []
     if isinstance(error, click.NoSuchOption):
-        return UsageFailure(f"unknown option '{error.option_name}'")
-    if isinstance(error, click.BadOptionUsage) and error.option_name in _FLAG_TEXT:
-        return UsageFailure(f"option '{_FLAG_TEXT[error.option_name]}' argument missing")
+        longs = [name for option in options for name in option.opts if name.startswith("--")]
+        hint = commander.suggestion(error.option_name, [*longs, "--help"])
+        hint = hint if error.option_name.startswith("--") else ""
+        return UsageFailure(f"unknown option '{error.option_name}'{hint}")
+    if isinstance(error, click.BadOptionUsage):
+        for option in options:
+            if error.option_name in option.opts and not option.is_flag:
+                return UsageFailure(f"option '{_option_flags(option)}' argument missing")
     return UsageFailure(error.format_message())
 
 
-class MemGroup(click.Group):
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args:
-            raise UsageFailure("missing required argument 'action'")
-        return super().parse_args(ctx, _action_first(args))
+def _parse_worded(
+    command: click.Command, ctx: click.Context, parse: Callable[[], list[str]]
+) -> list[str]:
+    try:
+        return parse()
+    except click.UsageError as error:
+        if ctx.resilient_parsing:
+            raise
+        raise _usage_failure(error, command) from None
 
-    def resolve_command(
-        self, ctx: click.Context, args: list[str]
-    ) -> tuple[str | None, click.Command | None, list[str]]:
-        name = args[0]
-        if self.get_command(ctx, name) is None and not name.startswith("-"):
-            click.echo(f"mem: unknown action '{name}' — expected {LEGACY_ACTIONS}", err=True)
-            ctx.exit(1)
-        return super().resolve_command(ctx, args)
+
+class MemCommand(click.Command):
+    """A command of mem's own: its usage errors read `error: ...` and exit 1."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return _parse_worded(self, ctx, lambda: super(MemCommand, self).parse_args(ctx, args))
+
+
+class SubGroup(click.Group):
+    """`mem index`, `mem evidence`: usage errors worded alike; alone, the group shows its help."""
+
+    command_class = MemCommand
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return _parse_worded(self, ctx, lambda: super(SubGroup, self).parse_args(ctx, args))
+
+
+class MemGroup(click.Group):
+    """The top level: finds the action as commander would, then lets its command parse."""
+
+    command_class = MemCommand
+    group_class = SubGroup
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        table = self._commander_table(ctx)
+        parsed = commander.parse(args, table)
+        action = parsed.operands[0] if parsed.operands else None
+        command = self.get_command(ctx, action) if action is not None else None
+        if command is not None and parsed.first_operand_at is not None:
+            # commander finds the action among the options; click wants it first
+            at = parsed.first_operand_at
+            return self._click_parse(ctx, [args[at], *args[:at], *args[at + 1 :]])
+        if ctx.resilient_parsing:  # shell completion: never an error, never an exit
+            return super().parse_args(ctx, [])
+        if parsed.error is None and "version" in parsed.values:
+            return self._click_parse(ctx, ["--version"])
+        if parsed.error is None and commander.wants_help(parsed):
+            return self._click_parse(ctx, ["--help"])
+        message = commander.usage_error(parsed, candidates(table))
+        if message is not None:
+            raise UsageFailure(message)
+        if action is None:
+            raise UsageFailure("missing required argument 'action'")
+        echo(f"mem: unknown action '{action}' — expected {' | '.join(LEGACY_ACTIONS)}\n", err=True)
+        ctx.exit(1)
+
+    def _click_parse(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return _parse_worded(self, ctx, lambda: super(MemGroup, self).parse_args(ctx, args))
+
+    def _commander_table(self, ctx: click.Context) -> list[commander.Option]:
+        """The legacy options plus the flags of every legacy action: options before the action."""
+        table = list(LEGACY_TABLE)
+        for name in LEGACY_ACTIONS:
+            command = self.get_command(ctx, name)
+            if isinstance(command, LegacyCommand):
+                table += [entry for entry in command.commander_table() if entry not in table]
+        return table
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.UsageError as error:
-            raise _commander_usage(error) from None
+            raise _usage_failure(error) from None
         except MemError as error:
             name = ctx.invoked_subcommand or "mem"
             raise ActionFailure(name, str(error), bool(ctx.meta.get("mem.json"))) from None
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Every command, under its heading, subcommands of a group on rows of their own."""
+        rows: dict[str, list[tuple[str, str]]] = {}
+        placed = {name: title for title, names in SECTIONS for name in names}
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is None or command.hidden:
+                continue
+            section = rows.setdefault(placed.get(name, "Other commands"), [])
+            if isinstance(command, click.Group):
+                for sub in command.list_commands(ctx):
+                    subcommand = command.get_command(ctx, sub)
+                    if subcommand is not None and not subcommand.hidden:
+                        section.append((f"{name} {sub}", subcommand.get_short_help_str(60)))
+            else:
+                section.append((name, command.get_short_help_str(60)))
+        ranked = {name: position for position, name in enumerate(placed)}
+        for title in [*(title for title, _ in SECTIONS), "Other commands"]:
+            if rows.get(title):
+                entries = sorted(rows[title], key=lambda row: ranked.get(row[0].split()[0], 0))
+                with formatter.section(title):
+                    formatter.write_dl(entries)
 
-def _action_first(args: list[str]) -> list[str]:
-    """commander finds the action among options (`mem --json recall x`); click wants it first."""
-    position = 0
-    while position < len(args) and args[position].startswith("-") and args[position] != "--":
-        position += 2 if args[position] in _TAKES_VALUE else 1
-    if 0 < position < len(args):
-        return [args[position], *args[:position], *args[position + 1 :]]
-    return args
+
+class LegacyCommand(click.Command):
+    """A legacy action: commander reads the arguments; the ignored legacy options are hidden."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        legacy = {option.names[-1]: option for option in LEGACY_OPTIONS}
+        for param in self.params:
+            if isinstance(param, click.Option) and param.opts[-1] in legacy:
+                param.hidden = self.name not in legacy[param.opts[-1]].used_by
+
+    def commander_table(self) -> list[commander.Option]:
+        """The command's options as commander sees them, each landing in its click parameter."""
+        legacy = {entry.names: entry for entry in LEGACY_TABLE}
+        table = []
+        for param in self.params:
+            if isinstance(param, click.Option) and param.name and param.name != "help":
+                names = tuple(param.opts)
+                flags = legacy[names].flags if names in legacy else _option_flags(param)
+                option = commander.Option(
+                    names, not param.is_flag, flags, param.name, repeatable=param.multiple
+                )
+                table.append(option)
+        return [*table, legacy[VERSION.names]]
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)
+        return pieces if self.name == "recall" else pieces[:1]  # only recall reads words
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        table = self.commander_table()
+        parsed = commander.parse(args, table)
+        if not ctx.resilient_parsing:
+            if parsed.error is None and "version" in parsed.values:
+                echo(f"mem, version {mem.__version__}\n")
+                ctx.exit(0)
+            if parsed.error is None and commander.wants_help(parsed):
+                echo(ctx.get_help() + "\n")
+                ctx.exit(0)
+            message = commander.usage_error(parsed, candidates(table))
+            if message is not None:
+                raise UsageFailure(message)
+        by_destination = {param.name: param for param in self.params}
+        canonical = []
+        for destination, value in parsed.values.items():
+            param = by_destination.get(destination)
+            if not isinstance(param, click.Option):
+                continue
+            long = next(name for name in param.opts if name.startswith("--"))
+            given = value if isinstance(value, list) else [value]
+            canonical += [long if each is True else f"{long}={each}" for each in given]
+        return super().parse_args(ctx, [*canonical, "--", *parsed.operands])
 
 
 def _remember_json(ctx: click.Context, _: click.Parameter, value: bool) -> bool:
@@ -93,17 +269,34 @@ def _remember_json(ctx: click.Context, _: click.Parameter, value: bool) -> bool:
     return value
 
 
-def legacy_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Every legacy action accepts every legacy option, as under commander."""
-    for names, metavar, help_ in reversed(LEGACY_OPTIONS):
-        dest = names[-1].lstrip("-").replace("-", "_")
-        command = click.option(*names, dest, metavar=metavar.strip("<>").upper(), help=help_)(
-            command
-        )
-    command = click.option(
+# Options declared once; a command lists the bundles it takes.
+def json_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
         "--json", "json_", is_flag=True, is_eager=True, callback=_remember_json, help="JSON output."
     )(command)
-    return click.argument("words", nargs=-1)(command)
+
+
+def directory_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("-d", "--directory", metavar="PATH", help=LEGACY_OPTIONS[0].help)(command)
+
+
+def project_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`-d/--directory` and `--json`, as every project command takes them."""
+    return directory_option(json_option(command))
+
+
+def legacy_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Every legacy option, as under commander; LegacyCommand hides those an action ignores."""
+    for option in reversed(LEGACY_OPTIONS):
+        if option.value is None:
+            command = json_option(command)
+        else:
+            metavar = option.value.strip("<>").upper()
+            declare = click.option(
+                *option.names, option.destination, metavar=metavar, help=option.help
+            )
+            command = declare(command)
+    return click.argument("words", nargs=-1, metavar="[QUERY]...")(command)
 
 
 def allow_secret_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -125,16 +318,19 @@ def _directory(options: dict[str, Any]) -> str:
 
 
 @click.group(cls=MemGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="mem")
+@click.version_option(mem.__version__, "-V", "--version", prog_name="mem")
 def cli() -> None:
-    """Project memory — recall | write | reinforce | observe | outcomes.
+    """Project memory for AI coding agents: recall what a project learned, record what was done.
 
-    Deterministic memory for AI coding agents, on the same files as `bmad-plus mem`.
+    Notes live in Markdown (.agents/memory/, .bmad/memory/) and events in an append-only
+    journal; `mem` ranks them for a query, writes events, scores patterns and ties memories
+    to evidence. Deterministic and non-interactive. `mem <command> --help` for details.
     """
 
 
-@cli.command()
+@cli.command(cls=LegacyCommand)
 @click.option("--with-evidence", is_flag=True, help="Add each note's lifecycle and audit status.")
+@click.option("--explain", is_flag=True, help="Show every part of each result's score.")
 @legacy_options
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
 @click.option("--include-retired", is_flag=True, help="Also list superseded and retracted notes.")
@@ -148,7 +344,7 @@ def cli() -> None:
 def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options: Any) -> None:
     """Ranked notes and journal events for a query.
 
-    --scope all searches every project registered in the portfolio brain, and its notes.
+    --scope all searches every project registered in the portfolio's brain, and its notes.
 
     \b
     Example:
@@ -157,16 +353,18 @@ def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options
     """
     from mem.cli import fast
 
-    click.echo(fast.recall_output(words, json_, options, include_archive=include_archive), nl=False)
+    echo(fast.recall_output(words, json_, options, include_archive=include_archive))
 
 
-@cli.command()
+@cli.command(cls=LegacyCommand)
 @legacy_options
 @allow_secret_option
 def write(
     words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
 ) -> None:
-    """Append an event to the journal (.bmad/memory/journal.ndjson).
+    """Append an event to the journal.
+
+    The journal is .bmad/memory/journal.ndjson, appended under writer.lock.
 
     \b
     Example:
@@ -187,61 +385,48 @@ def write(
     )
     root = _directory(options)
     write.append_event(root, event, allow_secret)
-    click.echo(render.written_json(event) if json_ else render.write_text(event), nl=False)
+    echo(render.write(event, as_json=json_))
 
 
-@cli.command()
+@cli.command(cls=LegacyCommand)
 @legacy_options
 def outcomes(words: tuple[str, ...], json_: bool, **options: Any) -> None:
-    """List observed outcome receipts and whether each is still eligible.
+    """List outcome receipts and whether each is still eligible.
 
     \b
     Example:
         mem outcomes --json
     """
+    from mem import render
     from mem.commands import outcomes as outcomes_
 
     results = outcomes_.inspect(_directory(options))
-    click.echo(outcomes_.render(results, json_), nl=False)
+    echo(render.outcomes(results, as_json=json_))
 
 
 @cli.group(name="index")
 def index_group() -> None:
-    """Inspect the index cache (a disposable copy of the canonical files)."""
-
-
-def directory_option(command: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "-d", "--directory", help="Project directory (default: the current directory)."
-    )(command)
-
-
-def json_option(command: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "--json", "json_", is_flag=True, is_eager=True, callback=_remember_json, help="JSON output."
-    )(command)
-
-
-def _emit(result: dict[str, Any], json_: bool, text: Callable[[dict[str, Any]], str]) -> None:
-    from mem.render import report
-
-    click.echo(report.as_json(result) if json_ else text(result), nl=False)
+    """Inspect the index cache, a disposable copy of the files."""
 
 
 def portfolio_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """`--portfolio` (a flag: the portfolio index instead of the project's) and its brain."""
-    command = click.option(
-        "--brain", metavar="PATH", help="--portfolio: the brain (default: the linked brain)."
-    )(command)
+    """`--portfolio` (the portfolio index instead of the project's) and the brain it is of."""
+    command = brain_option(command)
     return click.option(
         "--portfolio", "portfolio_", is_flag=True, help="The portfolio index of the brain."
     )(command)
 
 
-def _portfolio_brain(directory: str | None, brain: str | None) -> str:
-    from mem.commands import registry
+def brain_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--brain", metavar="PATH", help="The brain (default: the linked or detected brain)."
+    )(command)
 
-    return registry.portfolio_brain(safe_paths.project_root(directory), brain)
+
+def _portfolio_brain(directory: str | None, brain: str | None) -> str:
+    from mem.files import brain as brains
+
+    return brains.portfolio_brain(safe_paths.project_root(directory), brain)
 
 
 @index_group.command(name="path")
@@ -259,6 +444,7 @@ def index_path(directory: str | None, portfolio_: bool, brain: str | None, json_
     from mem import index
     from mem.cli import progress
     from mem.index import check, healing
+    from mem.render import report
 
     if portfolio_:
         with progress.Progress("mem index: syncing the portfolio index") as shown:
@@ -267,7 +453,7 @@ def index_path(directory: str | None, portfolio_: bool, brain: str | None, json_
         root = safe_paths.project_root(directory)
         healing.sync_project(root)
         path = index.index_path(root, "project")
-    _emit({"path": path}, json_, lambda result: result["path"] + "\n")
+    echo(report.index_path({"path": path}, as_json=json_))
 
 
 @index_group.command(name="check")
@@ -294,7 +480,7 @@ def index_check(directory: str | None, portfolio_: bool, brain: str | None, json
             result = check.portfolio_check(_portfolio_brain(directory, brain), shown.sync_step)
     else:
         result = check.check(safe_paths.project_root(directory))
-    _emit(result, json_, report.index_check_text)
+    echo(report.index_check(result, as_json=json_))
     if not result["ok"]:
         sys.exit(1)
 
@@ -321,31 +507,88 @@ def index_rebuild(directory: str | None, portfolio_: bool, brain: str | None, js
             result = check.portfolio_rebuild(_portfolio_brain(directory, brain), shown.sync_step)
     else:
         result = check.rebuild(safe_paths.project_root(directory))
-    _emit(result, json_, report.index_rebuild_text)
+    echo(report.index_rebuild(result, as_json=json_))
 
 
 @cli.command()
+@click.argument("files", nargs=-1, metavar="[FILE...]")
 @directory_option
+@click.option(
+    "--agents",
+    is_flag=True,
+    help="Write the memory protocol block into FILE... (default AGENTS.md) instead.",
+)
+@click.option("--remove", "remove_", is_flag=True, help="With --agents: take the block out.")
 @json_option
-def init(directory: str | None, json_: bool) -> None:
+def init(
+    files: tuple[str, ...], directory: str | None, agents: bool, remove_: bool, json_: bool
+) -> None:
     """Set up project memory and link the brain.
 
     Creates missing files from templates, links the brain, indexes the project.
 
     Never overwrites a file; a second run only refreshes `linked_at`.
 
+    With --agents, writes only the memory protocol block (read at session start, write on
+    the trigger, hand off at the end; guardrails G1-G4) between markers in each FILE
+    (default AGENTS.md; CLAUDE.md, GEMINI.md...); text outside the markers is kept byte
+    for byte, a second run changes nothing, --remove restores the file.
+
     \b
     Example:
         mem init -d ~/dev/shop
+        mem init --agents AGENTS.md CLAUDE.md GEMINI.md
     """
     from mem import clock
+    from mem.commands import agents as agents_
     from mem.commands import portfolio
     from mem.render import report
 
+    agents_.check_usage(agents, remove_, list(files))
+    if agents:
+        root = safe_paths.project_root(directory)
+        change = agents_.remove if remove_ else agents_.install
+        echo(report.agents(change(root, list(files)), as_json=json_))
+        return
     result = portfolio.init(safe_paths.project_root(directory), clock.now_iso())
     for warning in result["warnings"]:
-        click.echo(f"mem init: warning: {warning}", err=True)
-    _emit(result, json_, report.init_text)
+        echo(f"mem init: warning: {warning}\n", err=True)
+    echo(report.init(result, as_json=json_))
+
+
+@cli.command(name="mcp")
+@directory_option
+def mcp_command(directory: str | None) -> None:
+    """Serve the memory tools to agents over MCP (stdio).
+
+    Tools: recall, write, reinforce, patterns, observe, outcomes, context, audit,
+    evidence_add, evidence_list, supersede, retract, status; each answers with its
+    command's --json output. Needs the optional extra: pip install 'mem[mcp]'.
+
+    \b
+    Example:
+        claude mcp add mem -- mem mcp -d ~/dev/shop
+    """
+    import importlib.util
+
+    if importlib.util.find_spec("mcp") is None:
+        raise MemError(
+            "the MCP server needs the optional MCP SDK: pip install 'mem[mcp]'"
+            " (in a checkout: pip install -e '.[mcp]')"
+        )
+    import contextlib
+
+    from mem.index import healing
+
+    root = safe_paths.project_root(directory)
+    # Sync before the SDK is imported: the transient memory of a first build is then reused
+    # by the SDK's modules instead of adding to them, and the first call finds a warm index.
+    # A project whose index cannot be built now is served all the same: its recall says why.
+    with contextlib.suppress(MemError):
+        healing.sync_project(root)
+    from mem.mcp import server
+
+    server.serve(root)
 
 
 @cli.command()
@@ -371,20 +614,14 @@ def status(directory: str | None, portfolio_: bool, brain: str | None, json_: bo
     if portfolio_:
         with progress.Progress("mem status: syncing the portfolio index") as shown:
             result = status_.portfolio_status(root, brain, shown.sync_step)
-        _emit(result, json_, portfolio_views.status_text)
+        echo(portfolio_views.status(result, as_json=json_))
         return
-    _emit(status_.status(root), json_, report.status_text)
+    echo(report.status(status_.status(root), as_json=json_))
 
 
 @cli.group(name="portfolio")
 def portfolio_group() -> None:
-    """The projects registered in the portfolio's brain (`projects/*.yaml`)."""
-
-
-def brain_option(command: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "--brain", metavar="PATH", help="The brain (default: the linked or detected brain)."
-    )(command)
+    """The projects registered in the portfolio's brain (projects/*.yaml)."""
 
 
 @portfolio_group.command(name="add")
@@ -407,7 +644,7 @@ def portfolio_add(
 
     root = safe_paths.project_root(directory)
     result = registry.add(root, brain, list(paths), clock.now_iso())
-    _emit(result, json_, portfolio_views.added_text)
+    echo(portfolio_views.added(result, as_json=json_))
 
 
 @portfolio_group.command(name="list")
@@ -425,7 +662,7 @@ def portfolio_list(directory: str | None, brain: str | None, json_: bool) -> Non
     from mem.render import portfolio_views
 
     result = registry.listed(safe_paths.project_root(directory), brain)
-    _emit(result, json_, portfolio_views.listed_text)
+    echo(portfolio_views.listed(result, as_json=json_))
 
 
 @portfolio_group.command(name="remove")
@@ -446,7 +683,7 @@ def portfolio_remove(project: str, directory: str | None, brain: str | None, jso
 
     root = safe_paths.project_root(directory)
     result = registry.remove(root, brain, project, clock.now_iso())
-    _emit(result, json_, portfolio_views.removed_text)
+    echo(portfolio_views.removed(result, as_json=json_))
 
 
 @cli.command()
@@ -474,7 +711,7 @@ def export(
 
     root = safe_paths.project_root(directory)
     result = portfolio.export(root, clock.now_iso(), output, force, allow_secret)
-    _emit(result, json_, report.export_text)
+    echo(report.export(result, as_json=json_))
 
 
 @cli.command()
@@ -485,7 +722,7 @@ def export(
 @click.option("--paused-days", metavar="N", help="Paused within N days (default 180).")
 @click.option("-y", "--yes", is_flag=True, help="Index the projects found in the global brain.")
 @click.option("--register", is_flag=True, help="Register the projects found in the portfolio.")
-@click.option("--brain", metavar="PATH", help="--register: the brain (default: detected).")
+@brain_option
 @json_option
 def scan(
     path: str | None,
@@ -525,7 +762,7 @@ def scan(
         result = scan_.scan(
             folder, options, clock.now_iso(), yes or register, shown.update, brain_dir
         )
-    _emit(result, json_, lambda result: report.scan_text(result, yes or register))
+    echo(report.scan(result, yes or register, as_json=json_))
 
 
 @cli.command()
@@ -560,7 +797,7 @@ def handoff(
     text = sys.stdin.read() if stdin else portfolio.read_input_file(from_ or "")
     root = safe_paths.project_root(directory)
     result = portfolio.handoff(root, topic, text, clock.now_iso(), allow_secret)
-    _emit(result, json_, report.handoff_text)
+    echo(report.handoff(result, as_json=json_))
 
 
 @cli.command()
@@ -580,7 +817,7 @@ def consolidate(directory: str | None, json_: bool) -> None:
     from mem.render import report
 
     result = portfolio.consolidate(safe_paths.project_root(directory), clock.now_iso())
-    _emit(result, json_, report.consolidate_text)
+    echo(report.consolidate(result, as_json=json_))
 
 
 @cli.command()
@@ -612,7 +849,7 @@ def promote(
 
     root = safe_paths.project_root(directory)
     result = portfolio.promote(root, memory_id, approve, by, clock.now_iso(), allow_secret)
-    _emit(result, json_, report.promote_text)
+    echo(report.promote(result, as_json=json_))
 
 
 @cli.command()
@@ -636,7 +873,7 @@ def archive(store: str, directory: str | None, approve: bool, json_: bool) -> No
     result = housekeeping.archive(
         safe_paths.project_root(directory), store, approve, clock.now_iso()
     )
-    _emit(result, json_, report.archive_text)
+    echo(report.archive(result, as_json=json_))
 
 
 @cli.command()
@@ -655,10 +892,10 @@ def unlock(directory: str | None, json_: bool) -> None:
     from mem.files import safe_paths
     from mem.render import report
 
-    _emit(housekeeping.unlock(safe_paths.project_root(directory)), json_, report.unlock_text)
+    echo(report.unlock(housekeeping.unlock(safe_paths.project_root(directory)), as_json=json_))
 
 
-@cli.command()
+@cli.command(cls=LegacyCommand)
 @legacy_options
 @allow_secret_option
 def reinforce(
@@ -684,15 +921,12 @@ def reinforce(
     )
     warning = reinforce.missing_section_warning(root, result.pattern_id)
     if warning is not None:
-        click.echo(f"mem reinforce: warning: {warning}", err=True)
-    click.echo(render.reinforce_json(result) if json_ else render.reinforce_text(result), nl=False)
+        echo(f"mem reinforce: warning: {warning}\n", err=True)
+    echo(render.reinforce(result, as_json=json_))
 
 
 @cli.command(name="patterns")
-@click.option("-d", "--directory", help="Project directory (default: the current directory).")
-@click.option(
-    "--json", "json_", is_flag=True, is_eager=True, callback=_remember_json, help="JSON output."
-)
+@project_options
 def patterns_command(directory: str | None, json_: bool) -> None:
     """List the scored patterns, best first.
 
@@ -706,17 +940,7 @@ def patterns_command(directory: str | None, json_: bool) -> None:
     from mem.commands import reinforce
 
     listed = reinforce.scored_patterns(safe_paths.project_root(directory))
-    click.echo(render.patterns_json(listed) if json_ else render.patterns_text(listed), nl=False)
-
-
-def project_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """`-d/--directory` and `--json`, as the memory commands take them."""
-    command = click.option(
-        "--json", "json_", is_flag=True, is_eager=True, callback=_remember_json, help="JSON output."
-    )(command)
-    return click.option(
-        "-d", "--directory", help="Project directory (default: the current directory)."
-    )(command)
+    echo(render.patterns(listed, as_json=json_))
 
 
 _ROOT_HELP = "Top level of the git work tree the sources live in (default: the project directory)."
@@ -743,7 +967,9 @@ def evidence_add(
     directory: str | None,
     json_: bool,
 ) -> None:
-    """Record the SHA-256 of source files for a memory's current revision.
+    """Record the files a memory rests on, by their SHA-256.
+
+    The hashes are bound to the memory's current revision.
 
     \b
     Example:
@@ -755,14 +981,16 @@ def evidence_add(
 
     project = safe_paths.project_root(directory)
     added = evidence.add(project, memory_id, list(sources), root, clock.now_iso(), allow_secret)
-    click.echo(memory_views.evidence_added(added, json_), nl=False)
+    echo(memory_views.evidence_added(added, as_json=json_))
 
 
 @evidence_group.command(name="list")
 @click.argument("memory_id")
 @project_options
 def evidence_list(memory_id: str, directory: str | None, json_: bool) -> None:
-    """List a memory's evidence records, all revisions, marking the current ones.
+    """List a memory's evidence records, marking current ones.
+
+    Every revision's records, in store order.
 
     \b
     Example:
@@ -773,7 +1001,7 @@ def evidence_list(memory_id: str, directory: str | None, json_: bool) -> None:
     from mem.render import memory_views
 
     memory, records = evidence.listed(safe_paths.project_root(directory), memory_id)
-    click.echo(memory_views.evidence_list(memory, records, json_), nl=False)
+    echo(memory_views.evidence_list(memory, records, as_json=json_))
 
 
 @cli.command(name="audit")
@@ -796,7 +1024,9 @@ def audit_command(
     directory: str | None,
     json_: bool,
 ) -> None:
-    """Compare recorded evidence with the checkout, writing nothing.
+    """Compare recorded evidence with the checkout.
+
+    Writes nothing: no store, no index cache, no lock.
 
     With --secrets, list the possible secrets in the memory files and stores (file, line,
     kind; never the value) and exit 1 if there is any: a CI gate.
@@ -816,7 +1046,7 @@ def audit_command(
         _audit_secrets(project, memory_id, root, limit, secrets_, portfolio, allow_secret, json_)
         return
     results, total = audit.audit(project, memory_id, root, audit.parse_limit(limit))
-    click.echo(memory_views.audit(results, total, json_), nl=False)
+    echo(memory_views.audit(results, total, as_json=json_))
 
 
 def _audit_secrets(
@@ -837,7 +1067,7 @@ def _audit_secrets(
     if memory_id is not None or root is not None or limit is not None:
         raise MemError("--secrets takes no memory id, --root or --limit: it reads every file.")
     result = secret_audit.audit(project, portfolio, allow_secret)
-    _emit(result, json_, secret_report.audit_text)
+    echo(secret_report.audit(result, as_json=json_))
     if result["count"]:
         sys.exit(1)
 
@@ -856,7 +1086,9 @@ def supersede_command(
     directory: str | None,
     json_: bool,
 ) -> None:
-    """Record that a memory's current revision is replaced by another memory.
+    """Record that another memory replaces this one.
+
+    Binds the current revisions of both; an edit to either ends it.
 
     \b
     Example:
@@ -869,7 +1101,7 @@ def supersede_command(
 
     root = safe_paths.project_root(directory)
     outcome = lifecycle.supersede(root, memory_id, successor, reason, clock.now_iso(), allow_secret)
-    click.echo(memory_views.lifecycle_outcome("supersede", outcome, json_), nl=False)
+    echo(memory_views.lifecycle_outcome("supersede", outcome, as_json=json_))
 
 
 @cli.command(name="retract")
@@ -886,6 +1118,8 @@ def retract_command(
 ) -> None:
     """Record that a memory's current revision is withdrawn.
 
+    An edit to the memory ends the retraction.
+
     \b
     Example:
         mem retract mem_0123456789abcdef0123 --reason "The recorded conclusion was incorrect"
@@ -897,14 +1131,17 @@ def retract_command(
     outcome = lifecycle.retract(
         safe_paths.project_root(directory), memory_id, reason, clock.now_iso(), allow_secret
     )
-    click.echo(memory_views.lifecycle_outcome("retract", outcome, json_), nl=False)
+    echo(memory_views.lifecycle_outcome("retract", outcome, as_json=json_))
 
 
 @cli.command(name="context")
 @click.option("--with-evidence", is_flag=True, help="Add each memory's audit and outcome receipts.")
 @project_options
 def context_command(with_evidence: bool, directory: str | None, json_: bool) -> None:
-    """Memory state for an agent starting work: context, handoff, brain, commits, memories.
+    """What an agent starting work should know.
+
+    The context file, the newest handoff, the brain link, the last commits and every
+    memory with its status.
 
     \b
     Example:
@@ -915,16 +1152,16 @@ def context_command(with_evidence: bool, directory: str | None, json_: bool) -> 
     from mem.render import memory_views
 
     state = context.gather(safe_paths.project_root(directory), with_evidence)
-    click.echo(memory_views.context(state, json_), nl=False)
+    echo(memory_views.context(state, as_json=json_))
 
 
-@cli.command()
+@cli.command(cls=LegacyCommand)
 @legacy_options
 @allow_secret_option
 def observe(
     words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
 ) -> None:
-    """Record that accepted, verified Nexus work supports a memory section.
+    """Record that verified Nexus work supports a memory.
 
     The input names the Nexus run and task, the memory section (file and heading), the
     scope and an interpretation; the receipt goes to .bmad/memory/outcomes.ndjson.
@@ -937,7 +1174,47 @@ def observe(
     from mem.commands import observe as observe_
 
     receipt = observe_.observe(_directory(options), options["input"], clock.now_iso(), allow_secret)
-    click.echo(render.written_json(receipt) if json_ else render.observe_text(receipt), nl=False)
+    echo(render.observe(receipt, as_json=json_))
+
+
+def _command_names(
+    ctx: click.Context, _: click.Parameter, incomplete: str
+) -> list[click.shell_completion.CompletionItem]:
+    return [
+        click.shell_completion.CompletionItem(name)
+        for name in cli.list_commands(ctx)
+        if name.startswith(incomplete)
+    ]
+
+
+@cli.command(name="help")
+@click.argument("command", nargs=-1, shell_complete=_command_names)
+def help_command(command: tuple[str, ...]) -> None:
+    """Show the commands, or one command's options.
+
+    \b
+    Example:
+        mem help evidence add
+    """
+    shown = click.Context(cli, info_name="mem", **cli.context_settings)
+    for position, name in enumerate(command):
+        group = shown.command
+        found = group.get_command(shown, name) if isinstance(group, click.Group) else None
+        if found is None:
+            raise click.UsageError(f"unknown command '{' '.join(command[: position + 1])}'")
+        shown = click.Context(found, info_name=name, parent=shown)
+    echo(shown.get_help() + "\n")
+
+
+def complete(instruction: str) -> NoReturn:
+    """Shell completion: an unparsable command line completes to nothing, never a traceback."""
+    from click.shell_completion import shell_complete
+
+    try:
+        code = shell_complete(cli, {}, "mem", "_MEM_COMPLETE", instruction)
+    except click.UsageError:
+        code = 0
+    sys.exit(code)
 
 
 def main() -> NoReturn:

@@ -1,9 +1,9 @@
 """The click-free path for a plain `mem recall`.
 
 Agents run `mem recall` many times a minute, and loading click costs more than answering
-a warm recall. So a recall whose arguments are plain (words, known options with values,
-`--json`) is parsed here and answered without importing click; everything else (other
-actions, help, any unknown or unusual argument, usage errors) goes to the click CLI in
+a warm recall. So a recall whose arguments commander would accept (mem.cli.commander reads
+them, as the click CLI does) is answered here without importing click; everything else
+(other actions, help, version, any unknown option, usage errors) goes to the click CLI in
 `mem.cli.app`, which owns the whole surface. Both paths render through the same functions.
 """
 
@@ -11,37 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.cli.options import DESTINATION
+from mem.cli import commander
+from mem.cli.options import DESTINATION, LEGACY_TABLE
 from mem.files import safe_paths
 
 
 def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | None:
     """(words, json, options) of a plain `recall` argument list; None when click must decide."""
-    if not args or args[0] != "recall":
+    parsed = commander.parse(args, LEGACY_TABLE)
+    if parsed.error or parsed.unknown or parsed.operands[:1] != ["recall"]:
         return None
-    words: list[str] = []
-    as_json = False
+    if "version" in parsed.values:
+        return None
     options: dict[str, Any] = {destination: None for destination in DESTINATION.values()}
-    options["projects"] = ()  # --scope all: --project NAME, repeatable
-    position = 1
-    while position < len(args):
-        token = args[position]
-        if token == "--json":
-            as_json = True
-        elif token == "--project" and position + 1 < len(args):
-            options["projects"] = (*options["projects"], args[position + 1])
-            position += 1
-        elif token in DESTINATION:
-            if position + 1 == len(args):
-                return None
-            options[DESTINATION[token]] = args[position + 1]
-            position += 1
-        elif token.startswith("-"):
-            return None
-        else:
-            words.append(token)
-        position += 1
-    return words, as_json, options
+    options.update((key, value) for key, value in parsed.values.items() if key != "json")
+    return parsed.operands[1:], parsed.values.get("json") is True, options
 
 
 def recall_output(
@@ -63,19 +47,19 @@ def recall_output(
         context_scope=options["context_scope"],
         include_archive=include_archive,
         with_evidence=bool(options.get("with_evidence")),
-        projects=tuple(options.get("projects") or ()),
         include_retired=bool(options.get("include_retired")),
+        explain=bool(options.get("explain")),
+        projects=tuple(options.get("projects") or ()),
     )
     root = safe_paths.project_root(options["directory"])
     if request.scope == "all":
         return _portfolio_output(root, request, as_json)
     results = recall.recall(root, request, clock.now_iso())
-    if as_json:
-        return render.recall_json(query, request.scope, request.ranking, results)
-    return render.recall_text(query, request.scope, results)
+    return render.recall(query, request.scope, request.ranking, results, as_json=as_json)
 
 
 def _portfolio_output(root: str, request: Any, as_json: bool) -> str:
+    """`recall --scope all`: the skipped projects go to stderr in text, into the JSON else."""
     import sys
 
     from mem import clock, render
@@ -84,9 +68,13 @@ def _portfolio_output(root: str, request: Any, as_json: bool) -> str:
 
     with progress.Progress("mem recall: syncing the portfolio index") as shown:
         answer = recall.recall_portfolio(root, request, clock.now_iso(), shown.sync_step)
-    if as_json:
-        return render.recall_json(
-            request.query, request.scope, request.ranking, answer.entries, answer.skipped
-        )
-    sys.stderr.write(render.skipped_text(answer.skipped))
-    return render.recall_text(request.query, request.scope, answer.entries)
+    if not as_json:
+        sys.stderr.write(render.skipped_text(answer.skipped))
+    return render.recall(
+        request.query,
+        request.scope,
+        request.ranking,
+        answer.entries,
+        as_json=as_json,
+        skipped=answer.skipped if as_json else None,
+    )

@@ -2,13 +2,39 @@
 
 from __future__ import annotations
 
+import codecs
+import io
+import os
 import sys
 from typing import NoReturn
 
 from mem.cli.fast import plain_recall, recall_output
 
 
+def _escape(error: UnicodeError) -> tuple[str, int]:
+    """A character the stream cannot encode becomes `\\uXXXX` (JSON output stays valid JSON)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    data = text.encode("utf-16-be", "surrogatepass")
+    units = (int.from_bytes(data[index : index + 2], "big") for index in range(0, len(data), 2))
+    return "".join(f"\\u{unit:04x}" for unit in units), error.end
+
+
+def escape_unencodable() -> None:
+    """Output to a stream that cannot encode a character escapes it instead of crashing."""
+    codecs.register_error("mem.escape", _escape)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "backslashreplace"):
+            stream.reconfigure(errors="mem.escape")
+
+
 def main() -> NoReturn:
+    escape_unencodable()
+    if "_MEM_COMPLETE" in os.environ:
+        from mem.cli import app
+
+        app.complete(os.environ["_MEM_COMPLETE"])
     parsed = plain_recall(sys.argv[1:])
     if parsed is None:
         from mem.cli import app
@@ -21,7 +47,7 @@ def main() -> NoReturn:
     try:
         output = recall_output(words, as_json, options)
     except MemError as error:
-        stream, text = render.action_error("recall", str(error), as_json)
+        stream, text = render.action_error("recall", str(error), as_json=as_json)
         (sys.stdout if stream == "stdout" else sys.stderr).write(text)
         sys.exit(1)
     sys.stdout.write(output)

@@ -2,28 +2,125 @@
 
 from __future__ import annotations
 
-# commander's option table of `bmad-plus mem`: every legacy action accepts all of them.
-LEGACY_OPTIONS: list[tuple[tuple[str, ...], str, str]] = [
-    (("-d", "--directory"), "<path>", "Project directory (default: the current directory)."),
-    (("--scope",), "<scope>", "recall: project or portfolio."),
-    (("--portfolio",), "<path>", "recall: the portfolio brain (default: the linked brain)."),
-    (("--limit",), "<n>", "recall: results to show, 1 to 1000 (default 8)."),
-    (("--ranking",), "<mode>", "recall: lexical or evidence."),
-    (("--context-scope",), "<paths>", "recall --ranking evidence: comma-separated project paths."),
-    (("--input",), "<file>", "observe: project-relative JSON observation."),
-    (("--agent",), "<name>", "write: the agent that acted."),
-    (("--cli",), "<name>", "write: the coding CLI."),
-    (("--model",), "<id>", "write: the model."),
-    (("--task",), "<text>", "write: what was done."),
-    (("--outcome",), "<outcome>", "write: success, failure, partial or abandoned."),
-    (("--pattern",), "<id>", "reinforce: the pattern heading in patterns.md."),
-    (("--eval",), "<score>", "write/reinforce signal: evaluation score 0..1."),
-    (("--accept",), "<bool>", "write/reinforce signal: accepted (true/false/yes/no or 0..1)."),
-    (("--ci",), "<result>", "write/reinforce signal: pass, fail or 0..1."),
-    (("--evidence",), "<ids>", "reinforce: comma-separated evidence ids."),
+from typing import NamedTuple
+
+from mem.cli import commander
+
+LEGACY_ACTIONS = ("recall", "write", "reinforce", "observe", "outcomes")
+
+
+class LegacyOption(NamedTuple):
+    names: tuple[str, ...]
+    value: str | None  # commander's placeholder ("<path>"); None for a flag
+    help: str
+    used_by: frozenset[str]  # every legacy action accepts it; only these read it
+
+    @property
+    def destination(self) -> str:
+        return self.names[-1].lstrip("-").replace("-", "_")
+
+    @property
+    def flags(self) -> str:
+        """How commander names the option in its errors."""
+        return ", ".join(self.names) + (f" {self.value}" if self.value else "")
+
+
+def _used_by(*actions: str) -> frozenset[str]:
+    return frozenset(actions)
+
+
+EVERY_ACTION = frozenset(LEGACY_ACTIONS)
+SIGNAL = _used_by("write", "reinforce")
+
+# commander's option table of `bmad-plus mem`, in its order: every legacy action accepts
+# all of them and ignores those it does not use.
+LEGACY_OPTIONS: list[LegacyOption] = [
+    LegacyOption(
+        ("-d", "--directory"),
+        "<path>",
+        "Project directory (default: the current directory).",
+        EVERY_ACTION,
+    ),
+    LegacyOption(
+        ("--scope",),
+        "<scope>",
+        "project, portfolio or all (default project).",
+        _used_by("recall"),
+    ),
+    LegacyOption(
+        ("--portfolio",),
+        "<path>",
+        "The portfolio brain for --scope portfolio or all (default: the linked brain).",
+        _used_by("recall"),
+    ),
+    LegacyOption(
+        ("--limit",), "<n>", "Results to show, 1 to 1000 (default 8).", _used_by("recall")
+    ),
+    LegacyOption(
+        ("--ranking",), "<mode>", "lexical or evidence (default lexical).", _used_by("recall")
+    ),
+    LegacyOption(
+        ("--context-scope",),
+        "<paths>",
+        "Comma-separated project paths the evidence ranking is for.",
+        _used_by("recall"),
+    ),
+    LegacyOption(
+        ("--input",), "<file>", "Project-relative JSON observation to record.", _used_by("observe")
+    ),
+    LegacyOption(("--agent",), "<name>", "The agent that acted (required).", _used_by("write")),
+    LegacyOption(
+        ("--cli",), "<name>", "The coding CLI (claude-code, codex-cli, ...).", _used_by("write")
+    ),
+    LegacyOption(("--model",), "<id>", "The model.", _used_by("write")),
+    LegacyOption(("--task",), "<text>", "What was attempted.", _used_by("write")),
+    LegacyOption(
+        ("--outcome",),
+        "<outcome>",
+        "success, failure, partial or abandoned.",
+        _used_by("write"),
+    ),
+    LegacyOption(
+        ("--pattern",),
+        "<id>",
+        "The pattern: its ### heading in patterns.md (required).",
+        _used_by("reinforce"),
+    ),
+    LegacyOption(("--eval",), "<score>", "Signal: evaluation score, 0 to 1.", SIGNAL),
+    LegacyOption(
+        ("--accept",), "<bool>", "Signal: accepted (true, false, yes, no or 0 to 1).", SIGNAL
+    ),
+    LegacyOption(("--ci",), "<result>", "Signal: CI result (pass, fail or 0 to 1).", SIGNAL),
+    LegacyOption(
+        ("--evidence",),
+        "<ids>",
+        "Comma-separated ids copied into a promotion proposal.",
+        _used_by("reinforce"),
+    ),
+    LegacyOption(("--json",), None, "JSON output.", EVERY_ACTION),
 ]
+# The reference's parent program contributes `--version` (and `--help`): commander accepts
+# it after any action and suggests it for near misses.
+VERSION = LegacyOption(("-V", "--version"), None, "Show the version and exit.", EVERY_ACTION)
 DESTINATION = {
-    name: names[-1].lstrip("-").replace("-", "_")
-    for names, _, _ in LEGACY_OPTIONS
-    for name in names
+    name: option.destination
+    for option in LEGACY_OPTIONS
+    if option.value is not None
+    for name in option.names
 }
+
+
+def commander_table(options: list[LegacyOption]) -> list[commander.Option]:
+    return [
+        commander.Option(option.names, option.value is not None, option.flags, option.destination)
+        for option in options
+    ]
+
+
+LEGACY_TABLE = commander_table([*LEGACY_OPTIONS, VERSION])
+
+
+def candidates(table: list[commander.Option]) -> list[str]:
+    """The long flags commander suggests from: the command's, then its parent's."""
+    longs = [name for option in table for name in option.names if name.startswith("--")]
+    return [*longs, "--help", "--version"]

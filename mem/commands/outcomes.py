@@ -84,13 +84,3 @@ def inspect(root: str) -> list[dict[str, Any]]:
         {**receipt, "eligible": reason is None, "reason": reason}
         for receipt, reason in zip(stored, reasons(root, stored), strict=True)
     ]
-
-
-def render(results: list[dict[str, Any]], as_json: bool) -> str:
-    if as_json:
-        return js.stringify_pretty({"count": len(results), "results": results}) + "\n"
-    if not results:
-        return "mem outcomes: no observations.\n"
-    return "".join(
-        f"{result['id']}: {result['reason'] or 'accepted-current'}\n" for result in results
-    )

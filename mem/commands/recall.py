@@ -8,10 +8,10 @@ import os
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem import clock, index
-from mem.core import js, parse, score
+from mem.core import explain, js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
-from mem.index import healing, long_queries, sync
+from mem.index import healing, sync
 
 if TYPE_CHECKING:
     from mem.index.portfolio import Progress
@@ -31,8 +31,9 @@ class Request(NamedTuple):
     context_scope: str | None = None
     include_archive: bool = False
     with_evidence: bool = False
-    projects: tuple[str, ...] = ()  # --scope all: only the registered projects of these names
     include_retired: bool = False
+    explain: bool = False
+    projects: tuple[str, ...] = ()  # --scope all: only the registered projects of these names
 
 
 def parse_limit(text: str | None) -> int:
@@ -89,6 +90,9 @@ def recall(
         from mem.commands import context
 
         entries = context.annotate_recall(root, entries)
+    if request.explain:
+        for entry in entries:
+            entry["explain"] = _explanation(entry, terms)
     return entries
 
 
@@ -105,10 +109,11 @@ def _ranked(
 ) -> tuple[list[dict[str, Any]], Evidence | None, list[dict[str, Any]]]:
     """The ranked entries, and what evidence ranking still has to apply to them."""
     with contextlib.ExitStack() as stack:
-        conn, _ = stack.enter_context(open_index(root, "project"))
+        project = stack.enter_context(open_index(root, "project"))
+        conn = project.conn
         project_files = {
             path: row
-            for path, row in index.file_rows(conn).items()
+            for path, row in project.files.items()
             if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
         }
         evidence = None
@@ -128,7 +133,11 @@ def _ranked(
         # Hidden retired notes are at most len(hidden) of the best limit + len(hidden).
         candidate_limit = None if evidence or terminations else limit + len(hidden)
         ranked = _rank(
-            conn, terms, [row.id for row in project_files.values()], now_ms, candidate_limit
+            conn,
+            terms,
+            {row.id: row.rank for row in project_files.values()},
+            now_ms,
+            candidate_limit,
         )
         ranked = [item for item in ranked if item.id not in hidden]
         sources: dict[int, tuple[index.Connection, str]] = {
@@ -136,19 +145,24 @@ def _ranked(
         }
         brain_root = _portfolio_root(root, request)
         if brain_root is not None:
-            brain_conn, _ = stack.enter_context(open_index(brain_root, "brain"))
+            brain = stack.enter_context(open_index(brain_root, "brain"))
+            brain_conn = brain.conn
             seen = {row.real_path for row in project_files.values()}
-            brain_files = [
-                row for row in index.file_rows(brain_conn).values() if row.real_path not in seen
-            ]
+            brain_files = [row for row in brain.files.values() if row.real_path not in seen]
             ranked += _rank(
-                brain_conn, terms, [row.id for row in brain_files], now_ms, candidate_limit
+                brain_conn,
+                terms,
+                {row.id: row.rank for row in brain_files},
+                now_ms,
+                candidate_limit,
             )
             for row in brain_files:
                 relative = os.path.relpath(os.path.join(brain_root, row.path), root)
                 sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
         top = score.order(ranked, limit if candidate_limit else len(ranked))
         entries = _entries(top, sources)
+        if request.explain:
+            _stash_score_inputs(entries, top, sources, terms, now_ms)
         if request.include_retired:
             for item, entry in zip(top, entries, strict=True):
                 if entry["kind"] == "note":
@@ -209,35 +223,18 @@ def _status_fields(status: Any) -> dict[str, Any]:
     return {"status": status.status}
 
 
-# SQLite's libm and V8's fdlibm differ by an ulp at most; this band is far wider, so every
-# record that could reach the top under exact scores is rescored.
-RANK_MARGIN = 1e-9
-
-
 def _rank(
     conn: index.Connection,
     terms: list[str],
-    file_ids: list[int],
+    files: dict[int, int],
     now_ms: float | None,
     limit: int | None,
-    project_paths: dict[int, str] | None = None,
+    projects: dict[int, str] | None = None,
 ) -> list[score.Ranked]:
     """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
-    ranked = []
-    if len(terms) > long_queries.SQL_TERMS_LIMIT:
-        found = long_queries.candidates(conn, terms, file_ids)
-    else:
-        found = index.candidates(conn, terms, file_ids, now_ms, limit, RANK_MARGIN)
-    for candidate in found:
-        project = "" if project_paths is None else project_paths[candidate.project_id]
-        value = score.lexical(candidate.frequencies, candidate.tokens, len(terms))
-        if candidate.kind == "event":
-            event_ms = candidate.ts_ms
-            if event_ms is not None and candidate.ts_local:
-                event_ms += clock.local_offset_ms(event_ms)
-            value = score.decayed(value, event_ms, now_ms)
-        ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id, project))
-    return ranked
+    from mem.index import topk
+
+    return topk.search(conn, terms, files, now_ms, limit, clock.local_offset_ms, projects)
 
 
 def _entries(
@@ -282,6 +279,43 @@ def _entry(value: float, record: index.StoredRecord, source_file: str) -> dict[s
     }
 
 
+def _stash_score_inputs(
+    entries: list[dict[str, Any]],
+    top: list[score.Ranked],
+    sources: dict[int, tuple[index.Connection, str]],
+    terms: list[str],
+    now_ms: float | None,
+) -> None:
+    """Keep what each result's score came from on the entry, for `--explain` at the end.
+
+    Read back from the index rather than threaded through the ranking, so the ranking code
+    stays as it is; evidence ranking copies entries, and the stash travels with them.
+    """
+    ids_by_index: dict[int, list[int]] = {}
+    connections: dict[int, index.Connection] = {}
+    for item in top:  # the project's index, and the brain's for portfolio results
+        conn = sources[item.rank][0]
+        connections[id(conn)] = conn
+        ids_by_index.setdefault(id(conn), []).append(item.id)
+    inputs = {
+        (key, record_id): found
+        for key, ids in ids_by_index.items()
+        for record_id, found in index.score_inputs(connections[key], ids, terms).items()
+    }
+    for entry, item in zip(entries, top, strict=True):
+        found = inputs[(id(sources[item.rank][0]), item.id)]
+        event_ms = found.ts_ms if entry["kind"] == "event" else None
+        if event_ms is not None and found.ts_local:
+            event_ms += clock.local_offset_ms(event_ms)
+        entry["explain"] = (found.frequencies, found.tokens, explain.age_days(event_ms, now_ms))
+
+
+def _explanation(entry: dict[str, Any], terms: list[str]) -> dict[str, Any]:
+    frequencies, tokens, age = entry.pop("explain")
+    boost = 1 + EVIDENCE_BOOST * EVIDENCE_REWARD if "lexicalScore" in entry else 1
+    return explain.explain(terms, frequencies, tokens, age, boost).as_json()
+
+
 # ---- --scope all: every registered project and the brain, from the portfolio index
 
 
@@ -308,6 +342,7 @@ class _PortfolioTop(NamedTuple):
     retired: dict[int, tuple[str, str | None]]
     top: list[score.Ranked]
     stored: dict[int, index.StoredRecord]
+    inputs: dict[int, index.ScoreInputs]  # --explain only
 
 
 def _recall_all(
@@ -332,17 +367,25 @@ def _recall_all(
     def ranked(conn: index.Connection) -> _PortfolioTop:
         roots, skipped = chosen_roots(index.project_rows(conn), request.projects)
         project_ids = [row.id for row in roots]
-        file_ids = index.recall_file_ids(conn, project_ids, request.include_archive)
+        files = index.recall_file_ids(conn, project_ids, request.include_archive)
         retired = index.retired_notes(conn, project_ids)
         paths = {row.id: row.path for row in roots}
-        found = _rank(conn, terms, file_ids, now_ms, limit + len(retired), paths)
+        found = _rank(
+            conn,
+            terms,
+            {file_id: rank for file_id, (rank, _) in files.items()},
+            now_ms,
+            limit + len(retired),
+            {file_id: paths[project_id] for file_id, (_, project_id) in files.items()},
+        )
         if not request.include_retired:
             found = [item for item in found if item.id not in retired]
         top = score.order(found, limit)
-        stored = index.fetch(conn, [item.id for item in top])
-        return _PortfolioTop(roots, skipped, retired, top, stored)
+        ids = [item.id for item in top]
+        inputs = index.score_inputs(conn, ids, terms) if request.explain else {}
+        return _PortfolioTop(roots, skipped, retired, top, index.fetch(conn, ids), inputs)
 
-    roots, skipped, retired, top, stored = portfolio.answer(brain, ranked, progress)
+    roots, skipped, retired, top, stored, inputs = portfolio.answer(brain, ranked, progress)
     by_id = {row.id: row for row in roots}
     entries = []
     for item in top:
@@ -357,6 +400,15 @@ def _recall_all(
         project = by_id[record.project_id]
         entry["project"] = project.path
         entry["projectName"] = project.name
+        if request.explain:
+            found = inputs[item.id]
+            event_ms = found.ts_ms if entry["kind"] == "event" else None
+            if event_ms is not None and found.ts_local:
+                event_ms += clock.local_offset_ms(event_ms)
+            age = explain.age_days(event_ms, now_ms)
+            entry["explain"] = _explanation(
+                {"explain": (found.frequencies, found.tokens, age)}, terms
+            )
         entries.append(entry)
     if request.with_evidence:
         from mem.commands import context

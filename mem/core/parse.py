@@ -7,21 +7,68 @@ the JavaScript regular-expression details the reference implementation depends o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from mem.core import js
 
 # Bump when the records produced for the same bytes change: the index version includes it.
-PARSER_VERSION = 2
+PARSER_VERSION = 3
 
-_TOKEN = re.compile(r"[a-z0-9àâäéèêëïîôöùûüç_-]{2,}")
+# Token characters (section 7). Every one is Latin-1, so a lower-cased text encoded to
+# Latin-1 (anything else becoming "?", a separator) keeps one byte per character, and one
+# bytes.translate turns every separator into a space: split() then yields the tokens.
+TOKEN_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789àâäéèêëïîôöùûüç_-"
+_SEPARATORS_TO_SPACE = bytes(code if chr(code) in TOKEN_CHARACTERS else 0x20 for code in range(256))
+_SINGLE_CHARACTER_TOKENS = frozenset(character.encode("latin-1") for character in TOKEN_CHARACTERS)
+try:  # Counter's own C loop, without Counter's per-call overhead
+    from _collections import _count_elements  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - other Python implementations
+
+    def _count_elements(mapping: dict[bytes, int], iterable: list[bytes]) -> None:
+        for element in iterable:
+            mapping[element] = mapping.get(element, 0) + 1
+
+
 _WS = re.escape(js.JS_WHITESPACE)
-# JS /^###\s+(.*)/: `.` stops at \r, U+2028 and U+2029, and there is no `$` anchor.
-_HEADING = re.compile(rf"###[{_WS}]+([^\n\r\u2028\u2029]*)")
+_WS_IN_LINE = re.escape(js.JS_WHITESPACE.replace("\n", ""))
+# JS /^###\s+(.*)/ on each "\n"-separated line: `.` stops at \r, U+2028 and U+2029.
+_HEADING = rf"###[{_WS_IN_LINE}]+([^\n\r\u2028\u2029]*)"
+# Searched from its literal "\n###" (far faster than trying `^` at every character); the
+# first line is matched on its own.
+_HEADING_AFTER_NEWLINE = re.compile(rf"\n({_HEADING})")
+_HEADING_AT_START = re.compile(rf"({_HEADING})")
+
+
+def _heading_lines(content: str) -> Iterator[tuple[int, int, int, str]]:
+    """(line start, heading text start, its end, heading text) of every heading line."""
+    first = _HEADING_AT_START.match(content)
+    if first is not None:
+        yield 0, first.start(2), first.end(2), first.group(2)
+    for match in _HEADING_AFTER_NEWLINE.finditer(content):
+        yield match.start(1), match.start(2), match.end(2), match.group(2)
+
+
+def token_bytes(text: str) -> bytes:
+    """The text with every separator a space: its split() is the tokens (and 1-character runs)."""
+    lowered = text.lower()
+    return lowered.encode("latin-1", "replace").translate(_SEPARATORS_TO_SPACE)
 
 
 def tokenize(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+    parts = token_bytes(text).decode("latin-1").split()
+    return [part for part in parts if len(part) > 1]
+
+
+def term_counts(spaced: bytes) -> tuple[dict[bytes, int], int]:
+    """(token -> frequency, token count) of a token_bytes() text; tokens stay Latin-1 bytes."""
+    parts = spaced.split()
+    counts: dict[bytes, int] = {}
+    _count_elements(counts, parts)
+    length = len(parts)
+    for single in _SINGLE_CHARACTER_TOKENS.intersection(counts):
+        length -= counts.pop(single)
+    return counts, length
 
 
 def query_tokens(query: str) -> list[str]:
@@ -39,21 +86,50 @@ class Note(NamedTuple):
 
 
 def split_sections(content: str) -> list[Note]:
-    notes: list[Note] = []
-    heading: str | None = None
-    body: list[str] = []
-    for line in content.split("\n"):
-        match = _HEADING.match(line)
-        if match:
-            if heading is not None:
-                notes.append(Note(len(notes), heading, heading + "\n" + "".join(body)))
-            heading = js.trim(match.group(1))
-            body = []
-        elif heading is not None:
-            body.append(line + "\n")
-    if heading is not None:
-        notes.append(Note(len(notes), heading, heading + "\n" + "".join(body)))
-    return notes
+    return [Note(ordinal, heading, text) for ordinal, heading, text, _ in sections(content)]
+
+
+def section_bounds(content: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each section's source: its heading line up to the next one, or the end."""
+    start = None
+    for line_start, _, _, _ in _heading_lines(content):
+        if start is not None:
+            yield start, line_start
+        start = line_start
+    if start is not None:
+        yield start, len(content)
+
+
+def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int, int]]]:
+    """(ordinal, heading, scored text, (heading start, heading end, body start, body end)).
+
+    The spans index `content`: the scored text is content[hs:he] trimmed + "\n" + the body,
+    whose lines all end with "\n" (the last one gets it added). A caller can tokenise a
+    stretch of the file once and slice it per section. A section's source (section_bounds)
+    runs from its heading line's start, hs less the "###" and blanks, to the body's end.
+    """
+    size = len(content)
+    lines = _heading_lines(content)
+    current = next(lines, None)
+    position = 0
+    while current is not None:
+        following = next(lines, None)
+        _, text_start, text_end, text = current
+        line_end = content.find("\n", text_end)
+        if following is not None:
+            body_end = following[0]
+            body = content[line_end + 1 : body_end]
+        elif line_end < 0:
+            line_end = body_end = size
+            body = ""
+        else:
+            body_end = size
+            body = content[line_end + 1 :] + "\n"
+        heading = js.trim(text)
+        spans = (text_start, text_end, min(line_end + 1, size), body_end)
+        yield position, heading, heading + "\n" + body, spans
+        position += 1
+        current = following
 
 
 class Event(NamedTuple):
@@ -131,18 +207,26 @@ def parse_journal(data: bytes, base_offset: int = 0) -> list[Event]:
 
     A line repeated further down (a git merge can do that) is one event (deviation D11).
     """
-    events: list[Event] = []
+    found = (event_of(offset, line) for offset, line in journal_lines(data, base_offset))
+    return [event for event in found if event is not None]
+
+
+def journal_lines(data: bytes, base_offset: int = 0) -> Iterator[tuple[int, str]]:
+    """(byte offset, trimmed text) of every non-blank line but repeats (deviation D11)."""
     seen: set[str] = set()
-    offset = 0
+    offset = base_offset
     for raw in data.split(b"\n"):
         line = js.trim(raw.decode("utf-8", errors="replace"))
         if line and line not in seen:
             seen.add(line)
-            try:
-                value = js.parse_json(line)
-            except ValueError:
-                value = None
-            if isinstance(value, dict):
-                events.append(Event(base_offset + offset, value, line))
+            yield offset, line
         offset += len(raw) + 1
-    return events
+
+
+def event_of(offset: int, line: str) -> Event | None:
+    """The event of a journal line, or None when it is not a JSON object."""
+    try:
+        value = js.parse_json(line)
+    except ValueError:
+        return None
+    return Event(offset, value, line) if isinstance(value, dict) else None

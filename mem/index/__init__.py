@@ -1,4 +1,4 @@
-"""The disposable SQLite FTS5 index: the only module that talks to SQLite.
+"""The disposable SQLite index: the only package that talks to SQLite.
 
 One database per indexed root (a project, or a brain for portfolio recall) in the user's
 cache directory, never inside a project. Its file name carries the index version, and
@@ -12,15 +12,18 @@ import contextlib
 import os
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 import xxhash
 
 from mem.core import parse
+from mem.index import postings
 from mem.layout import ARCHIVE_RANK_BASE
 
 BUSY_TIMEOUT_MS = 10_000
+# SQLite's page cache while building: most postings groups stay in memory until written.
+BUILD_CACHE_KIB = 32 * 1024
 Connection = sqlite3.Connection
 
 
@@ -113,105 +116,16 @@ class RecordRow(NamedTuple):
     kind: str
     ref: str
     text: str
-    terms: list[str]
+    length: int  # token count n
+    counts: Mapping[bytes, int]  # token -> tf
+    digest: int  # what a re-sync compares to keep a record
     agent: str | None = None
     ts: str | None = None
     ts_ms: float | None = None
     ts_local: int | None = None
     line: str | None = None
-    memory_id: str | None = None
+    memory_id: str | None = None  # notes of a project's six memory files
     revision: str | None = None
-
-
-class Candidate(NamedTuple):
-    """A record that may rank, with what its exact score is computed from."""
-
-    approximate: float  # the score as SQLite's libm computes it: within an ulp or two of V8's
-    frequencies: tuple[int, ...]  # of each query term, in query order
-    tokens: int
-    kind: str
-    ts_ms: float | None
-    ts_local: int
-    rank: int
-    ordinal: int
-    id: int
-    project_id: int
-
-
-def _frequencies(terms: list[str]) -> tuple[str, str]:
-    columns = ", ".join(f"sum(term = ?{i + 1}) AS f{i + 1}" for i in range(len(terms)))
-    members = ", ".join(f"?{i + 1}" for i in range(len(terms)))
-    return columns, members
-
-
-def _lexical_sql(width: int) -> str:
-    # score.lexical in SQL, operation for operation, so the doubles come out identical:
-    # hits summed in query-term order, then hits × (matched / |Q|) / √n.
-    hits = " + ".join(
-        f"(CASE WHEN f{i + 1} > 0 THEN 1 + ln(f{i + 1}) ELSE 0 END)" for i in range(width)
-    )
-    matched = " + ".join(f"(f{i + 1} > 0)" for i in range(width))
-    return f"(0.0 + {hits}) * (({matched}) * 1.0 / {width}) / sqrt(r.tokens)"
-
-
-# Rows fetched past the limit to catch records whose exact score may overtake the last one.
-NEAR_TIE_WINDOW = 16
-
-
-def candidates(
-    conn: sqlite3.Connection,
-    terms: list[str],
-    file_ids: list[int],
-    now_ms: float | None,
-    limit: int | None,
-    margin: float,
-) -> list[Candidate]:
-    """Every record that can be among the best `limit` (all when None), best first.
-
-    SQLite ranks with libm's `ln` and `pow`, which can differ from V8's fdlibm in the last
-    bit, so the caller recomputes exact scores. To make that safe this returns every record
-    whose approximate score lies within `margin` (relative) of the limit-th one, plus the
-    events whose ts names no zone: JavaScript reads those as local time, which SQLite does
-    not know, so their approximate decay proves nothing.
-    """
-    if not terms or not file_ids:
-        return []
-    columns, members = _frequencies(terms)
-    width = len(terms)
-    now_mark = width + 1
-    decay = (
-        f"CASE WHEN r.kind = 'event' AND r.ts_ms IS NOT NULL AND ?{now_mark} > r.ts_ms"
-        f" THEN pow(0.5, ((?{now_mark} - r.ts_ms) / 86400000.0) / 30) ELSE 1 END"
-    )
-    files_list = ",".join(str(int(file_id)) for file_id in file_ids)
-    frequencies = ", ".join(f"t.f{i + 1}" for i in range(width))
-    select = (
-        f"SELECT {_lexical_sql(width)} * ({decay}) AS score,"
-        f" {frequencies}, r.tokens, r.kind, r.ts_ms, coalesce(r.ts_local, 0),"
-        " f.rank, r.ordinal, r.id, f.project_id"
-        f" FROM (SELECT doc, {columns} FROM records_terms"
-        f" WHERE term IN ({members}) GROUP BY doc) AS t"
-        " JOIN records AS r ON r.id = t.doc JOIN files AS f ON f.id = r.file_id"
-        f" WHERE r.file_id IN ({files_list})"
-    )
-    order = " ORDER BY score DESC, f.rank, r.ordinal"
-    parameters: list[object] = [*terms, now_ms]
-    if limit is None:
-        rows = conn.execute(select + order, parameters).fetchall()
-    else:
-        # A bounded heap (ORDER BY ... LIMIT) is much cheaper than sorting every candidate;
-        # only a near-tie wider than the window needs the full threshold query.
-        window = limit + NEAR_TIE_WINDOW
-        zoned = " AND coalesce(r.ts_local, 0) = 0"
-        rows = conn.execute(f"{select}{zoned}{order} LIMIT {window}", parameters).fetchall()
-        if len(rows) == window and rows[-1][0] >= rows[limit - 1][0] * (1 - margin):
-            floor = rows[limit - 1][0] * (1 - margin)
-            rows = conn.execute(
-                f"{select}{zoned} AND score >= {floor!r}{order}", parameters
-            ).fetchall()
-        if conn.execute("SELECT 1 FROM records WHERE ts_local = 1 LIMIT 1").fetchone():
-            rows += conn.execute(f"{select} AND r.ts_local = 1", parameters).fetchall()
-    return [Candidate(row[0], tuple(row[1 : width + 1]), *row[width + 1 :]) for row in rows]
 
 
 def connect(path: str) -> sqlite3.Connection | None:
@@ -221,6 +135,9 @@ def connect(path: str) -> sqlite3.Connection | None:
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # WAL without a sync per commit: a crash can only lose the last syncs, which the
+        # files table then shows as not done, so the next read redoes them.
+        conn.execute("PRAGMA synchronous = NORMAL")
         row = conn.execute("SELECT value FROM meta WHERE key = 'index_version'").fetchone()
     except sqlite3.DatabaseError:
         conn.close()
@@ -229,6 +146,15 @@ def connect(path: str) -> sqlite3.Connection | None:
         conn.close()
         return None
     return conn
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the index file at `path`, or None when there is none."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def remove(path: str) -> None:
@@ -280,16 +206,23 @@ def build(path: str, root: str) -> Iterator[sqlite3.Connection]:
     temp = f"{path}.{uuid.uuid4().hex}.tmp"
     conn = sqlite3.connect(temp, isolation_level=None)
     try:
+        # A half-built file is thrown away, never opened: no journal and no syncing until
+        # it is whole, then one fsync before the rename publishes it.
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute(f"PRAGMA cache_size = -{BUILD_CACHE_KIB}")
         conn.executescript(SCHEMA)
+        conn.execute("BEGIN")
         conn.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",
             [("index_version", INDEX_VERSION), ("root", root)],
         )
-        conn.execute("BEGIN")
         yield conn
         conn.execute("COMMIT")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.close()
+        with open(temp, "rb") as handle:
+            os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
         conn.close()
@@ -310,6 +243,17 @@ def write_lock(path: str) -> Iterator[None]:
 
     with filelock.FileLock(path + ".lock"):
         yield
+
+
+def begin_immediate(conn: sqlite3.Connection) -> bool:
+    """Take SQLite's write lock, waiting up to the busy timeout; False when it stayed taken."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as error:
+        if "locked" not in str(error):
+            raise
+        return False
+    return True
 
 
 @contextlib.contextmanager
@@ -397,10 +341,8 @@ def delete_file(conn: sqlite3.Connection, file_id: int) -> None:
 
 
 def clear_file(conn: sqlite3.Connection, file_id: int) -> None:
-    conn.execute(
-        "DELETE FROM records_fts WHERE rowid IN (SELECT id FROM records WHERE file_id = ?)",
-        (file_id,),
-    )
+    ids = [row[0] for row in conn.execute("SELECT id FROM records WHERE file_id = ?", (file_id,))]
+    delete_records(conn, ids)
     for table in FILE_TABLES:
         conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
 
@@ -485,37 +427,116 @@ def touch_file(
     )
 
 
-def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[RecordRow]) -> None:
-    next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[0]
-    rows = []
-    terms = []
-    for offset, record in enumerate(records):
-        record_id = next_id + offset
-        rows.append(
-            (
-                record_id,
-                file_id,
-                record.ordinal,
-                record.kind,
-                record.ref,
-                record.text,
-                len(record.terms),
-                record.agent,
-                record.ts,
-                record.ts_ms,
-                record.ts_local,
-                record.line,
-                record.memory_id,
-                record.revision,
+class Inserter:
+    """Inserts records and their postings; the build keeps one for the whole index."""
+
+    # Postings held in memory before they are written: bounds the build's memory.
+    FLUSH_POSTINGS = 400_000
+    ROWS_PER_WRITE = 5_000
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.next_id: int = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[
+            0
+        ]
+        self.groups = postings.Groups()
+        self.term_ids = postings.TermIds()
+
+    def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
+        rows = []
+        groups = self.groups
+        record_id = self.next_id
+        for record in records:
+            rows.append(
+                (
+                    record_id,
+                    file_id,
+                    record.ordinal,
+                    record.kind,
+                    record.ref,
+                    record.text,
+                    record.length,
+                    record.agent,
+                    record.ts,
+                    record.ts_ms,
+                    record.ts_local,
+                    record.line,
+                    record.digest,
+                    record.memory_id,
+                    record.revision,
+                )
             )
+            if record.counts:
+                dated = postings.dated_ms(record.kind, record.ts_ms, record.ts_local)
+                groups.add(record_id, postings.band_of(record.length, dated), record.counts)
+            record_id += 1
+            if len(rows) >= self.ROWS_PER_WRITE:
+                self._write(rows)
+                rows = []
+        self.next_id = record_id
+        self._write(rows)
+
+    def _write(self, rows: Sequence[tuple[object, ...]]) -> None:
+        self.conn.executemany(
+            "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, agent, ts, ts_ms,"
+            " ts_local, line, digest, memory_id, revision)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
         )
-        terms.append((record_id, " ".join(record.terms)))
+        if self.groups.size >= self.FLUSH_POSTINGS:
+            self.flush()
+
+    def flush(self) -> None:
+        self.groups.flush(self.conn, self.term_ids)
+
+
+def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[RecordRow]) -> None:
+    inserter = Inserter(conn)
+    inserter.insert(file_id, records)
+    inserter.flush()
+
+
+def stored_postings(conn: sqlite3.Connection, ids: list[int]) -> list[postings.Posted]:
+    """What stored records contribute to the postings, recomputed from their text."""
+    found = []
+    for start in range(0, len(ids), 500):
+        chunk = ",".join(str(int(record_id)) for record_id in ids[start : start + 500])
+        for record_id, kind, text, length, ts_ms, ts_local in conn.execute(
+            f"SELECT id, kind, text, tokens, ts_ms, ts_local FROM records WHERE id IN ({chunk})"
+        ):
+            counts, _ = parse.term_counts(parse.token_bytes(text))
+            band = postings.band_of(length, postings.dated_ms(kind, ts_ms, ts_local))
+            found.append(postings.Posted(record_id, band, counts))
+    return found
+
+
+def delete_records(conn: sqlite3.Connection, ids: list[int]) -> None:
+    if not ids:
+        return
+    postings.remove(conn, stored_postings(conn, ids))
+    for start in range(0, len(ids), 500):
+        chunk = ",".join(str(int(record_id)) for record_id in ids[start : start + 500])
+        conn.execute(f"DELETE FROM records WHERE id IN ({chunk})")
+
+
+def record_digests(conn: sqlite3.Connection, file_id: int) -> list[tuple[int, int, int]]:
+    """(id, ordinal, digest) of a file's records, in file order."""
+    return conn.execute(
+        "SELECT id, ordinal, digest FROM records WHERE file_id = ? ORDER BY ordinal", (file_id,)
+    ).fetchall()
+
+
+def move_records(conn: sqlite3.Connection, file_id: int, moves: list[tuple[int, int]]) -> None:
+    """Give kept records their new ordinals ((id, ordinal) pairs) without a transient clash."""
+    if not moves:
+        return
     conn.executemany(
-        "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, agent, ts, ts_ms,"
-        " ts_local, line, memory_id, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        rows,
+        "UPDATE records SET ordinal = ? WHERE id = ?",
+        [(-1 - ordinal, record_id) for record_id, ordinal in moves],
     )
-    conn.executemany("INSERT INTO records_fts (rowid, terms) VALUES (?, ?)", terms)
+    conn.execute(
+        "UPDATE records SET ordinal = -1 - ordinal WHERE file_id = ? AND ordinal < 0", (file_id,)
+    )
 
 
 def known_lines(conn: sqlite3.Connection, file_id: int, lines: list[str | None]) -> set[str]:
@@ -581,19 +602,92 @@ def fetch(conn: sqlite3.Connection, ids: list[int]) -> dict[int, StoredRecord]:
     return found
 
 
+def postings_vectors(conn: sqlite3.Connection) -> dict[int, list[tuple[str, int, int]]]:
+    """record id -> the (term, band, tf) postings that name it."""
+    vectors: dict[int, list[tuple[str, int, int]]] = {}
+    for term, band, tf, blob in conn.execute(
+        "SELECT t.term, p.band, p.tf, p.records FROM postings AS p JOIN terms AS t ON t.id = p.term"
+    ):
+        for record_id in postings.decode(blob):
+            vectors.setdefault(record_id, []).append((term, band, tf))
+    return vectors
+
+
+def snapshot(
+    conn: sqlite3.Connection,
+    project_id: int = ONLY_PROJECT,
+    vectors: dict[int, list[tuple[str, int, int]]] | None = None,
+) -> dict[str, object]:
+    """A root's content without surrogate ids or stat data: equal for equal canonical files.
+
+    `vectors` (postings_vectors) is taken from as records are met, so that several roots
+    can share one decoding; without it the postings of records that do not exist are shown.
+    """
+    whole = vectors is None
+    if vectors is None:
+        vectors = postings_vectors(conn)
+    files = sorted(
+        conn.execute(
+            "SELECT path, kind, rank, real_path, hash, utf8 FROM files WHERE project_id = ?",
+            (project_id,),
+        ).fetchall()
+    )
+    records = sorted(
+        (
+            (*row[1:], tuple(sorted(vectors.pop(row[0], []))))
+            for row in conn.execute(
+                "SELECT r.id, f.path, r.ordinal, r.kind, r.ref, r.text, r.tokens, r.agent, r.ts,"
+                " r.ts_ms, r.ts_local, r.line, r.digest, r.memory_id, r.revision FROM records AS r"
+                " JOIN files AS f ON f.id = r.file_id WHERE f.project_id = ?",
+                (project_id,),
+            )
+        ),
+        key=repr,
+    )
+    stores = {
+        table: sorted(_rows_with_path(conn, table, project_id), key=repr)
+        for table in FILE_TABLES
+        if table != "records"
+    }
+    found: dict[str, object] = {"files": files, "records": records, **stores}
+    if whole:
+        # Postings of records that do not exist would be a corruption: show them.
+        found["orphan_postings"] = orphan_postings(vectors)
+    return found
+
+
+def orphan_postings(
+    vectors: dict[int, list[tuple[str, int, int]]],
+) -> list[tuple[int, tuple[tuple[str, int, int], ...]]]:
+    return sorted((record_id, tuple(vector)) for record_id, vector in vectors.items())
+
+
+def _rows_with_path(
+    conn: sqlite3.Connection, table: str, project_id: int
+) -> list[tuple[object, ...]]:
+    """A store table's rows with the source path in place of the surrogate file_id."""
+    cursor = conn.execute(
+        f"SELECT f.path, t.* FROM {table} AS t JOIN files AS f ON f.id = t.file_id"
+        " WHERE f.project_id = ?",
+        (project_id,),
+    )
+    drop = [column[0] for column in cursor.description].index("file_id")
+    return [row[:drop] + row[drop + 1 :] for row in cursor]
+
+
 def recall_file_ids(
     conn: sqlite3.Connection, project_ids: list[int], include_archive: bool
-) -> list[int]:
-    """The recall sources (journals and notes) of the given roots."""
+) -> dict[int, tuple[int, int]]:
+    """file id -> (rank, project id) of the recall sources (journals, notes) of these roots."""
     if not project_ids:
-        return []
+        return {}
     members = ",".join(str(int(project_id)) for project_id in project_ids)
     archives = "" if include_archive else f" AND rank < {ARCHIVE_RANK_BASE}"
     rows = conn.execute(
-        f"SELECT id FROM files WHERE project_id IN ({members})"
-        f" AND kind IN ('journal', 'notes'){archives} ORDER BY id"
+        f"SELECT id, rank, project_id FROM files WHERE project_id IN ({members})"
+        f" AND kind IN ('journal', 'notes'){archives}"
     )
-    return [row[0] for row in rows]
+    return {row[0]: (row[1], row[2]) for row in rows}
 
 
 def retired_notes(
@@ -614,47 +708,45 @@ def retired_notes(
     return {row[0]: (row[1], row[2]) for row in rows}
 
 
-def snapshot(conn: sqlite3.Connection, project_id: int = ONLY_PROJECT) -> dict[str, object]:
-    """A root's content without surrogate ids or stat data: equal for equal canonical files."""
-    files = sorted(
-        conn.execute(
-            "SELECT path, kind, rank, real_path, hash, utf8 FROM files WHERE project_id = ?",
-            (project_id,),
-        ).fetchall()
-    )
-    records = sorted(
-        conn.execute(
-            "SELECT f.path, r.ordinal, r.kind, r.ref, r.text, r.tokens, r.agent, r.ts, r.ts_ms,"
-            " r.ts_local, r.line, r.memory_id, r.revision, t.terms FROM records AS r"
-            " JOIN files AS f ON f.id = r.file_id JOIN records_fts AS t ON t.rowid = r.id"
-            " WHERE f.project_id = ?",
-            (project_id,),
-        ).fetchall(),
-        key=repr,
-    )
-    stores = {
-        table: sorted(_rows_with_path(conn, table, project_id), key=repr)
-        for table in FILE_TABLES
-        if table != "records"
-    }
-    return {"files": files, "records": records, **stores}
-
-
-def _rows_with_path(
-    conn: sqlite3.Connection, table: str, project_id: int
-) -> list[tuple[object, ...]]:
-    """A store table's rows with the source path in place of the surrogate file_id."""
-    cursor = conn.execute(
-        f"SELECT f.path, t.* FROM {table} AS t JOIN files AS f ON f.id = t.file_id"
-        " WHERE f.project_id = ?",
-        (project_id,),
-    )
-    drop = [column[0] for column in cursor.description].index("file_id")
-    return [row[:drop] + row[drop + 1 :] for row in cursor]
-
-
 def counts(conn: sqlite3.Connection) -> dict[str, int]:
     return {
         "files": conn.execute("SELECT count(*) FROM files").fetchone()[0],
         "records": conn.execute("SELECT count(*) FROM records").fetchone()[0],
     }
+
+
+class ScoreInputs(NamedTuple):
+    """What a record's score is computed from (`recall --explain` shows it)."""
+
+    frequencies: tuple[int, ...]  # of each query term, in query order
+    tokens: int
+    ts_ms: float | None
+    ts_local: int
+
+
+def score_inputs(
+    conn: sqlite3.Connection, ids: list[int], terms: list[str]
+) -> dict[int, ScoreInputs]:
+    """The term frequencies and lengths the ranking read, from the same vocabulary table."""
+    position = {term: offset for offset, term in enumerate(terms)}
+    counts: dict[int, list[int]] = {record_id: [0] * len(terms) for record_id in ids}
+    found: dict[int, ScoreInputs] = {}
+    # Both lists go in chunks: a long query must stay far below the bound-parameter limit.
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for term_start in range(0, len(terms), 500):
+            some_terms = terms[term_start : term_start + 500]
+            term_marks = ",".join("?" * len(some_terms))
+            for doc, term, count in conn.execute(
+                "SELECT doc, term, count(*) FROM records_terms"
+                f" WHERE term IN ({term_marks}) AND doc IN ({marks}) GROUP BY doc, term",
+                [*some_terms, *chunk],
+            ):
+                counts[doc][position[term]] = count
+        for record_id, tokens, ts_ms, ts_local in conn.execute(
+            f"SELECT id, tokens, ts_ms, coalesce(ts_local, 0) FROM records WHERE id IN ({marks})",
+            chunk,
+        ):
+            found[record_id] = ScoreInputs(tuple(counts[record_id]), tokens, ts_ms, ts_local)
+    return found

@@ -94,7 +94,8 @@ def check(root: str) -> dict[str, Any]:
     with a fresh build in a temp directory. A damaged index is reported and rebuilt."""
 
     def inspect(open_index: healing.Opener) -> tuple[dict[str, Any], str]:
-        with open_index(root, "project") as (conn, _):
+        with open_index(root, "project") as synced:
+            conn = synced.conn
             healing.check_integrity(conn)
             path: str = conn.execute("PRAGMA database_list").fetchone()[2]
             return index.snapshot(conn), path

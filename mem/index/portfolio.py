@@ -173,28 +173,34 @@ def _update(
     conn: index.Connection, brain: str, progress: Progress | None, stale: set[int] | None
 ) -> Report:
     """Bring the given roots up to date, or (None, or an empty set) every root."""
+    # One inserter for every root: its postings are written once, at the end (or whenever
+    # it holds too many), not once per project.
+    inserter = index.Inserter(conn)
     if stale:
         wanted = [row for row in index.project_rows(conn) if row.id in stale]
     else:
-        wanted = _reconcile(conn, brain)
+        wanted = _reconcile(conn, brain, inserter)
     planned = files = 0
     for done, row in enumerate(wanted, start=1):
-        planned_files = _sync_root(conn, row)
+        planned_files = _sync_root(conn, row, inserter)
         if planned_files is not None:
             planned += 1
             files += planned_files
         if progress is not None:
             progress(done, len(wanted), files)
+    inserter.flush()
     return Report(planned, files)
 
 
-def _reconcile(conn: index.Connection, brain: str) -> list[index.ProjectRow]:
+def _reconcile(
+    conn: index.Connection, brain: str, inserter: index.Inserter
+) -> list[index.ProjectRow]:
     """Sync the brain, then make the other roots its registry's projects; returns those."""
     roots = {(row.path, row.role): row for row in index.project_rows(conn)}
     brain_row = roots.pop((brain, "brain"), None)
     if brain_row is None:
         brain_row = _added(conn, brain, os.path.basename(brain) or brain, "brain")
-    _sync_root(conn, brain_row)
+    _sync_root(conn, brain_row, inserter)
     wanted: list[index.ProjectRow] = []
     for entry_path, entry_name in registered(conn, brain_row.id):
         real = index_sources.real_path(os.path.join(brain, entry_path))
@@ -228,7 +234,9 @@ def registered(conn: index.Connection, brain_id: int) -> list[tuple[str, str | N
     return [(row[0], row[1]) for row in rows]
 
 
-def _sync_root(conn: index.Connection, row: index.ProjectRow) -> int | None:
+def _sync_root(
+    conn: index.Connection, row: index.ProjectRow, inserter: index.Inserter
+) -> int | None:
     """Plan and apply one root; the number of files read, None when its signature held."""
     if not index_sources.is_folder(row.path):
         # A project that disappeared is reported and skipped: it keeps its row, not its files.
@@ -245,7 +253,7 @@ def _sync_root(conn: index.Connection, row: index.ProjectRow) -> int | None:
     signature, newest_ns = index_sources.watch_signature_and_newest(row.path, watched)
     indexed = index.file_rows(conn, row.id)
     work = sync.plan(index_sources.stat_sources(row.path, specs), indexed)
-    sync.apply(conn, row.id, work, indexed)
+    sync.apply(conn, row.id, work, indexed, inserter=inserter)
     read = len(work.check)
     watch = "\n".join(watched)
     from mem.index import checkouts  # only a root that changed needs its checkout files
@@ -275,14 +283,16 @@ def snapshot(conn: index.Connection) -> dict[str, list[tuple[object, ...]]]:
     """Every root's content, as `index.snapshot` gives it, keyed `<role> <path>: <table>`."""
     from mem.index import checkouts
 
+    vectors = index.postings_vectors(conn)  # decoded once for every root
     found: dict[str, list[tuple[object, ...]]] = {}
     for row in index.project_rows(conn):
         key = f"{row.role} {row.path}"
         found[f"{key}: project"] = [(row.name, row.found)]
-        for table, rows in index.snapshot(conn, row.id).items():
+        for table, rows in index.snapshot(conn, row.id, vectors).items():
             assert isinstance(rows, list)
             found[f"{key}: {table}"] = rows
         found[f"{key}: checkout_files"] = checkouts.snapshot(conn, row.id)
+    found["orphan_postings"] = list(index.orphan_postings(vectors))
     return found
 
 

@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from mem import index, layout
-from mem.core import parse
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec, SourceStat
+from mem.index import records
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
 RACY_WINDOW_NS = 2_000_000_000
@@ -113,58 +113,6 @@ def digest(data: bytes) -> str:
     return "xxh3:" + xxhash.xxh3_128_hexdigest(data)
 
 
-def records_for(
-    kind: str, data: bytes, base_offset: int = 0, relative: str = ""
-) -> list[index.RecordRow]:
-    """The recall rows of a source's bytes (or of a journal's appended tail).
-
-    Notes of a project's six memory files also carry their memory id and revision, so
-    audits can join them with evidence, lifecycle events and receipts in SQL.
-    """
-    if kind == "journal":
-        return [_event_row(event) for event in parse.parse_journal(data, base_offset)]
-    text = data.decode("utf-8", errors="replace")
-    if relative not in layout.MEMORY_FILES:
-        return [
-            index.RecordRow(
-                note.ordinal, "note", note.heading, note.display, parse.tokenize(note.text)
-            )
-            for note in parse.split_sections(text)
-        ]
-    from mem.core import memory  # hashing ids and revisions: only when memory files changed
-
-    return [
-        index.RecordRow(
-            note.ordinal,
-            "note",
-            note.heading,
-            note.display,
-            parse.tokenize(note.text),
-            memory_id=memory.memory_id(relative, note.heading),
-            revision=memory.revision_of(note.display),
-        )
-        for note in parse.split_sections(text)
-    ]
-
-
-def _event_row(event: parse.Event) -> index.RecordRow:
-    text = event.text
-    moment = event.timestamp()
-    ts = event.data.get("ts")
-    return index.RecordRow(
-        ordinal=event.offset,
-        kind="event",
-        ref=event.ref,
-        text=text,
-        terms=parse.tokenize(text),
-        agent=event.agent,
-        ts=None if ts is None else parse.to_js_string(ts),
-        ts_ms=None if moment is None else moment.ms,
-        ts_local=None if moment is None else int(moment.local),
-        line=event.line,
-    )
-
-
 def _is_utf8(data: bytes) -> bool:
     try:
         data.decode("utf-8")
@@ -181,20 +129,61 @@ class Report(NamedTuple):
     rebuilt: bool = False
 
 
+class Read(NamedTuple):
+    """A source's bytes as read in this sync, with when and at which stat they were read."""
+
+    source: SourceStat
+    data: bytes
+    hash: str
+    checked_ns: int
+
+
+# Bytes already read in this sync, by real path: a file is read and hashed once per command.
+Reads = dict[str, Read]
+
+
+def _read(source: SourceStat, reads: Reads, keep: bool = True) -> Read:
+    """The source's bytes: those this sync already read at the same stat, else read now.
+
+    `keep` leaves them for a later step; the step that indexes a file takes them out, so
+    a build holds one file's bytes at a time.
+    """
+    earlier = reads.get(source.real) if keep else reads.pop(source.real, None)
+    if earlier is not None and earlier.source[1:] == source[1:]:
+        return earlier
+    checked_ns = time.time_ns()
+    data = index_sources.read_source(source.real)
+    read = Read(source, data, digest(data), checked_ns)
+    if keep:
+        reads[source.real] = read
+    return read
+
+
 def apply(
-    conn: index.Connection, project_id: int, work: Plan, indexed: dict[str, index.FileRow]
+    conn: index.Connection,
+    project_id: int,
+    work: Plan,
+    indexed: dict[str, index.FileRow],
+    reads: Reads | None = None,
+    inserter: index.Inserter | None = None,
 ) -> Report:
-    """Carry out a plan for one indexed root, inside the caller's transaction."""
+    """Carry out a plan for one indexed root, inside the caller's transaction.
+
+    A caller syncing many roots passes one `inserter` for all and flushes it at the end:
+    each flush rewrites the postings groups it adds to.
+    """
+    reads = {} if reads is None else reads
     added = changed = appended = 0
     for path in work.removed:
         index.delete_file(conn, indexed[path].id)
+    shared = inserter is not None
+    inserter = inserter or index.Inserter(conn)
     for source in work.check:
-        checked_ns = time.time_ns()
-        data = index_sources.read_source(source.real)
-        hashed = digest(data)
+        read = _read(source, reads, keep=False)
+        data, hashed = read.data, read.hash
         row = indexed.get(source.spec.relative)
         spec = source.spec
-        stat_args = (len(data), source.mtime_ns, source.inode, checked_ns)
+        stat_args = (len(data), source.mtime_ns, source.inode, read.checked_ns)
         if _same_file_and_bytes(row, source, hashed):
             index.touch_file(conn, project_id, spec.relative, hashed, *stat_args, source.ctime_ns)
             continue
@@ -211,22 +200,62 @@ def apply(
             source.ctime_ns,
         )
         if row is not None and _is_append(spec.kind, row, data):
-            tail = records_for(spec.kind, data[row.size :], row.size, spec.relative)
+            tail = list(records.records_for(spec.kind, data[row.size :], row.size))
             # A line already above is the same event (deviation D11), as a full parse finds.
             known = index.known_lines(conn, file_id, [record.line for record in tail])
-            index.insert_records(conn, file_id, [r for r in tail if r.line not in known])
+            inserter.insert(file_id, [record for record in tail if record.line not in known])
             appended += 1
             continue
+        if spec.kind in LOADERS:
+            if row is not None:
+                index.clear_file(conn, file_id)
+            index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
+        elif row is None:
+            inserter.insert(file_id, records.records_for(spec.kind, data, 0, spec.relative))
+        else:
+            _resync_records(conn, inserter, file_id, spec, data)
         if row is None:
             added += 1
         else:
             changed += 1
-            index.clear_file(conn, file_id)
-        if spec.kind in LOADERS:
-            index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
-        else:
-            index.insert_records(conn, file_id, records_for(spec.kind, data, 0, spec.relative))
+    if not shared:
+        inserter.flush()
     return Report(added, changed, appended, len(work.removed))
+
+
+def _resync_records(
+    conn: index.Connection, inserter: index.Inserter, file_id: int, spec: SourceSpec, data: bytes
+) -> None:
+    """Replace only the records whose text changed; kept records just take their new place."""
+    kept: dict[int, list[tuple[int, int]]] = {}
+    for record_id, ordinal, record_digest in reversed(index.record_digests(conn, file_id)):
+        kept.setdefault(record_digest, []).append((record_id, ordinal))
+    moves = []
+    new: list[index.RecordRow] = []
+    if spec.kind == "journal":
+        for offset, line_digest, line in records.journal_digests(data):
+            same = kept.get(line_digest)
+            if same:
+                record_id, ordinal = same.pop()
+                if ordinal != offset:
+                    moves.append((record_id, offset))
+            else:
+                event = records.event_record(offset, line)
+                if event is not None:
+                    new.append(event)
+    else:
+        content = data.decode("utf-8", errors="replace")
+        for ordinal, note_digest, (start, end) in records.note_digests(content):
+            same = kept.get(note_digest)
+            if same:
+                record_id, old_ordinal = same.pop()
+                if old_ordinal != ordinal:
+                    moves.append((record_id, ordinal))
+            else:
+                new.append(records.note_record(content, ordinal, start, end, spec.relative))
+    index.delete_records(conn, [record_id for gone in kept.values() for record_id, _ in gone])
+    index.move_records(conn, file_id, moves)
+    inserter.insert(file_id, new)
 
 
 def _same_file_and_bytes(row: index.FileRow | None, source: SourceStat, hashed: str) -> bool:
@@ -240,35 +269,60 @@ def _same_file_and_bytes(row: index.FileRow | None, source: SourceStat, hashed: 
 
 
 def touched_only(
-    conn: index.Connection, project_id: int, work: Plan, indexed: dict[str, index.FileRow]
+    conn: index.Connection,
+    project_id: int,
+    work: Plan,
+    indexed: dict[str, index.FileRow],
+    reads: Reads | None = None,
 ) -> bool:
     """Racily clean files whose bytes did not change need only a new stat: no parse, no lock."""
     if work.removed:
         return False
+    reads = {} if reads is None else reads
     touches = []
     for source in work.check:
         row = indexed.get(source.spec.relative)
         if row is None:
             return False
-        checked_ns = time.time_ns()
-        data = index_sources.read_source(source.real)
-        if not _same_file_and_bytes(row, source, digest(data)):
+        read = _read(source, reads)
+        if not _same_file_and_bytes(row, source, read.hash):
             return False
         touches.append(
             (
                 project_id,
                 source.spec.relative,
                 row.hash,
-                len(data),
+                len(read.data),
                 source.mtime_ns,
                 source.inode,
-                checked_ns,
+                read.checked_ns,
                 source.ctime_ns,
             )
         )
     with index.transaction(conn):
         for touch in touches:
             index.touch_file(conn, *touch)
+    return True
+
+
+def _appends_only(work: Plan, indexed: dict[str, index.FileRow], reads: Reads) -> bool:
+    """Every change is a journal that grew (or a file whose bytes did not change)."""
+    if work.removed:
+        return False
+    for source in work.check:
+        row = indexed.get(source.spec.relative)
+        if row is None:
+            return False
+        read = _read(source, reads)
+        if not (
+            _same_file_and_bytes(row, source, read.hash)
+            or (
+                row.real_path == source.real
+                and row.rank == source.spec.rank
+                and _is_append(source.spec.kind, row, read.data)
+            )
+        ):
+            return False
     return True
 
 
@@ -282,42 +336,106 @@ def _is_append(kind: str, row: index.FileRow, data: bytes) -> bool:
     )
 
 
+class Synced(NamedTuple):
+    conn: index.Connection
+    report: Report
+    files: dict[str, index.FileRow]  # the index's files rows, as the sync left them
+
+
 @contextlib.contextmanager
-def synced(
-    root: str, role: str = "project", directory: str | None = None
-) -> Iterator[tuple[index.Connection, Report]]:
-    """An index connection that reflects the root's files as they are now.
+def opened(root: str, role: str = "project", directory: str | None = None) -> Iterator[Synced]:
+    """An index that reflects the root's files as they are now, with its files rows.
 
     The index lives in `directory` when given, else in the user's cache. Callers go through
     mem.index.healing, which decides what a damaged cache costs.
     """
+    keepable = directory is None  # a scratch index given by the caller is never kept
     directory = directory or index.usable_cache_dir()
     if directory is None:
         # No writable cache: answer from a throwaway index rather than not at all.
         with index.temporary_directory() as scratch:
-            conn, report = _sync(root, role, index.index_path(root, role, scratch))
+            result = _sync(root, role, index.index_path(root, role, scratch))
             try:
-                yield conn, report
+                yield result
             finally:
-                conn.close()
+                result.conn.close()
         return
-    conn, report = _sync(root, role, index.index_path(root, role, directory))
+    path = index.index_path(root, role, directory)
+    kept = _take_kept(path) if keepable else None
     try:
-        yield conn, report
-    finally:
+        result = _sync(root, role, path, kept)
+    except BaseException:
+        if kept is not None:
+            kept.close()
+        raise
+    try:
+        yield result
+    except BaseException:
+        result.conn.close()  # what failed may have been this index: the next use opens it afresh
+        raise
+    if keepable:
+        _release(path, result.conn)
+    else:
+        result.conn.close()
+
+
+@contextlib.contextmanager
+def synced(
+    root: str, role: str = "project", directory: str | None = None
+) -> Iterator[tuple[index.Connection, Report]]:
+    """An index connection that reflects the root's files as they are now."""
+    with opened(root, role, directory) as result:
+        yield result.conn, result.report
+
+
+# A long-running process (`mem mcp`) keeps its indexes open between calls rather than
+# reopening one per recall. Freshness does not depend on it: every call still compares the
+# canonical files with the index it holds and applies what changed. Were the file at the
+# path replaced under a kept connection (a rebuild elsewhere), that index would still be
+# synced correctly; the identity check only lets go of it for the new one.
+_keep_at_most = 0
+_kept: dict[str, tuple[index.Connection, tuple[int, int]]] = {}
+
+
+def keep_open(at_most: int) -> None:
+    """From now on keep up to `at_most` index connections open between uses (0: none)."""
+    global _keep_at_most
+    _keep_at_most = at_most
+    while len(_kept) > at_most:
+        _kept.pop(next(iter(_kept)))[0].close()
+
+
+def _take_kept(path: str) -> index.Connection | None:
+    kept = _kept.pop(path, None)
+    if kept is None:
+        return None
+    conn, identity = kept
+    if index.file_identity(path) == identity:
+        return conn
+    conn.close()
+    return None
+
+
+def _release(path: str, conn: index.Connection) -> None:
+    identity = index.file_identity(path) if _keep_at_most else None
+    if identity is None:
         conn.close()
+        return
+    _kept[path] = (conn, identity)
+    while len(_kept) > _keep_at_most:  # least recently used first
+        _kept.pop(next(iter(_kept)))[0].close()
 
 
 def sync_project(root: str) -> Report:
     """Bring the project's index up to date; cheap when nothing changed."""
-    with synced(root) as (_, report):
-        return report
+    with opened(root) as result:
+        return result.report
 
 
 def would_change(work: Plan, indexed: dict[str, index.FileRow]) -> bool:
     """Whether syncing would change the index's rows, not just refresh stat data.
 
-    Recall's own rule (see _touched_only): a racily clean file whose bytes hash as indexed
+    Recall's own rule (see touched_only): a racily clean file whose bytes hash as indexed
     changes nothing. `mem status` reports freshness with it.
     """
     if work.removed:
@@ -330,35 +448,57 @@ def would_change(work: Plan, indexed: dict[str, index.FileRow]) -> bool:
     return False
 
 
-def _sync(root: str, role: str, path: str) -> tuple[index.Connection, Report]:
+def _sync(root: str, role: str, path: str, kept: index.Connection | None = None) -> Synced:
     specs = specs_for(root, role)
-    conn = index.connect(path)
+    conn = kept or index.connect(path)
+    reads: Reads = {}
     if conn is not None:
         indexed = index.file_rows(conn)
         work = plan(index_sources.stat_sources(root, specs), indexed)
-        if work.empty or touched_only(conn, index.ONLY_PROJECT, work, indexed):
-            return conn, Report()
+        if work.empty:
+            return Synced(conn, Report(), indexed)
+        if touched_only(conn, index.ONLY_PROJECT, work, indexed, reads):
+            return Synced(conn, Report(), index.file_rows(conn))
+        # A journal that grew is the common change (every `mem write`): SQLite's own write
+        # lock serialises it, so it needs neither the file lock nor its import. A writer
+        # that holds SQLite's lock past the busy timeout sends it the long way round.
+        if _appends_only(work, indexed, reads) and index.begin_immediate(conn):
+            try:
+                indexed = index.file_rows(conn)
+                work = plan(index_sources.stat_sources(root, specs), indexed)
+                if _appends_only(work, indexed, reads):
+                    report = apply(conn, index.ONLY_PROJECT, work, indexed, reads)
+                    conn.execute("COMMIT")
+                    return Synced(conn, report, index.file_rows(conn))
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("ROLLBACK")
     with index.write_lock(path):
         if conn is None:
             conn = index.connect(path)
         if conn is None:
             index.remove(path)
             index.remove_other_versions(path)
-            report = build_fresh(root, role, path)
+            report = _build_fresh(root, role, path, reads)
             conn = index.connect(path)
             assert conn is not None, "a freshly built index must open"
-            return conn, Report(report.added, rebuilt=True)
+            return Synced(conn, Report(report.added, rebuilt=True), index.file_rows(conn))
         with index.transaction(conn):
             indexed = index.file_rows(conn)
             work = plan(index_sources.stat_sources(root, specs), indexed)
-            report = apply(conn, index.ONLY_PROJECT, work, indexed)
-        return conn, report
+            report = apply(conn, index.ONLY_PROJECT, work, indexed, reads)
+        return Synced(conn, report, index.file_rows(conn))
 
 
 def build_fresh(root: str, role: str, path: str) -> Report:
     """A whole new index of the root's files at `path` (replacing any file there)."""
+    return _build_fresh(root, role, path, {})
+
+
+def _build_fresh(root: str, role: str, path: str, reads: Reads) -> Report:
     with index.build(path, root) as fresh:
         project_id = index.add_project(fresh, root, os.path.basename(root), role, found=True)
         assert project_id == index.ONLY_PROJECT
         present = index_sources.stat_sources(root, specs_for(root, role))
-        return apply(fresh, project_id, Plan(present, []), {})
+        return apply(fresh, project_id, Plan(present, []), {}, reads)

@@ -1,4 +1,8 @@
-"""Every byte recall, write, reinforce and patterns print. Pure."""
+"""Every byte recall, write, reinforce, patterns, observe and outcomes print. Pure.
+
+One convention across mem/render: a view is `view(values..., *, as_json) -> str` and
+returns the exact bytes to print, text or JSON; the CLI only echoes them.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from mem.core import js
 
 if TYPE_CHECKING:
-    from mem.core import patterns
+    from mem.core.patterns import Reinforcement, ScoredPattern
 
 _WHITESPACE_RUN = re.compile(f"[{re.escape(js.JS_WHITESPACE)}]+")
 TRUNCATE_AT = 120
@@ -25,7 +29,22 @@ def truncate(text: str) -> str:
     return head + "…"
 
 
-def recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
+def recall(
+    query: str,
+    scope: str,
+    ranking: str,
+    results: list[dict[str, Any]],
+    *,
+    as_json: bool,
+    skipped: list[dict[str, str]] | None = None,
+) -> str:
+    """A recall's answer; `skipped` (--scope all) lists registered projects that are gone."""
+    if as_json:
+        return _recall_json(query, scope, ranking, results, skipped)
+    return _recall_text(query, scope, results)
+
+
+def _recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
     if not results:
         return f'mem recall: no matches for "{query}" (scope: {scope})\n'
     lines = [f'mem recall: {len(results)} match(es) for "{query}" (scope: {scope})']
@@ -33,16 +52,18 @@ def recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
         score = js.to_fixed(entry["score"], 3)
         # --scope all: the project's name before the source
         where = f"{one_line(entry['projectName'])}: " if "projectName" in entry else ""
-        retired = _retired_mark(entry)
         if entry["kind"] == "event":
             lines.append(f"  {position}. [{score}] event {where}{entry['source']}#{entry['ref']}")
         else:
+            retired = _retired_mark(entry)
             lines.append(
                 f"  {position}. [{score}] note {where}{entry['source']} § {entry['ref']}{retired}"
             )
         lines.append(f"     {truncate(entry['text'])}")
         if entry.get("memory"):
             lines.append(_memory_status(entry["memory"]))
+        if "explain" in entry:
+            lines.extend(_explain_lines(entry["explain"]))
     return "\n".join(lines) + "\n"
 
 
@@ -56,21 +77,23 @@ def _retired_mark(entry: dict[str, Any]) -> str:
     return ""
 
 
-def one_line(text: str) -> str:
-    """A project's name or path on one line: control characters spelled as escapes."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+def _explain_lines(parts: dict[str, Any]) -> list[str]:
+    """`recall --explain`: every part of the score, exact, so a reader can redo the sum."""
 
+    def num(value: float) -> str:
+        return js.number_to_string(value)
 
-def skipped_text(skipped: list[dict[str, str]]) -> str:
-    """Stderr lines for the registered projects a portfolio recall skipped."""
-    return "".join(
-        f"mem recall: warning: skipped {one_line(item['projectName'])}"
-        f" ({one_line(item['project'])}):"
-        f" {item['reason']}\n"
-        for item in skipped
-    )
+    lines = [
+        f"       score {num(parts['score'])} = lexical {num(parts['lexical'])}"
+        f" × decay {num(parts['decay'])} × evidence {num(parts['evidence'])}",
+        f"       lexical = hits {num(parts['hits'])} × coverage {num(parts['coverage'])}"
+        f" ({parts['matched']}/{parts['queryTerms']}) / √n (n {parts['n']})",
+    ]
+    for term in parts["terms"]:
+        lines.append(f"       {term['term']}: tf {term['tf']}, +{num(term['contribution'])}")
+    if parts["ageDays"] is not None:
+        lines.append(f"       decay = 0.5 ^ (ageDays {num(parts['ageDays'])} / 30)")
+    return lines
 
 
 def _memory_status(memory: dict[str, Any]) -> str:
@@ -81,12 +104,12 @@ def _memory_status(memory: dict[str, Any]) -> str:
     return f"     {memory['id']}: {state}; audit {memory['audit']}"
 
 
-def recall_json(
+def _recall_json(
     query: str,
     scope: str,
     ranking: str,
     results: list[dict[str, Any]],
-    skipped: list[dict[str, str]] | None = None,
+    skipped: list[dict[str, str]] | None,
 ) -> str:
     envelope: dict[str, Any] = {
         "query": query,
@@ -100,7 +123,26 @@ def recall_json(
     return js.stringify_pretty(envelope) + "\n"
 
 
-def write_text(event: dict[str, Any]) -> str:
+def one_line(text: str) -> str:
+    """A project's name or path on one line: control characters spelled as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def skipped_text(skipped: list[dict[str, str]]) -> str:
+    """Stderr lines for the registered projects a portfolio recall skipped."""
+    return "".join(
+        f"mem recall: warning: skipped {one_line(item['projectName'])}"
+        f" ({one_line(item['project'])}): {item['reason']}\n"
+        for item in skipped
+    )
+
+
+def write(event: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _written_json(event)
+
     def shown(value: Any) -> str:
         return str(value) if value else "-"
 
@@ -114,19 +156,29 @@ def write_text(event: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def written_json(record: dict[str, Any]) -> str:
+def _written_json(record: dict[str, Any]) -> str:
     return js.stringify_pretty({"written": record}) + "\n"
 
 
-def observe_text(receipt: dict[str, Any]) -> str:
+def observe(receipt: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _written_json(receipt)
     return f"mem observe: {receipt['id']} recorded; lesson causality remains unmeasured.\n"
 
 
-def error_json(message: str) -> str:
-    return js.stringify({"error": message}) + "\n"
+def outcomes(results: list[dict[str, Any]], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty({"count": len(results), "results": results}) + "\n"
+    if not results:
+        return "mem outcomes: no observations.\n"
+    return "".join(
+        f"{result['id']}: {result['reason'] or 'accepted-current'}\n" for result in results
+    )
 
 
-def reinforce_text(result: patterns.Reinforcement) -> str:
+def reinforce(result: Reinforcement, *, as_json: bool) -> str:
+    if as_json:
+        return _reinforce_json(result)
     after = result.after
     lines = [
         f'mem reinforce: pattern "{result.pattern_id}"',
@@ -143,7 +195,7 @@ def reinforce_text(result: patterns.Reinforcement) -> str:
     return "\n".join(lines) + "\n"
 
 
-def reinforce_json(result: patterns.Reinforcement) -> str:
+def _reinforce_json(result: Reinforcement) -> str:
     envelope = {
         "patternId": result.pattern_id,
         "reward": result.reward,
@@ -156,7 +208,10 @@ def reinforce_json(result: patterns.Reinforcement) -> str:
     return js.stringify_pretty(envelope) + "\n"
 
 
-def patterns_text(listed: list[patterns.ScoredPattern]) -> str:
+def patterns(listed: list[ScoredPattern], *, as_json: bool) -> str:
+    if as_json:
+        envelope = {"count": len(listed), "patterns": [item.as_json() for item in listed]}
+        return js.stringify_pretty(envelope) + "\n"
     if not listed:
         return "mem patterns: no scored patterns\n"
     lines = [f"mem patterns: {len(listed)} scored pattern(s), best first"]
@@ -175,15 +230,10 @@ def patterns_text(listed: list[patterns.ScoredPattern]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def patterns_json(listed: list[patterns.ScoredPattern]) -> str:
-    envelope = {"count": len(listed), "patterns": [item.as_json() for item in listed]}
-    return js.stringify_pretty(envelope) + "\n"
-
-
-def action_error(action: str, message: str, as_json: bool) -> tuple[str, str]:
+def action_error(action: str, message: str, *, as_json: bool) -> tuple[str, str]:
     """(stream, text) of a user-fixable error: one JSON line on stdout, or stderr text."""
     if as_json:
-        return "stdout", error_json(message)
+        return "stdout", js.stringify({"error": message}) + "\n"
     if message.startswith(f"mem {action}: "):
         return "stderr", message + "\n"  # deviation D3: one prefix, never two
     return "stderr", f"mem {action}: {message}\n"

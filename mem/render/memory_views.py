@@ -1,4 +1,7 @@
-"""Every byte that evidence, audit, supersede, retract and context print. Pure."""
+"""Every byte that evidence, audit, supersede, retract and context print. Pure.
+
+Like every view in mem/render: `view(values..., *, as_json) -> str`, the exact bytes.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ def _label(memory: Memory | dict[str, Any]) -> str:
     return f"{memory['id']}  {memory['file']} § {memory['heading']}"
 
 
-def evidence_added(added: Added, as_json: bool) -> str:
+def evidence_added(added: Added, *, as_json: bool) -> str:
     if as_json:
         return _pretty({"written": added.written, "unchanged": added.unchanged})
     written = {record["source"]["path"] for record in added.written}
@@ -31,7 +34,7 @@ def evidence_added(added: Added, as_json: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def evidence_list(memory: Memory, records: list[dict[str, Any]], as_json: bool) -> str:
+def evidence_list(memory: Memory, records: list[dict[str, Any]], *, as_json: bool) -> str:
     if as_json:
         return _pretty({"count": len(records), "results": records})
     where = f"{memory.id} ({memory.file} § {memory.heading})"
@@ -68,7 +71,7 @@ def _audit_lines(item: MemoryAudit, indent: str) -> list[str]:
     return lines
 
 
-def audit(results: list[MemoryAudit], total: int, as_json: bool) -> str:
+def audit(results: list[MemoryAudit], total: int, *, as_json: bool) -> str:
     if as_json:
         return _pretty({"count": len(results), "results": [item.to_json() for item in results]})
     if not results:
@@ -84,7 +87,7 @@ def audit(results: list[MemoryAudit], total: int, as_json: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def lifecycle_outcome(action: str, outcome: Outcome, as_json: bool) -> str:
+def lifecycle_outcome(action: str, outcome: Outcome, *, as_json: bool) -> str:
     event = outcome.event
     if as_json:
         key = "written" if outcome.written else "unchanged"
@@ -96,7 +99,7 @@ def lifecycle_outcome(action: str, outcome: Outcome, as_json: bool) -> str:
     return f"mem {action}: {memory_id} was already {state} at this revision; nothing written\n"
 
 
-def context(state: dict[str, Any], as_json: bool) -> str:
+def context(state: dict[str, Any], *, as_json: bool) -> str:
     if as_json:
         return _pretty(state)
     lines = [f"mem context: {state['project']}"]

@@ -1,9 +1,13 @@
-"""Every byte `mem portfolio` and `mem status --portfolio` print. Pure."""
+"""Every byte `mem portfolio` and `mem status --portfolio` print. Pure.
+
+Like every view in mem/render: `view(values..., *, as_json) -> str`, the exact bytes.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from mem.core import js
 from mem.render import one_line as shown
 
 
@@ -11,7 +15,13 @@ def _lines(lines: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def listed_text(result: dict[str, Any]) -> str:
+def _json(result: dict[str, Any]) -> str:
+    return js.stringify_pretty(result) + "\n"
+
+
+def listed(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     projects = result["projects"]
     if not projects:
         return f"mem portfolio: no projects registered in {result['brain']}\n"
@@ -24,7 +34,9 @@ def listed_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
-def added_text(result: dict[str, Any]) -> str:
+def added(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     lines = []
     for project in result["projects"]:
         verb = "registered" if project["added"] else "already registered"
@@ -32,7 +44,9 @@ def added_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
-def removed_text(result: dict[str, Any]) -> str:
+def removed(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     return _lines(
         [
             f"mem portfolio: unregistered {shown(item['name'])} ({shown(item['path'])});"
@@ -56,8 +70,10 @@ def _lock(lock: dict[str, Any] | None) -> str:
     return f"held by {lock['pid']} ({alive})"
 
 
-def status_text(result: dict[str, Any]) -> str:
+def status(result: dict[str, Any], *, as_json: bool) -> str:
     """One row per root: counts, newest write, retired notes, evidence drift, lock."""
+    if as_json:
+        return _json(result)
     missing = f", {result['missing']} not found" if result["missing"] else ""
     lines = [f"mem status: portfolio of {result['brain']} ({result['count']} root(s){missing})"]
     rows = [("project", *COLUMNS, "path")]

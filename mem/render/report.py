@@ -1,4 +1,7 @@
-"""Every byte the project and portfolio commands print (init, status, scan, ...). Pure."""
+"""Every byte the project and portfolio commands print (init, status, scan, ...). Pure.
+
+Like every view in mem/render: `view(values..., *, as_json) -> str`, the exact bytes.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from mem.render import secret_report
 STATUS_ICONS = {"active": "●", "paused": "◐", "archived": "○", "unknown": "?"}
 
 
-def as_json(result: dict[str, Any]) -> str:
+def _json(result: dict[str, Any]) -> str:
     return js.stringify_pretty(result) + "\n"
 
 
@@ -19,7 +22,9 @@ def _lines(lines: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def init_text(result: dict[str, Any]) -> str:
+def init(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     lines = [f"mem init: project memory in {result['root']}/{layout.AGENTS_MEMORY}"]
     lines += [f"  created  {path}" for path in result["created"]]
     lines += [f"  kept     {path}" for path in result["existing"]]
@@ -34,11 +39,33 @@ def init_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
+AGENTS_ACTIONS = {
+    "created": "created   {path} (with the memory protocol block)",
+    "updated": "updated   {path} (memory protocol block written)",
+    "unchanged": "current   {path} (block already up to date)",
+    "removed": "removed   the block from {path}",
+    "deleted": "deleted   {path} (it held nothing but the block)",
+    "absent": "absent    {path} has no block",
+}
+
+
+def agents(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
+    lines = [f"mem init: agent instructions in {result['root']}"]
+    lines += [
+        "  " + AGENTS_ACTIONS[item["action"]].format(path=item["path"]) for item in result["files"]
+    ]
+    return _lines(lines)
+
+
 def _mark(flag: bool, absent: str = "✗") -> str:
     return "✓" if flag else absent
 
 
-def status_text(result: dict[str, Any]) -> str:
+def status(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     project = result["project"]
     lines = [f"📁 Project Memory ({result['root']})"]
     if not project["installed"]:
@@ -81,7 +108,7 @@ def status_text(result: dict[str, Any]) -> str:
         lines.append(f"  {store['file']:<34} {store['bytes']:>9} bytes  {store['percent']}%")
     receipts = result["receipts"]
     lines.append(f"  outcome receipts: {receipts['count']} of {receipts['limit']}")
-    lines += store_finding_lines(result["findings"])
+    lines += _store_finding_lines(result["findings"])
     lock = result["lock"]
     if lock["state"] == "free":
         lines.append("🔒 writer.lock: free")
@@ -104,7 +131,9 @@ def status_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
-def export_text(result: dict[str, Any]) -> str:
+def export(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     return f"📦 Brain exported to: {result['path']}\n"
 
 
@@ -112,7 +141,9 @@ def _short_path(path: str) -> str:
     return "..." + path[-37:] if len(path) > 40 else path
 
 
-def scan_text(result: dict[str, Any], will_index: bool) -> str:
+def scan(result: dict[str, Any], will_index: bool, *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     projects = result["projects"]
     if not projects:
         return _lines(
@@ -149,11 +180,15 @@ def scan_text(result: dict[str, Any], will_index: bool) -> str:
     return _lines(lines)
 
 
-def handoff_text(result: dict[str, Any]) -> str:
+def handoff(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     return f"mem handoff: wrote {result['file']} ({result['bytes']} bytes)\n"
 
 
-def consolidate_text(result: dict[str, Any]) -> str:
+def consolidate(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     counts = result["counts"]
     lines = [
         f"mem consolidate: {counts['duplicate']} duplicate(s),"
@@ -182,7 +217,9 @@ def consolidate_text(result: dict[str, Any]) -> str:
     return _lines(lines)
 
 
-def promote_text(result: dict[str, Any]) -> str:
+def promote(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     memory = result["memory"]
     what = f"{memory['file']} § {memory['heading']} to {result['target']}"
     if not result["approved"]:
@@ -203,7 +240,9 @@ def promote_text(result: dict[str, Any]) -> str:
     )
 
 
-def archive_text(result: dict[str, Any]) -> str:
+def archive(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     span = f"{result['records']} record(s), {result['first']} .. {result['last']}"
     what = f"{result['store']} ({result['bytes']} bytes, {span}) to {result['archive']}"
     if not result["approved"]:
@@ -221,7 +260,9 @@ def archive_text(result: dict[str, Any]) -> str:
     )
 
 
-def unlock_text(result: dict[str, Any]) -> str:
+def unlock(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     if not result["removed"]:
         return "mem unlock: writer.lock is free; nothing to do.\n"
     owner = result["owner"]
@@ -235,11 +276,17 @@ def unlock_text(result: dict[str, Any]) -> str:
     return f"mem unlock: removed writer.lock of {holder} (not running)\n"
 
 
+def index_path(result: dict[str, Any], *, as_json: bool) -> str:
+    return _json(result) if as_json else result["path"] + "\n"
+
+
 def _index_size(result: dict[str, Any]) -> str:
     return f"{result['files']} file(s), {result['entries']} entries ({result['path']})"
 
 
-def index_check_text(result: dict[str, Any]) -> str:
+def index_check(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     if result["ok"]:
         lines = [f"mem index check: ok, {_index_size(result)}"]
     else:
@@ -247,10 +294,10 @@ def index_check_text(result: dict[str, Any]) -> str:
         lines = [f"mem index check: the index differs from a fresh build ({count} difference(s))"]
         lines += [f"  {difference}" for difference in result["differences"]]
         lines.append("  `mem index rebuild` replaces it.")
-    return _lines(lines + store_finding_lines(result))
+    return _lines(lines + _store_finding_lines(result))
 
 
-def store_finding_lines(result: dict[str, Any]) -> list[str]:
+def _store_finding_lines(result: dict[str, Any]) -> list[str]:
     """What readers skip in the stores, and record ids that different lines share (D11)."""
     lines = [
         f"  {_store(found)}:{found['line']}: skipped by readers ({found['reason']})"
@@ -267,5 +314,7 @@ def _store(found: dict[str, Any]) -> str:
     return f"{found['project']}/{found['file']}" if "project" in found else str(found["file"])
 
 
-def index_rebuild_text(result: dict[str, Any]) -> str:
+def index_rebuild(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
     return f"mem index rebuild: {_index_size(result)}\n"

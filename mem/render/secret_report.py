@@ -1,15 +1,22 @@
-"""Text of `mem audit --secrets` and of the secrets line of `mem status`: never a value."""
+"""`mem audit --secrets` and the secrets line of `mem status`: never a value. Pure.
+
+Like every view in mem/render: `view(values..., *, as_json) -> str`, the exact bytes.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from mem.core import js
 
 
 def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
-def audit_text(result: dict[str, Any]) -> str:
+def audit(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty(result) + "\n"
     lines = [
         f"{item['file']}:{item['line']}:{item['column']}: {item['kind']} ({item['label']})"
         for item in result["findings"]

@@ -1,0 +1,197 @@
+"""The postings: for each term, its records grouped by (band, tf), and their upkeep.
+
+A record's lexical score for a query is coverage × Σ(1 + ln tf) / √n, times a recency decay
+for dated events. Grouping a term's records by band (the length n, and for dated events the
+4-day bucket of their ts) and by tf gives recall, per band, a bound on the score of every
+record it has not read yet (mem.index.topk): 1/√(shortest n of the band) × the best decay of
+the bucket × Σ over the query terms of 1 + ln(highest tf not yet read). Coverage and decay
+never raise a score, so the bound is safe; reading a group only ever lowers it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from array import array
+from collections.abc import Iterable, Mapping
+from operator import itemgetter
+from typing import NamedTuple
+
+# Exact lengths below this; above, classes an eighth of a power of two wide: a class's
+# bound is at most 6 % above its longest record's, and a common term has few groups.
+EXACT_LENGTHS = 16
+LENGTH_CLASSES = 4096
+BUCKET_MS = 4 * 86_400_000
+# Buckets of every ts JavaScript can represent (±8.64e15 ms) are positive from here.
+BUCKET_BASE = -25_000_001
+ITEM = "q"  # record ids in a group: 8-byte integers
+
+
+def length_class(length: int) -> int:
+    if length < EXACT_LENGTHS:
+        return length
+    exponent = length.bit_length() - 1
+    return EXACT_LENGTHS + (exponent - 4) * 8 + (length >> (exponent - 3)) - 8
+
+
+def shortest_length(band: int) -> int:
+    """The smallest token count of a band's records: it bounds 1/√n from above."""
+    cls = band % LENGTH_CLASSES
+    if cls < EXACT_LENGTHS:
+        return cls
+    exponent = 4 + (cls - EXACT_LENGTHS) // 8
+    return (8 + (cls - EXACT_LENGTHS) % 8) << (exponent - 3)
+
+
+def band_of(length: int, dated_ms: float | None) -> int:
+    """The band of a record; `dated_ms` is the ts of an event whose decay it bounds, else None."""
+    cls = length_class(length)
+    if dated_ms is None:
+        return cls
+    return cls + LENGTH_CLASSES * (int(dated_ms // BUCKET_MS) - BUCKET_BASE)
+
+
+def bucket_end_ms(band: int) -> float | None:
+    """Where a dated band's bucket ends (its events are older); None for undated bands."""
+    bucket = band // LENGTH_CLASSES
+    if bucket == 0:
+        return None
+    return float((bucket + BUCKET_BASE + 1) * BUCKET_MS)
+
+
+class Posted(NamedTuple):
+    """What one record contributes to the postings."""
+
+    id: int
+    band: int
+    counts: Mapping[bytes, int]  # token (Latin-1 bytes) -> tf
+
+
+def dated_ms(kind: str, ts_ms: float | None, ts_local: int | None) -> float | None:
+    """The ts an event's decay is bounded by: zoned ts only (a local one depends on the reader)."""
+    if kind != "event" or ts_ms is None or ts_local:
+        return None
+    return ts_ms
+
+
+class Groups:
+    """Postings gathered in memory, written in one batch: the build flushes them as it goes."""
+
+    def __init__(self) -> None:
+        # band -> (term, tf) -> record ids: keyed by the very pairs counts.items() yields.
+        self.bands: dict[int, dict[tuple[bytes, int], list[int]]] = {}
+        self.size = 0
+
+    def add(self, record_id: int, band: int, counts: Mapping[bytes, int]) -> None:
+        groups = self.bands.get(band)
+        if groups is None:
+            groups = self.bands[band] = {}
+        for pair in counts.items():
+            group = groups.get(pair)
+            if group is None:
+                groups[pair] = [record_id]
+            else:
+                group.append(record_id)
+        self.size += len(counts)
+
+    def flush(self, conn: sqlite3.Connection, term_ids: TermIds) -> None:
+        if not self.bands:
+            return
+        ids = term_ids.resolve(conn, {term for groups in self.bands.values() for term, _ in groups})
+        # In term order, SQLite writes each term's part of its B-tree at once instead of
+        # splitting pages all over it (sorting on the integer alone is the cheap sort).
+        rows = [
+            (ids[term], band, tf, group)
+            for band, groups in self.bands.items()
+            for (term, tf), group in groups.items()
+        ]
+        rows.sort(key=itemgetter(0))
+        # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB again.
+        conn.executemany(
+            "INSERT INTO postings (term, band, tf, records) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (term, band, tf) DO UPDATE"
+            " SET records = CAST(records || excluded.records AS BLOB)",
+            ((term, band, tf, array(ITEM, group).tobytes()) for term, band, tf, group in rows),
+        )
+        self.bands = {}
+        self.size = 0
+
+
+class TermIds:
+    """Term -> id, assigned on first sight; remembers what it looked up or created."""
+
+    def __init__(self) -> None:
+        self.known: dict[bytes, int] = {}
+
+    def resolve(self, conn: sqlite3.Connection, terms: Iterable[bytes]) -> dict[bytes, int]:
+        known = self.known
+        missing = [term for term in terms if term not in known]
+        for start in range(0, len(missing), 500):
+            chunk = missing[start : start + 500]
+            texts = [term.decode("latin-1") for term in chunk]
+            marks = ",".join("?" * len(chunk))
+            for term_id, text in conn.execute(
+                f"SELECT id, term FROM terms WHERE term IN ({marks})", texts
+            ):
+                known[text.encode("latin-1")] = term_id
+        new = [term for term in missing if term not in known]
+        if new:
+            next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM terms").fetchone()[0]
+            rows = [(next_id + offset, term.decode("latin-1")) for offset, term in enumerate(new)]
+            conn.executemany("INSERT INTO terms (id, term) VALUES (?, ?)", rows)
+            for offset, term in enumerate(new):
+                known[term] = next_id + offset
+        return known
+
+
+# Above this many groups to edit, one pass over every group is cheaper than a look-up each.
+BULK_GROUPS = 20_000
+
+
+def remove(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
+    """Take records out of their groups (a group left empty is deleted)."""
+    doomed: dict[tuple[bytes, int, int], set[int]] = {}
+    for record in posted:
+        for term, tf in record.counts.items():
+            doomed.setdefault((term, record.band, tf), set()).add(record.id)
+    if not doomed:
+        return
+    if len(doomed) > BULK_GROUPS:
+        _remove_everywhere(conn, {record_id for ids in doomed.values() for record_id in ids})
+        return
+    ids = TermIds().resolve(conn, {term for term, _, _ in doomed})
+    for (term, band, tf), gone in doomed.items():
+        key = (ids[term], band, tf)
+        row = conn.execute(
+            "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?", key
+        ).fetchone()
+        if row is not None:
+            _rewrite(conn, key, decode(row[0]), gone)
+
+
+def _remove_everywhere(conn: sqlite3.Connection, gone: set[int]) -> None:
+    changed = []
+    for term, band, tf, blob in conn.execute("SELECT term, band, tf, records FROM postings"):
+        group = decode(blob)
+        if not gone.isdisjoint(group):
+            changed.append(((term, band, tf), group))
+    for key, group in changed:
+        _rewrite(conn, key, group, gone)
+
+
+def _rewrite(
+    conn: sqlite3.Connection, key: tuple[int, int, int], group: array[int], gone: set[int]
+) -> None:
+    kept = array(ITEM, (record_id for record_id in group if record_id not in gone))
+    if kept:
+        conn.execute(
+            "UPDATE postings SET records = ? WHERE term = ? AND band = ? AND tf = ?",
+            (kept.tobytes(), *key),
+        )
+    else:
+        conn.execute("DELETE FROM postings WHERE term = ? AND band = ? AND tf = ?", key)
+
+
+def decode(blob: bytes) -> array[int]:
+    group = array(ITEM)
+    group.frombytes(blob)
+    return group

@@ -1,0 +1,130 @@
+"""Canonical bytes -> index records (RecordRow), streamed; and the digests a re-sync compares.
+
+A note is identified by its source (its heading line up to the next heading), an event by
+its trimmed journal line: everything the index holds of a record follows from that text,
+so a re-sync keeps every record whose digest is still in the file and parses only the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import xxhash
+
+from mem import layout
+from mem.core import js, parse
+from mem.index import RecordRow
+
+# Characters of a notes file lower-cased and tokenised in one go: bounds the copies alive.
+STRETCH = 1 << 20
+
+
+def digest(text: str) -> int:
+    """A signed 64-bit digest (SQLite's INTEGER) of a record's identifying text."""
+    return xxhash.xxh3_64_intdigest(text.encode("utf-8", "surrogatepass")) - (1 << 63)
+
+
+def records_for(
+    kind: str, data: bytes, base_offset: int = 0, relative: str = ""
+) -> Iterator[RecordRow]:
+    """The records of a source's bytes (or of a journal's appended tail), in file order.
+
+    Notes of a project's six memory files (`relative`) also carry their memory id and
+    revision, so audits can join them with evidence, lifecycle events and receipts in SQL.
+    """
+    if kind == "journal":
+        for offset, line in parse.journal_lines(data, base_offset):
+            record = event_record(offset, line)
+            if record is not None:
+                yield record
+        return
+    notes = note_records(data.decode("utf-8", errors="replace"))
+    yield from (as_memory(record, relative) for record in notes) if is_memory(relative) else notes
+
+
+def is_memory(relative: str) -> bool:
+    return relative in layout.MEMORY_FILES
+
+
+def as_memory(record: RecordRow, relative: str) -> RecordRow:
+    """A note of a memory file, with its memory id and revision (mem.core.memory)."""
+    from mem.core import memory  # hashing ids and revisions: only when memory files change
+
+    return record._replace(
+        memory_id=memory.memory_id(relative, record.ref), revision=memory.revision_of(record.text)
+    )
+
+
+def note_records(content: str) -> Iterator[RecordRow]:
+    start = end = 0
+    spaced: bytes | None = None
+    bounds = parse.section_bounds(content)
+    for ordinal, heading, text, (head_start, head_end, body_start, body_end) in parse.sections(
+        content
+    ):
+        source_start, source_end = next(bounds)
+        if body_end > end:
+            # Tokenise the next stretch at once, then slice it per section: lower-casing
+            # keeps positions unless a character expands (İ), and then this falls back.
+            start, end = head_start, max(body_end, head_start + STRETCH)
+            stretch = content[start:end]
+            lowered = stretch.lower()
+            spaced = parse.token_bytes(stretch) if len(lowered) == len(stretch) else None
+        if spaced is not None:
+            counts, length = parse.term_counts(
+                spaced[head_start - start : head_end - start]
+                + b" "
+                + spaced[body_start - start : body_end - start]
+            )
+        else:
+            counts, length = parse.term_counts(parse.token_bytes(text))
+        record_digest = digest(content[source_start:source_end])
+        yield RecordRow(ordinal, "note", heading, js.trim(text), length, counts, record_digest)
+
+
+def note_digests(content: str) -> Iterator[tuple[int, int, tuple[int, int]]]:
+    """(ordinal, digest, source bounds) of every section: no section is parsed."""
+    for ordinal, (start, end) in enumerate(parse.section_bounds(content)):
+        yield ordinal, digest(content[start:end]), (start, end)
+
+
+def note_record(content: str, ordinal: int, start: int, end: int, relative: str = "") -> RecordRow:
+    """The record of the section whose source is content[start:end] (of file `relative`)."""
+    source = content[start:end]
+    # Parsed alone, a section that is not the last gets the "\n" the last one gets: the
+    # scored text differs by that newline only, which neither its trimmed text nor its
+    # tokens show.
+    _, heading, text, _ = next(parse.sections(source))
+    counts, length = parse.term_counts(parse.token_bytes(text))
+    record = RecordRow(ordinal, "note", heading, js.trim(text), length, counts, digest(source))
+    return as_memory(record, relative) if is_memory(relative) else record
+
+
+def journal_digests(data: bytes) -> Iterator[tuple[int, int, str]]:
+    """(byte offset, digest, line) of every non-blank journal line."""
+    for offset, line in parse.journal_lines(data):
+        yield offset, digest(line), line
+
+
+def event_record(offset: int, line: str) -> RecordRow | None:
+    event = parse.event_of(offset, line)
+    if event is None:
+        return None
+    text = event.text
+    counts, length = parse.term_counts(parse.token_bytes(text))
+    moment = event.timestamp()
+    ts = event.data.get("ts")
+    return RecordRow(
+        ordinal=offset,
+        kind="event",
+        ref=event.ref,
+        text=text,
+        length=length,
+        counts=counts,
+        digest=digest(line),
+        agent=event.agent,
+        ts=None if ts is None else parse.to_js_string(ts),
+        ts_ms=None if moment is None else moment.ms,
+        ts_local=None if moment is None else int(moment.local),
+        line=line,
+    )

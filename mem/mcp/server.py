@@ -1,0 +1,140 @@
+"""`mem mcp`: the memory tools over the Model Context Protocol, on stdio.
+
+One long-running process serves an agent's many calls: the indexes stay open between
+calls and every call still compares the canonical files with them first, so no answer is
+ever stale. Calls run one at a time on the event loop; a write holds `writer.lock` as the
+CLI does, so other `mem` processes can share the project.
+
+A tool's (first) text content is the command's `--json` output byte for byte, and its
+structured content is the same JSON parsed (an output that is not a JSON object would be
+wrapped as `{"result": ...}`, since the protocol requires an object; none of today's tools
+needs it); a warning the command prints on stderr follows as a second text block. A
+MemError, or arguments that do not fit the tool's input schema, is a tool error (`isError`)
+whose text is the message and whose structured content is the `--json` error object
+`{"error": message}`. The SDK's stdio transport points file descriptor 1 elsewhere while it
+serves, so a stray print can never corrupt the protocol stream.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+
+from mem.errors import MemError
+from mem.index import sync
+from mem.mcp import arguments as checks
+from mem.mcp import tools
+
+INSTRUCTIONS = """\
+Project memory for this repository (decisions, lessons, patterns, a journal of agent work).
+At session start call `context`, then `recall` with the words of the task. During work,
+`recall` before deciding anything the project may have decided already; after a task,
+`write` one journal event. Record replaced or wrong memories with `supersede` or `retract`
+(never edit them away). Results are the `mem <command> --json` output."""
+
+# Each index a call opened stays open for the next; a client naming many directories
+# keeps the least recently used ones closed.
+KEPT_INDEXES = 8
+
+
+class Session:
+    """The server's state: the project a call names when it names none."""
+
+    def __init__(self, default_root: str) -> None:
+        self.default_root = default_root
+        self.schemas = {tool.name: tool.input_schema() for tool in tools.TOOLS}
+
+    def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        tool = tools.BY_NAME.get(name)
+        if tool is None:
+            # Finding the tool is the protocol's business, not the tool's (MCP: tools/call).
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
+        problem = checks.problem(self.schemas[name], arguments)
+        if problem is not None:
+            return _error(f"{name}: {problem}")
+        try:
+            answer = tool.run(tools.root_of(self.default_root, arguments), arguments)
+        except MemError as error:  # this front end's one translation, as the CLI has its own
+            return _error(str(error))
+        return _result(name, answer)
+
+
+def _result(name: str, answer: tools.Answer) -> types.CallToolResult:
+    value = json.loads(answer.output)
+    structured = value if isinstance(value, dict) else {"result": value}
+    # A warning the CLI prints on stderr reaches the agent as a second text block.
+    warnings = [f"mem {name}: warning: {warning}" for warning in answer.warnings]
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text) for text in [answer.output, *warnings]],
+        structured_content=structured,
+    )
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=message)],
+        structured_content={"error": message},
+        is_error=True,
+    )
+
+
+def _tool_list() -> list[types.Tool]:
+    return [
+        types.Tool(
+            name=tool.name,
+            title=tool.title,
+            description=tool.description,
+            input_schema=tool.input_schema(),
+            annotations=types.ToolAnnotations(
+                title=tool.title,
+                read_only_hint=tool.read_only,
+                destructive_hint=tool.destructive,
+                idempotent_hint=tool.idempotent,
+                open_world_hint=False,
+            ),
+        )
+        for tool in tools.TOOLS
+    ]
+
+
+def build(default_root: str) -> Server[Any]:
+    session = Session(default_root)
+    listed = _tool_list()
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listed)
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        return session.call(params.name, params.arguments or {})
+
+    return Server(
+        "mem",
+        version=importlib.metadata.version("mem"),
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def serve(default_root: str) -> None:
+    """Serve on stdin/stdout until the client closes the stream."""
+    sync.keep_open(KEPT_INDEXES)
+    server = build(default_root)
+
+    async def run() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(run)
