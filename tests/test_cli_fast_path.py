@@ -50,6 +50,7 @@ def test_fast_parse_agrees_with_click(args: list[str]) -> None:
     assert params.pop("with_evidence") is False
     assert params.pop("include_retired") is False
     assert params.pop("explain") is False
+    assert params.pop("projects") == ()  # --project (--scope all) goes through click too
     assert params == options
 
 
@@ -61,7 +62,7 @@ def test_anything_unusual_goes_to_click() -> None:
     assert fast.plain_recall(["recall", "postgres", "--limit", "3", "--json"]) == (
         ["postgres"],
         True,
-        {**{d: None for d in options.DESTINATION.values()}, "limit": "3", "projects": ()},
+        {**{d: None for d in options.DESTINATION.values()}, "limit": "3"},
     )
 
 
