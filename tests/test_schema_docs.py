@@ -23,6 +23,9 @@ CREATE TABLE meta (
     value TEXT NOT NULL,            -- and after it
     note TEXT CHECK (note <> '--'), -- a '--' inside a string is not a comment
     plain INTEGER,
+    long TEXT,                      -- a trailing comment
+                                    -- continued below, aligned
+    -- (and this one, placed apart, is above the next line)
     UNIQUE (key, value)             -- a constraint, not a column
 );
 
@@ -56,6 +59,7 @@ def test_tables_views_and_columns_are_described_from_comments() -> None:
         "key": "the setting's name",
         "value": "spread over lines above the column and after it",
         "note": "a '--' inside a string is not a comment",
+        "long": "a trailing comment continued below, aligned",
     }
     assert docs["words"].description == "Words, for searching."
     assert docs["words"].columns == {"term": "one word", "doc": "where it is"}

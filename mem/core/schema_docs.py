@@ -5,7 +5,8 @@ drift from the tables they describe. The conventions, all in plain SQL comments:
 
 - a table's or view's description is the block of `--` lines right above its CREATE;
 - a column's is the comment at the end of its line (for a view: the line that selects it),
-  after any comment lines right above that line;
+  after any comment lines right above that line, and before any comment-only lines right
+  below it whose `--` stands in the same place (a trailing comment continued);
 - a column that the statement does not spell out (a virtual table whose module defines
   its columns, such as fts5vocab) is described in the block above, one indented
   `--   name: description` line each.
@@ -44,6 +45,7 @@ def describe(sql: str) -> dict[str, TableDoc]:
     docs: dict[str, TableDoc] = {}
     above: list[str] = []  # the comment block right above the current line
     current: TableDoc | None = None
+    continued: tuple[str, int] | None = None  # last trailing comment: column, where its -- is
     is_view = False
     for raw in sql.splitlines():
         code, comment = _split_comment(raw)
@@ -67,18 +69,29 @@ def describe(sql: str) -> dict[str, TableDoc]:
                 current = None
             continue
         if not code:
-            if comment is not None:
+            if comment is not None and continued is not None and _comment_at(raw) == continued[1]:
+                current.columns[continued[0]] += " " + comment.strip()
+            elif comment is not None:
                 above.append(comment)
+                continued = None
             continue
         name = _column_name(code, is_view, comment is not None)
+        continued = None
         if name is not None:
             text = _join([*above, *([comment] if comment is not None else [])])
             if text:
                 current.columns[name] = text
+                if comment is not None:
+                    continued = (name, _comment_at(raw))
         above = []
         if code.rstrip().endswith(";"):
             current = None
     return docs
+
+
+def _comment_at(line: str) -> int:
+    code, _ = _split_comment(line)
+    return len(line) - len(line[len(code) :].lstrip())  # the column of its `--`
 
 
 def _declared(line: str) -> bool:

@@ -300,13 +300,18 @@ def index_check(result: dict[str, Any], *, as_json: bool) -> str:
 def _store_finding_lines(result: dict[str, Any]) -> list[str]:
     """What readers skip in the stores, and record ids that different lines share (D11)."""
     lines = [
-        f"  {found['file']}:{found['line']}: skipped by readers ({found['reason']})"
+        f"  {_store(found)}:{found['line']}: skipped by readers ({found['reason']})"
         for found in result["damagedLines"]
     ]
     for found in result["sharedIds"]:
         numbers = ", ".join(str(number) for number in found["lines"])
-        lines.append(f"  {found['file']}: id {found['id']} on different lines {numbers}")
+        lines.append(f"  {_store(found)}: id {found['id']} on different lines {numbers}")
     return lines
+
+
+def _store(found: dict[str, Any]) -> str:
+    """A store's path; across a portfolio, under its project's folder."""
+    return f"{found['project']}/{found['file']}" if "project" in found else str(found["file"])
 
 
 def index_rebuild(result: dict[str, Any], *, as_json: bool) -> str:
