@@ -252,8 +252,8 @@ def test_every_table_and_column_has_a_description(project: Path, tmp_path: Path)
 
 def test_facets_are_offered_where_the_columns_exist(project: Path) -> None:
     tables = browse.metadata(str(project))["databases"]["project"]["tables"]
-    assert tables["events"]["facets"] == ["agent"]
-    assert tables["notes"]["facets"] == ["file"]
+    assert tables["events"]["facets"] == ["project", "agent", "file"]
+    assert tables["notes"]["facets"] == ["project", "file"]
     assert tables["evidence"]["facets"] == ["memory_file"]
     assert "facets" not in tables["meta"]
 
