@@ -1086,10 +1086,9 @@ def browse_command(portfolio: bool, port: str | None, directory: str | None, jso
 
     def ready(served: browse.Served) -> None:
         for part, problem in served.problems:
-            click.echo(f"mem browse: warning: {part}: {problem}", err=True)
-        result = report.browse_ready(served._asdict())
-        click.echo(report.browse_json(result) if json_ else report.browse_text(result), nl=False)
-        click.echo("mem browse: stop with Ctrl-C.", err=True)
+            echo(f"mem browse: warning: {part}: {problem}\n", err=True)
+        echo(report.browse(served._asdict(), as_json=json_))
+        echo("mem browse: stop with Ctrl-C.\n", err=True)
 
     root = safe_paths.project_root(directory)
     browse.serve(root, browse.parse_port(port), ready, portfolio=portfolio)

@@ -315,26 +315,21 @@ def index_rebuild(result: dict[str, Any], *, as_json: bool) -> str:
     return f"mem index rebuild: {_index_size(result)}\n"
 
 
-def browse_ready(served: dict[str, Any]) -> dict[str, Any]:
-    """What `mem browse --json` prints once the server listens (one line, then it serves)."""
-    return {
-        "url": served["url"],
-        "root": served["root"],
-        "notes": served["notes"],
-        "events": served["events"],
-        "problems": [{"part": part, "problem": text} for part, text in served["problems"]],
-    }
-
-
-def browse_json(result: dict[str, Any]) -> str:
-    return js.stringify(result) + "\n"
-
-
-def browse_text(result: dict[str, Any]) -> str:
+def browse(served: dict[str, Any], *, as_json: bool) -> str:
+    """What `mem browse` prints once it listens: one JSON line (then it serves), or the URL."""
+    if as_json:
+        result = {
+            "url": served["url"],
+            "root": served["root"],
+            "notes": served["notes"],
+            "events": served["events"],
+            "problems": [{"part": part, "problem": text} for part, text in served["problems"]],
+        }
+        return js.stringify(result) + "\n"
     return _lines(
         [
-            f"mem browse: a read-only snapshot of {result['root']}"
-            f" ({result['notes']} notes, {result['events']} events) at",
-            f"  {result['url']}",
+            f"mem browse: a read-only snapshot of {served['root']}"
+            f" ({served['notes']} notes, {served['events']} events) at",
+            f"  {served['url']}",
         ]
     )
