@@ -8,10 +8,25 @@ CREATE TABLE meta (
     value TEXT NOT NULL             -- the version hash, or the indexed root's real path
 );
 
--- One row per canonical source file of the indexed root (a project or a brain).
+-- One row per indexed root. A project's own index holds one (its project or brain); the
+-- portfolio index holds the brain and every project registered in it, so every other table
+-- carries its project through `files.project_id`.
+CREATE TABLE projects (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,             -- the root's real path
+    name TEXT NOT NULL,             -- the registry entry's name, else the folder's name
+    role TEXT NOT NULL CHECK (role IN ('project', 'brain')),
+    found INTEGER NOT NULL,         -- 0 when a registered project's folder is gone (no files)
+    signature BLOB,                 -- stat data of the watched paths at the last sync (cache)
+    watch TEXT,                     -- the watched paths: its sources and their folders
+    UNIQUE (path, role)
+);
+
+-- One row per canonical source file of an indexed root.
 CREATE TABLE files (
     id INTEGER PRIMARY KEY,         -- surrogate key, referenced as file_id
-    path TEXT NOT NULL UNIQUE,      -- relative to the root, '/' separators
+    project_id INTEGER NOT NULL REFERENCES projects (id),  -- the root the file belongs to
+    path TEXT NOT NULL,             -- relative to the root, '/' separators
     kind TEXT NOT NULL,             -- 'journal', 'notes', or another store's loader name
     rank INTEGER NOT NULL,          -- position of the source in recall's candidate order
     real_path TEXT NOT NULL,        -- the file behind any symlink: one file is indexed once
@@ -21,7 +36,8 @@ CREATE TABLE files (
     ctime_ns INTEGER NOT NULL,      -- status change time: an edit that restores the mtime moves it
     inode INTEGER NOT NULL,         -- inode number, when last indexed
     checked_ns INTEGER NOT NULL,    -- when the bytes were last hashed (racily-clean guard)
-    utf8 INTEGER NOT NULL           -- 1 when the bytes are valid UTF-8
+    utf8 INTEGER NOT NULL,          -- 1 when the bytes are valid UTF-8
+    UNIQUE (project_id, path)
 );
 
 -- One row per note (a '###' section) or journal event.
@@ -38,6 +54,8 @@ CREATE TABLE records (
     ts_ms REAL,                     -- event: ts in epoch milliseconds; NULL when it does not parse
     ts_local INTEGER,               -- event: 1 when ts names no zone (JavaScript reads local time)
     line TEXT,                      -- event: the journal line, trimmed
+    memory_id TEXT,                 -- note of a project's six memory files: 'mem_' + 20 hex
+    revision TEXT,                  -- note: the SHA-256 of the trimmed text (see `mem audit`)
     digest INTEGER NOT NULL,        -- xxh3_64 of the section's scored text or the event's line:
                                     -- a re-sync keeps the records whose digest is unchanged
     UNIQUE (file_id, ordinal)
@@ -58,8 +76,10 @@ CREATE TABLE postings (
     term INTEGER NOT NULL,          -- terms.id
     band INTEGER NOT NULL,          -- length class and time bucket of the group (see above)
     tf INTEGER NOT NULL,            -- how often each record of the group holds the term
-    records BLOB NOT NULL,          -- records.id of the group, 8-byte integers in machine order
-    PRIMARY KEY (term, band, tf)
+    part INTEGER NOT NULL,          -- a group is written in parts (one per batch of the build),
+                                    -- so no batch rewrites what an earlier one wrote
+    records BLOB NOT NULL,          -- records.id of the part, 8-byte integers in machine order
+    PRIMARY KEY (term, band, tf, part)
 ) WITHOUT ROWID;
 
 -- One row per note: a '###' section of a memory file.
@@ -70,8 +90,13 @@ SELECT
     r.ordinal AS section,           -- section number within the file
     r.ref AS heading,               -- the '###' heading, trimmed
     r.text,                         -- heading and body, trimmed
-    r.tokens                        -- document length n of the lexical score
-FROM records AS r JOIN files AS f ON f.id = r.file_id
+    r.tokens,                       -- document length n of the lexical score
+    r.memory_id,                    -- the memory id of the section (memory files only)
+    r.revision,                     -- the SHA-256 of its trimmed text
+    f.project_id,                   -- projects.id
+    p.path AS project,              -- the project's real path
+    p.name AS project_name          -- the project's name
+FROM records AS r JOIN files AS f ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id
 WHERE r.kind = 'note';
 
 -- One row per journal event, of the live journal and of archived ones.
@@ -84,8 +109,12 @@ SELECT
     r.ts_ms,                        -- epoch milliseconds; NULL when ts does not parse
     r.text,                         -- the text recall scores: task, outcome, agent...
     r.line,                         -- the journal line, trimmed
-    r.ordinal AS byte_offset        -- of the line in its journal: append order
-FROM records AS r
+    r.ordinal AS byte_offset,       -- of the line in its journal: append order
+    f.path AS file,                 -- the journal, relative to the root
+    f.project_id,                   -- projects.id
+    p.path AS project,              -- the project's real path
+    p.name AS project_name          -- the project's name
+FROM records AS r JOIN files AS f ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id
 WHERE r.kind = 'event';
 
 -- One row per pattern of .bmad/memory/pattern-scores.json, as stored: a field that is
@@ -156,6 +185,7 @@ CREATE TABLE lifecycle (
     with_id TEXT,                   -- the successor (superseded only)
     with_revision TEXT,             -- the successor's revision the event binds
     reason TEXT,                    -- why, in the words of whoever retired it
+    intact INTEGER NOT NULL,        -- 1 when well formed and the id matches: what recall applies
     PRIMARY KEY (file_id, line)
 );
 
@@ -185,3 +215,98 @@ CREATE TABLE receipts (
     record TEXT NOT NULL,           -- the line as stored
     UNIQUE (file_id, line)
 );
+
+-- One row per registry entry of the portfolio's brain (`projects/<hash>.yaml`), as written:
+-- the portfolio index only. `mem portfolio add|remove`, `mem scan --register` and `mem init`
+-- write the entries.
+CREATE TABLE registry (
+    file_id INTEGER NOT NULL REFERENCES files (id),
+    path TEXT,                      -- the project folder the entry names
+    name TEXT,
+    stack TEXT,
+    status TEXT,
+    last_scanned TEXT,
+    entry TEXT NOT NULL,            -- the entry's `key: value` lines as JSON
+    UNIQUE (file_id)
+);
+
+-- The portfolio index only: every source path a project's evidence names, as the project's
+-- checkout holds it now, read as `mem audit` reads it (no symbolic links, at most 1 MiB).
+-- Only bytes are compared here; `mem audit` also proves the repository's identity.
+CREATE TABLE checkout_files (
+    project_id INTEGER NOT NULL REFERENCES projects (id),
+    path TEXT NOT NULL,             -- relative to the project root, as the evidence names it
+    state TEXT NOT NULL,            -- 'file', 'missing' or 'refused'
+    sha256 TEXT,                    -- of the raw bytes, when state is 'file'
+    size INTEGER,
+    reason TEXT,                    -- why it is missing or refused
+    stat TEXT,                      -- stat data when it was read (cache)
+    checked_ns INTEGER NOT NULL,    -- when it was read (racily-clean guard)
+    UNIQUE (project_id, path)
+);
+
+-- Each memory's newest evidence per source at its current revision, against the checkout:
+-- 'unchanged', 'changed', 'missing' or 'inconclusive' (unreadable, a link, over 1 MiB);
+-- 'unchecked' in a project's own index, which does not read checkouts.
+CREATE VIEW evidence_state AS
+SELECT n.project_id, n.project, n.project_name, n.memory_id, n.file, n.heading, e.path,
+    e.sha256 AS recorded, c.sha256 AS current,
+    CASE
+        WHEN c.state IS NULL THEN 'unchecked'
+        WHEN c.state = 'missing' THEN 'missing'
+        WHEN c.state = 'refused' THEN 'inconclusive'
+        WHEN c.sha256 = e.sha256 AND c.size = e.size THEN 'unchanged'
+        ELSE 'changed'
+    END AS state
+FROM notes AS n
+JOIN files AS ef ON ef.project_id = n.project_id AND ef.kind = 'evidence'
+JOIN evidence AS e ON e.file_id = ef.id AND e.memory_id = n.memory_id AND e.revision = n.revision
+    AND e.line = (
+        SELECT max(later.line) FROM evidence AS later
+        WHERE later.file_id = e.file_id AND later.memory_id = e.memory_id
+        AND later.revision = e.revision AND later.path = e.path
+    )
+LEFT JOIN checkout_files AS c ON c.project_id = n.project_id AND c.path = e.path;
+
+-- Each receipt with what the index can tell of its eligibility (bmad-mem.md section 14):
+-- 'superseded' or 'contradictory' (the store alone), 'stale-memory-section' (the section's
+-- text changed), 'unavailable-or-ineligible-source' (no single section has that heading),
+-- 'integrity-failure' (the id does not match; `mem outcomes` stops on it), else
+-- 'needs-nexus-proof': only `mem outcomes` re-proves the Nexus run and decides.
+CREATE VIEW receipt_state AS
+SELECT f.project_id, p.path AS project, p.name AS project_name, r.line, r.id, r.memory_file,
+    r.memory_heading,
+    CASE
+        WHEN NOT r.intact THEN 'integrity-failure'
+        WHEN r.relationship IS NOT NULL THEN r.relationship
+        WHEN (SELECT count(*) FROM notes AS n WHERE n.project_id = f.project_id
+              AND n.file = r.memory_file AND n.heading = r.memory_heading) <> 1
+            THEN 'unavailable-or-ineligible-source'
+        WHEN NOT EXISTS (SELECT 1 FROM notes AS n WHERE n.project_id = f.project_id
+              AND n.file = r.memory_file AND n.heading = r.memory_heading
+              AND n.revision = r.text_sha256)
+            THEN 'stale-memory-section'
+        ELSE 'needs-nexus-proof'
+    END AS eligibility
+FROM receipts AS r JOIN files AS f ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id;
+
+-- Notes whose current revision is retired (deviation D10), one row per applicable event:
+-- an event applies while its memory, and for a supersession its successor, still has the
+-- revision it names; the first applicable event of a revision (lowest line) decides.
+CREATE VIEW retired AS
+SELECT r.id, f.project_id, f.path AS file, r.ref AS heading, r.memory_id, l.line, l.kind,
+    l.with_id AS superseded_by, l.reason, l.ts
+FROM lifecycle AS l
+JOIN files AS lf ON lf.id = l.file_id
+JOIN files AS f ON f.project_id = lf.project_id AND f.path = l.memory_file
+JOIN records AS r ON r.file_id = f.id AND r.kind = 'note' AND r.memory_id = l.memory_id
+    AND r.revision = l.revision
+WHERE l.intact
+    AND (
+        l.kind = 'retracted'
+        OR EXISTS (
+            SELECT 1 FROM records AS s JOIN files AS sf ON sf.id = s.file_id
+            WHERE sf.project_id = lf.project_id AND s.memory_id = l.with_id
+            AND s.revision = l.with_revision
+        )
+    );

@@ -28,6 +28,7 @@ token = st.one_of(
             "--jso",
             "é",
             "-3",
+            "--project",
         ]
     ),
     st.sampled_from(option_names),
@@ -49,6 +50,7 @@ def test_fast_parse_agrees_with_click(args: list[str]) -> None:
     assert params.pop("with_evidence") is False
     assert params.pop("include_retired") is False
     assert params.pop("explain") is False
+    assert params.pop("projects") == ()  # --project (--scope all) goes through click too
     assert params == options
 
 

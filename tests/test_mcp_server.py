@@ -475,7 +475,7 @@ def test_without_the_sdk_mcp_says_how_to_install_it(monkeypatch: pytest.MonkeyPa
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr == (
-        "mem mcp: the MCP server needs the optional MCP SDK: pip install 'mem[mcp]'"
+        "mem mcp: the MCP server needs the optional MCP SDK: pip install 'mem-project[mcp]'"
         " (in a checkout: pip install -e '.[mcp]')\n"
     )
 

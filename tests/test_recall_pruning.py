@@ -266,10 +266,33 @@ def test_index_check_notices_tampered_postings(scratch: Path) -> None:
             " WHERE term = (SELECT id FROM terms WHERE term = 'cache')"
         )
         result.conn.execute(
-            "INSERT INTO postings (term, band, tf, records) VALUES (1, 3, 9, ?)",
+            "INSERT INTO postings (term, band, tf, part, records) VALUES (1, 3, 9, 0, ?)",
             ((987654321).to_bytes(8, "little"),),
         )
     found = check.check(str(root))
     assert not found["ok"]
     assert any(line.startswith("orphan_postings: unexpected") for line in found["differences"])
     assert any(line.startswith("records: unexpected") for line in found["differences"])
+
+
+def test_groups_written_in_many_parts_answer_and_shrink_exactly(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build writes each batch of postings as its own part of the groups."""
+    monkeypatch.setattr(index.Inserter, "FLUSH_POSTINGS", 7)
+    monkeypatch.setattr(index.Inserter, "ROWS_PER_WRITE", 3)
+    root = scratch / "project"
+    notes = "".join(f"### n{n}\nthe cache {'the ' * (n % 3)}postgres\n" for n in range(60))
+    _write(root, {NOTE_FILES[0]: notes, NOTE_FILES[1]: notes})
+    for words in ("the", "the cache", "postgres the cache"):
+        for wanted in (1, 5, 1000):
+            answer = recall.recall(str(root), recall.Request(words, limit=str(wanted)), NOW)
+            assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
+    (root / NOTE_FILES[0]).write_text(notes.replace("### n7\n", "### n7 edited\n"))
+    with sync.opened(str(root)) as result:
+        parts = result.conn.execute("SELECT max(part) FROM postings").fetchone()[0]
+        incremental = index.snapshot(result.conn)
+    assert parts > 1
+    os.environ["MEM_CACHE_DIR"] = str(scratch / "fresh")
+    with sync.opened(str(root)) as result:
+        assert index.snapshot(result.conn) == incremental

@@ -14,6 +14,12 @@ from mem.commands import scan
 from mem.core import secrets
 
 
+@pytest.fixture
+def run_mem(mem_in_process: RunMem) -> RunMem:
+    """In this process: the tests here are about the secrets audit."""
+    return mem_in_process
+
+
 def tree(*roots: Path) -> dict[str, bytes | None]:
     found: dict[str, bytes | None] = {}
     for root in roots:

@@ -26,14 +26,24 @@ STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # 
 # listed under "Other commands", never left out.
 SECTIONS = (
     ("Recall & write", ("recall", "write", "context", "handoff")),
+    ("Agents", ("mcp",)),
     ("Patterns & outcomes", ("reinforce", "patterns", "observe", "outcomes")),
     ("Evidence & lifecycle", ("evidence", "audit", "supersede", "retract")),
     (
         "Project & portfolio",
-        ("init", "status", "export", "scan", "consolidate", "promote", "archive", "unlock"),
+        (
+            "init",
+            "status",
+            "portfolio",
+            "export",
+            "scan",
+            "consolidate",
+            "promote",
+            "archive",
+            "unlock",
+        ),
     ),
     ("Index", ("index", "browse")),
-    ("Agents", ("mcp",)),
     ("Help", ("help",)),
 )
 
@@ -325,12 +335,22 @@ def cli() -> None:
 @legacy_options
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
 @click.option("--include-retired", is_flag=True, help="Also list superseded and retracted notes.")
+@click.option(
+    "--project",
+    "projects",
+    multiple=True,
+    metavar="NAME",
+    help="--scope all: only this registered project (name or path; repeatable).",
+)
 def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options: Any) -> None:
     """Ranked notes and journal events for a query.
+
+    --scope all searches every project registered in the portfolio's brain, and its notes.
 
     \b
     Example:
         mem recall postgres pooling --limit 3 --json
+        mem recall postgres pooling --scope all --project shop
     """
     from mem.cli import fast
 
@@ -390,30 +410,58 @@ def index_group() -> None:
     """Inspect the index cache, a disposable copy of the files."""
 
 
+def portfolio_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`--portfolio` (the portfolio index instead of the project's) and the brain it is of."""
+    command = brain_option(command)
+    return click.option(
+        "--portfolio", "portfolio_", is_flag=True, help="The portfolio index of the brain."
+    )(command)
+
+
+def brain_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--brain", metavar="PATH", help="The brain (default: the linked or detected brain)."
+    )(command)
+
+
+def _portfolio_brain(directory: str | None, brain: str | None) -> str:
+    from mem.files import brain as brains
+
+    return brains.portfolio_brain(safe_paths.project_root(directory), brain)
+
+
 @index_group.command(name="path")
 @directory_option
+@portfolio_options
 @json_option
-def index_path(directory: str | None, json_: bool) -> None:
-    """Print where the project's index lives.
+def index_path(directory: str | None, portfolio_: bool, brain: str | None, json_: bool) -> None:
+    """Print where the project's (or the portfolio's) index lives.
 
     \b
     Example:
         sqlite3 "$(mem index path)" 'SELECT count(*) FROM notes'
+        sqlite3 "$(mem index path --portfolio)" 'SELECT project_name, count(*) FROM notes'
     """
     from mem import index
-    from mem.index import healing
+    from mem.cli import progress
+    from mem.index import check, healing
     from mem.render import report
 
-    root = safe_paths.project_root(directory)
-    healing.sync_project(root)
-    path = index.index_path(root, "project")
+    if portfolio_:
+        with progress.Progress("mem index: syncing the portfolio index") as shown:
+            path = check.portfolio_path(_portfolio_brain(directory, brain), shown.sync_step)
+    else:
+        root = safe_paths.project_root(directory)
+        healing.sync_project(root)
+        path = index.index_path(root, "project")
     echo(report.index_path({"path": path}, as_json=json_))
 
 
 @index_group.command(name="check")
 @directory_option
+@portfolio_options
 @json_option
-def index_check(directory: str | None, json_: bool) -> None:
+def index_check(directory: str | None, portfolio_: bool, brain: str | None, json_: bool) -> None:
     """Verify the index equals a fresh build.
 
     Exits 1 and lists the differences when it does not.
@@ -421,12 +469,18 @@ def index_check(directory: str | None, json_: bool) -> None:
     \b
     Example:
         mem index check --json
+        mem index check --portfolio
     """
+    from mem.cli import progress
     from mem.files import safe_paths
     from mem.index import check
     from mem.render import report
 
-    result = check.check(safe_paths.project_root(directory))
+    if portfolio_:
+        with progress.Progress("mem index: checking the portfolio index") as shown:
+            result = check.portfolio_check(_portfolio_brain(directory, brain), shown.sync_step)
+    else:
+        result = check.check(safe_paths.project_root(directory))
     echo(report.index_check(result, as_json=json_))
     if not result["ok"]:
         sys.exit(1)
@@ -434,19 +488,27 @@ def index_check(directory: str | None, json_: bool) -> None:
 
 @index_group.command(name="rebuild")
 @directory_option
+@portfolio_options
 @json_option
-def index_rebuild(directory: str | None, json_: bool) -> None:
+def index_rebuild(directory: str | None, portfolio_: bool, brain: str | None, json_: bool) -> None:
     """Rebuild the index from the files now.
 
     \b
     Example:
         mem index rebuild
+        mem index rebuild --portfolio
     """
+    from mem.cli import progress
     from mem.files import safe_paths
     from mem.index import check
     from mem.render import report
 
-    echo(report.index_rebuild(check.rebuild(safe_paths.project_root(directory)), as_json=json_))
+    if portfolio_:
+        with progress.Progress("mem index: rebuilding the portfolio index") as shown:
+            result = check.portfolio_rebuild(_portfolio_brain(directory, brain), shown.sync_step)
+    else:
+        result = check.rebuild(safe_paths.project_root(directory))
+    echo(report.index_rebuild(result, as_json=json_))
 
 
 @cli.command()
@@ -502,7 +564,7 @@ def mcp_command(directory: str | None) -> None:
 
     Tools: recall, write, reinforce, patterns, observe, outcomes, context, audit,
     evidence_add, evidence_list, supersede, retract, status; each answers with its
-    command's --json output. Needs the optional extra: pip install 'mem[mcp]'.
+    command's --json output. Needs the optional extra: pip install 'mem-project[mcp]'.
 
     \b
     Example:
@@ -512,7 +574,7 @@ def mcp_command(directory: str | None) -> None:
 
     if importlib.util.find_spec("mcp") is None:
         raise MemError(
-            "the MCP server needs the optional MCP SDK: pip install 'mem[mcp]'"
+            "the MCP server needs the optional MCP SDK: pip install 'mem-project[mcp]'"
             " (in a checkout: pip install -e '.[mcp]')"
         )
     import contextlib
@@ -532,19 +594,97 @@ def mcp_command(directory: str | None) -> None:
 
 @cli.command()
 @directory_option
+@portfolio_options
 @json_option
-def status(directory: str | None, json_: bool) -> None:
+def status(directory: str | None, portfolio_: bool, brain: str | None, json_: bool) -> None:
     """Health of memory, stores, lock and index.
+
+    With --portfolio, one row per project of the portfolio.
 
     \b
     Example:
         mem status --json
+        mem status --portfolio
     """
+    from mem.cli import progress
     from mem.commands import status as status_
     from mem.files import safe_paths
-    from mem.render import report
+    from mem.render import portfolio_views, report
 
-    echo(report.status(status_.status(safe_paths.project_root(directory)), as_json=json_))
+    root = safe_paths.project_root(directory)
+    if portfolio_:
+        with progress.Progress("mem status: syncing the portfolio index") as shown:
+            result = status_.portfolio_status(root, brain, shown.sync_step)
+        echo(portfolio_views.status(result, as_json=json_))
+        return
+    echo(report.status(status_.status(root), as_json=json_))
+
+
+@cli.group(name="portfolio")
+def portfolio_group() -> None:
+    """The projects registered in the portfolio's brain (projects/*.yaml)."""
+
+
+@portfolio_group.command(name="add")
+@click.argument("paths", nargs=-1, metavar="PATH...")
+@directory_option
+@brain_option
+@json_option
+def portfolio_add(
+    paths: tuple[str, ...], directory: str | None, brain: str | None, json_: bool
+) -> None:
+    """Register projects in the portfolio.
+
+    \b
+    Example:
+        mem portfolio add ~/dev/shop ~/dev/billing
+    """
+    from mem import clock
+    from mem.commands import registry
+    from mem.render import portfolio_views
+
+    root = safe_paths.project_root(directory)
+    result = registry.add(root, brain, list(paths), clock.now_iso())
+    echo(portfolio_views.added(result, as_json=json_))
+
+
+@portfolio_group.command(name="list")
+@directory_option
+@brain_option
+@json_option
+def portfolio_list(directory: str | None, brain: str | None, json_: bool) -> None:
+    """List the registered projects and whether each is still there.
+
+    \b
+    Example:
+        mem portfolio list --json
+    """
+    from mem.commands import registry
+    from mem.render import portfolio_views
+
+    result = registry.listed(safe_paths.project_root(directory), brain)
+    echo(portfolio_views.listed(result, as_json=json_))
+
+
+@portfolio_group.command(name="remove")
+@click.argument("project")
+@directory_option
+@brain_option
+@json_option
+def portfolio_remove(project: str, directory: str | None, brain: str | None, json_: bool) -> None:
+    """Unregister a project (by path or name); its files are untouched.
+
+    \b
+    Example:
+        mem portfolio remove billing
+    """
+    from mem import clock
+    from mem.commands import registry
+    from mem.render import portfolio_views
+
+    root = safe_paths.project_root(directory)
+    result = registry.remove(root, brain, project, clock.now_iso())
+    echo(portfolio_views.removed(result, as_json=json_))
 
 
 @cli.command()
@@ -582,6 +722,8 @@ def export(
 @click.option("--active-days", metavar="N", help="Active when changed within N days (default 30).")
 @click.option("--paused-days", metavar="N", help="Paused within N days (default 180).")
 @click.option("-y", "--yes", is_flag=True, help="Index the projects found in the global brain.")
+@click.option("--register", is_flag=True, help="Register the projects found in the portfolio.")
+@brain_option
 @json_option
 def scan(
     path: str | None,
@@ -590,18 +732,23 @@ def scan(
     active_days: str | None,
     paused_days: str | None,
     yes: bool,
+    register: bool,
+    brain: str | None,
     json_: bool,
 ) -> None:
     """Find projects under a folder.
 
-    With --yes, index them in the global brain.
+    With --yes, index them in the global brain; with --register, register them in the
+    portfolio's brain (the one detected from the folder, or --brain).
 
     \b
     Example:
         mem scan ~/dev --depth 2 --yes
+        mem scan ~/dev --register
     """
     from mem import clock
     from mem.cli import progress
+    from mem.commands import registry
     from mem.commands import scan as scan_
     from mem.render import report
 
@@ -610,9 +757,13 @@ def scan(
         scan_.parse_count("active-days", active_days, 30),
         scan_.parse_count("paused-days", paused_days, 180),
     )
+    folder = path or directory or "."
+    brain_dir = registry.scan_brain(folder, brain) if register else None
     with progress.Progress("scanning") as shown:
-        result = scan_.scan(path or directory or ".", options, clock.now_iso(), yes, shown.update)
-    echo(report.scan(result, yes, as_json=json_))
+        result = scan_.scan(
+            folder, options, clock.now_iso(), yes or register, shown.update, brain_dir
+        )
+    echo(report.scan(result, yes or register, as_json=json_))
 
 
 @cli.command()

@@ -49,6 +49,32 @@ def recall_output(
         with_evidence=bool(options.get("with_evidence")),
         include_retired=bool(options.get("include_retired")),
         explain=bool(options.get("explain")),
+        projects=tuple(options.get("projects") or ()),
     )
-    results = recall.recall(safe_paths.project_root(options["directory"]), request, clock.now_iso())
+    root = safe_paths.project_root(options["directory"])
+    if request.scope == "all":
+        return _portfolio_output(root, request, as_json)
+    results = recall.recall(root, request, clock.now_iso())
     return render.recall(query, request.scope, request.ranking, results, as_json=as_json)
+
+
+def _portfolio_output(root: str, request: Any, as_json: bool) -> str:
+    """`recall --scope all`: the skipped projects go to stderr in text, into the JSON else."""
+    import sys
+
+    from mem import clock, render
+    from mem.cli import progress
+    from mem.commands import recall
+
+    with progress.Progress("mem recall: syncing the portfolio index") as shown:
+        answer = recall.recall_portfolio(root, request, clock.now_iso(), shown.sync_step)
+    if not as_json:
+        sys.stderr.write(render.skipped_text(answer.skipped))
+    return render.recall(
+        request.query,
+        request.scope,
+        request.ranking,
+        answer.entries,
+        as_json=as_json,
+        skipped=answer.skipped if as_json else None,
+    )

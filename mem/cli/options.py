@@ -42,12 +42,15 @@ LEGACY_OPTIONS: list[LegacyOption] = [
         EVERY_ACTION,
     ),
     LegacyOption(
-        ("--scope",), "<scope>", "project or portfolio (default project).", _used_by("recall")
+        ("--scope",),
+        "<scope>",
+        "project, portfolio or all (default project).",
+        _used_by("recall"),
     ),
     LegacyOption(
         ("--portfolio",),
         "<path>",
-        "The portfolio brain for --scope portfolio (default: the linked brain).",
+        "The portfolio brain for --scope portfolio or all (default: the linked brain).",
         _used_by("recall"),
     ),
     LegacyOption(

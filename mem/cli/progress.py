@@ -26,6 +26,13 @@ class Progress:
 
     def update(self, where: str) -> None:
         self.count += 1
+        self._show(f"{self.count} folder(s), {where}")
+
+    def sync_step(self, projects_done: int, projects: int, files: int) -> None:
+        """An index sync's progress: roots done out of all, files read so far."""
+        self._show(f"{projects_done}/{projects} project(s), {files} file(s) read")
+
+    def _show(self, text: str) -> None:
         if not self.enabled:
             return
         now = time.monotonic()
@@ -33,7 +40,7 @@ class Progress:
             return
         self.shown_at = now
         self.shown = True
-        line = f"{self.label}: {self.count} folder(s), {where}"
+        line = f"{self.label}: {text}"
         self.stream.write("\r\033[K" + line[:120])
         self.stream.flush()
 

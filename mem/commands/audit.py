@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from mem.commands import evidence, memories
-from mem.core.memory import Memory, MemoryAudit, SourceAudit
+from mem.core.memory import Memory, MemoryAudit, SourceAudit, normalized_source
 from mem.errors import MemError
 from mem.files import checkout_files, gitrepo, stores
 
@@ -66,7 +66,7 @@ def _audit_source(record: stores.Record, identity: gitrepo.Identity, checkout: s
             "inconclusive",
             f"repository identity differs: recorded {record['repo']}, checkout {identity.repo}",
         )
-    if evidence.normalized_source(path) != path:
+    if normalized_source(path) != path:
         return result("inconclusive", "the recorded path escapes the root or is not normalized")
     found = checkout_files.read_checkout_file(checkout, path)
     if found.state == "missing":

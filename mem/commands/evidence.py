@@ -15,7 +15,7 @@ from typing import Any
 from mem import layout
 from mem.commands import memories
 from mem.core import secrets
-from mem.core.memory import Added, Memory
+from mem.core.memory import Added, Memory, normalized_source
 from mem.errors import MemError
 from mem.files import checkout_files, gitrepo, locking, stores, writing
 
@@ -41,21 +41,6 @@ def well_formed(record: stores.Record) -> bool:
 
 def read_records(root: str) -> list[stores.Record]:
     return stores.read_store(root, STORE, LABEL, well_formed)
-
-
-def normalized_source(path: str) -> str | None:
-    """The '/'-separated form of a source path relative to the root; None if it may not be one.
-
-    `.` and empty segments are dropped; `..`, absolute paths, backslashes and anything
-    under a `.git` directory are refused, so a record can never name a file outside the
-    root or git's own state.
-    """
-    if not path or path.startswith("/") or "\\" in path or "\0" in path:
-        return None
-    segments = [segment for segment in path.split("/") if segment not in ("", ".")]
-    if not segments or any(segment == ".." or segment.lower() == ".git" for segment in segments):
-        return None
-    return "/".join(segments)
 
 
 def add(

@@ -24,18 +24,7 @@ LABEL = "Lifecycle"
 MAX_REASON = 2000
 
 
-def well_formed(record: stores.Record) -> bool:
-    kind = record.get("kind")
-    successor = record.get("with")
-    return (
-        isinstance(record.get("ts"), str)
-        and stores.is_memory_ref(record.get("memory"))
-        and isinstance(record.get("reason"), str)
-        and (
-            (kind == "superseded" and stores.is_memory_ref(successor))
-            or (kind == "retracted" and successor is None)
-        )
-    )
+well_formed = stores.lifecycle_well_formed
 
 
 def read_events(root: str) -> list[stores.Record]:

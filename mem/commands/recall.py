@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem import clock, index
 from mem.core import explain, js, parse, score
@@ -13,9 +13,13 @@ from mem.errors import MemError
 from mem.files import safe_paths
 from mem.index import healing, sync
 
+if TYPE_CHECKING:
+    from mem.index.portfolio import Progress
+
 # Evidence ranking's reward: the reward folding of {acceptance: true}.
 EVIDENCE_REWARD = 1
 EVIDENCE_BOOST = 0.25
+SCOPES = ("project", "portfolio", "all")
 
 
 class Request(NamedTuple):
@@ -29,6 +33,7 @@ class Request(NamedTuple):
     with_evidence: bool = False
     include_retired: bool = False
     explain: bool = False
+    projects: tuple[str, ...] = ()  # --scope all: only the registered projects of these names
 
 
 def parse_limit(text: str | None) -> int:
@@ -54,7 +59,7 @@ def validate(request: Request) -> int:
         raise MemError("recall: query must be a non-empty string")
     if request.ranking not in ("lexical", "evidence"):
         raise MemError("recall: ranking must be lexical or evidence")
-    if request.scope not in ("project", "portfolio"):
+    if request.scope not in SCOPES:
         raise MemError("recall: --scope must be project or portfolio")
     limit = parse_limit(request.limit)
     if request.ranking == "evidence":
@@ -64,11 +69,15 @@ def validate(request: Request) -> int:
     return limit
 
 
-def recall(root: str, request: Request, now: str) -> list[dict[str, Any]]:
+def recall(
+    root: str, request: Request, now: str, progress: Progress | None = None
+) -> list[dict[str, Any]]:
     limit = validate(request)
     now_parsed = js.parse_date(now)
     now_ms = None if now_parsed is None else now_parsed.ms
     terms = parse.query_tokens(request.query)
+    if request.scope == "all":
+        return _recall_all(root, request, limit, terms, now_ms, progress).entries
     entries, evidence, terminations = healing.answer(
         lambda open_index: _ranked(root, request, limit, terms, now_ms, open_index)
     )
@@ -220,11 +229,12 @@ def _rank(
     files: dict[int, int],
     now_ms: float | None,
     limit: int | None,
+    projects: dict[int, str] | None = None,
 ) -> list[score.Ranked]:
     """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
     from mem.index import topk
 
-    return topk.search(conn, terms, files, now_ms, limit, clock.local_offset_ms)
+    return topk.search(conn, terms, files, now_ms, limit, clock.local_offset_ms, projects)
 
 
 def _entries(
@@ -243,31 +253,30 @@ def _entries(
     entries = []
     for item in top:
         conn, source_file = sources[item.rank]
-        record = stored[(id(conn), item.id)]
-        if record.kind == "event":
-            assert record.line is not None
-            entries.append(
-                {
-                    "score": item.score,
-                    "kind": "event",
-                    "source": source_file.rsplit("/", 1)[-1],
-                    "ref": record.ref,
-                    "text": record.text,
-                    "event": js.parse_json(record.line),
-                }
-            )
-        else:
-            entries.append(
-                {
-                    "score": item.score,
-                    "kind": "note",
-                    "source": source_file.rsplit("/", 1)[-1],
-                    "sourceFile": source_file,
-                    "ref": record.ref,
-                    "text": record.text,
-                }
-            )
+        entries.append(_entry(item.score, stored[(id(conn), item.id)], source_file))
     return entries
+
+
+def _entry(value: float, record: index.StoredRecord, source_file: str) -> dict[str, Any]:
+    """A result as the reference shapes it (bmad-mem.md section 7)."""
+    if record.kind == "event":
+        assert record.line is not None
+        return {
+            "score": value,
+            "kind": "event",
+            "source": source_file.rsplit("/", 1)[-1],
+            "ref": record.ref,
+            "text": record.text,
+            "event": js.parse_json(record.line),
+        }
+    return {
+        "score": value,
+        "kind": "note",
+        "source": source_file.rsplit("/", 1)[-1],
+        "sourceFile": source_file,
+        "ref": record.ref,
+        "text": record.text,
+    }
 
 
 def _stash_score_inputs(
@@ -305,6 +314,135 @@ def _explanation(entry: dict[str, Any], terms: list[str]) -> dict[str, Any]:
     frequencies, tokens, age = entry.pop("explain")
     boost = 1 + EVIDENCE_BOOST * EVIDENCE_REWARD if "lexicalScore" in entry else 1
     return explain.explain(terms, frequencies, tokens, age, boost).as_json()
+
+
+# ---- --scope all: every registered project and the brain, from the portfolio index
+
+
+class PortfolioAnswer(NamedTuple):
+    entries: list[dict[str, Any]]
+    skipped: list[dict[str, str]]  # registered projects whose folder is gone
+
+
+def recall_portfolio(
+    root: str, request: Request, now: str, progress: Progress | None = None
+) -> PortfolioAnswer:
+    """`recall --scope all`, with the registered projects it had to skip."""
+    limit = validate(request)
+    now_parsed = js.parse_date(now)
+    now_ms = None if now_parsed is None else now_parsed.ms
+    return _recall_all(root, request, limit, parse.query_tokens(request.query), now_ms, progress)
+
+
+class _PortfolioTop(NamedTuple):
+    """What a portfolio recall takes from the index (nothing of it outlives the connection)."""
+
+    roots: list[index.ProjectRow]
+    skipped: list[dict[str, str]]
+    retired: dict[int, tuple[str, str | None]]
+    top: list[score.Ranked]
+    stored: dict[int, index.StoredRecord]
+    inputs: dict[int, index.ScoreInputs]  # --explain only
+
+
+def _recall_all(
+    root: str,
+    request: Request,
+    limit: int,
+    terms: list[str],
+    now_ms: float | None,
+    progress: Progress | None,
+) -> PortfolioAnswer:
+    """One ranked list over the portfolio: each record keeps its own project's score.
+
+    Scoring is per record, so a record's score is the one its own project's recall gives
+    it; the merge orders by score, then project path, then each project's candidate order.
+    Notes whose current revision is retired (deviation D10) are left out unless asked for.
+    """
+    from mem.files import brain as brains  # the portfolio's own modules: --scope all only
+    from mem.index import portfolio
+
+    brain = brains.portfolio_brain(root, request.portfolio)
+
+    def ranked(conn: index.Connection) -> _PortfolioTop:
+        roots, skipped = chosen_roots(index.project_rows(conn), request.projects)
+        project_ids = [row.id for row in roots]
+        files = index.recall_file_ids(conn, project_ids, request.include_archive)
+        retired = index.retired_notes(conn, project_ids)
+        paths = {row.id: row.path for row in roots}
+        found = _rank(
+            conn,
+            terms,
+            {file_id: rank for file_id, (rank, _) in files.items()},
+            now_ms,
+            limit + len(retired),
+            {file_id: paths[project_id] for file_id, (_, project_id) in files.items()},
+        )
+        if not request.include_retired:
+            found = [item for item in found if item.id not in retired]
+        top = score.order(found, limit)
+        ids = [item.id for item in top]
+        inputs = index.score_inputs(conn, ids, terms) if request.explain else {}
+        return _PortfolioTop(roots, skipped, retired, top, index.fetch(conn, ids), inputs)
+
+    roots, skipped, retired, top, stored, inputs = portfolio.answer(brain, ranked, progress)
+    by_id = {row.id: row for row in roots}
+    entries = []
+    for item in top:
+        record = stored[item.id]
+        entry = _entry(item.score, record, record.path)
+        if request.include_retired and entry["kind"] == "note":
+            # As a project's recall shows them: every note says what became of it.
+            status, successor = retired.get(item.id, ("active", None))
+            entry["status"] = status
+            if status == "superseded":
+                entry["supersededBy"] = successor
+        project = by_id[record.project_id]
+        entry["project"] = project.path
+        entry["projectName"] = project.name
+        if request.explain:
+            found = inputs[item.id]
+            event_ms = found.ts_ms if entry["kind"] == "event" else None
+            if event_ms is not None and found.ts_local:
+                event_ms += clock.local_offset_ms(event_ms)
+            age = explain.age_days(event_ms, now_ms)
+            entry["explain"] = _explanation(
+                {"explain": (found.frequencies, found.tokens, age)}, terms
+            )
+        entries.append(entry)
+    if request.with_evidence:
+        from mem.commands import context
+
+        for row in roots:
+            if row.role == "project":
+                mine = [entry for entry in entries if entry["project"] == row.path]
+                if mine:
+                    context.annotate_recall(row.path, mine)
+    return PortfolioAnswer(entries, skipped)
+
+
+def chosen_roots(
+    rows: list[index.ProjectRow], names: tuple[str, ...]
+) -> tuple[list[index.ProjectRow], list[dict[str, str]]]:
+    """(roots to search, registered projects skipped because their folder is gone).
+
+    Every root, or only those --project names (by name or real path).
+    """
+    chosen = rows
+    if names:
+        chosen = []
+        for name in names:
+            matching = [row for row in rows if name in (row.name, row.path)]
+            if not matching:
+                known = ", ".join(sorted({row.name for row in rows})) or "none"
+                raise MemError(f'--project "{name}" names no registered project (known: {known})')
+            chosen += [row for row in matching if row not in chosen]
+    skipped = [
+        {"project": row.path, "projectName": row.name, "reason": "not found"}
+        for row in chosen
+        if not row.found
+    ]
+    return [row for row in chosen if row.found], skipped
 
 
 def _portfolio_root(root: str, request: Request) -> str | None:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mem.core import js, parse
+from mem.core import js, parse, registry
 from mem.errors import MemError
 from mem.files import brain, host, safe_paths, writing
 
@@ -50,7 +50,6 @@ SKIP = frozenset(
     ]
 )
 YAML_KEYS = ["path", "name", "hash", "stack", "status", "bmad_installed", "has_git", "last_scanned"]
-_YAML_LINE = re.compile(r"^(\w+):\s*(.*)$")
 
 
 @dataclass(frozen=True)
@@ -161,22 +160,8 @@ def discover(
     return found
 
 
-def project_yaml(fields: dict[str, object]) -> str:
-    """`key: <JSON value>` lines, no trailing newline, as the reference writes them."""
-    return "\n".join(f"{key}: {js.stringify(value)}" for key, value in fields.items())
-
-
-def read_project_yaml(text: str) -> dict[str, object]:
-    entry: dict[str, object] = {}
-    for line in text.split("\n"):
-        match = _YAML_LINE.match(line)
-        if match:
-            raw = match.group(2).strip()
-            try:
-                entry[match.group(1)] = js.parse_json(raw)
-            except ValueError:
-                entry[match.group(1)] = raw
-    return entry
+project_yaml = registry.entry_text
+read_project_yaml = registry.read_entry
 
 
 def projects_index(entries: list[dict[str, object]], date: str) -> str:
@@ -233,14 +218,17 @@ def scan(
     now: str,
     index: bool,
     progress: Callable[[str], None] | None = None,
+    brain_dir: str | None = None,
 ) -> dict[str, object]:
+    """Find projects; with `index`, write their entries in the global brain (or `brain_dir`:
+    `--register` registers them in the portfolio's brain)."""
     if not os.path.isdir(directory):
         raise MemError(f"Directory not found: {os.path.abspath(directory)}")
     root = safe_paths.project_root(directory)  # as `mem init` resolves it: one hash per project
     parsed = js.parse_date(now)
     assert parsed is not None, "clock.now_iso() is always ISO"
     projects = discover(root, options, parsed.ms, progress)
-    brain_dir = brain.global_brain_dir()
+    brain_dir = brain_dir or brain.global_brain_dir()
     result: dict[str, object] = {
         "root": root,
         "depth": options.depth,

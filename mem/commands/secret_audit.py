@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from mem.commands import scan
+from mem.commands import registry
 from mem.core import secrets
 from mem.files import brain, memory_tree
 
@@ -70,14 +70,9 @@ def _registered_projects(brain_dir: str, root: str) -> tuple[list[str], list[str
     """(existing, missing) project roots registered in the brain, other than `root`, sorted."""
     found: set[str] = set()
     missing: set[str] = set()
-    for _, text in memory_tree.project_entries(brain_dir):
-        path = scan.read_project_yaml(text or "").get("path")
-        if not isinstance(path, str) or not path:
-            continue
-        real = os.path.realpath(path)
-        if real == root:
-            continue
-        (found if memory_tree.is_directory(real) else missing).add(real)
+    for entry in registry.entries(brain_dir):
+        if entry["path"] != root:
+            (found if entry["found"] else missing).add(entry["path"])
     return sorted(found), sorted(missing)
 
 

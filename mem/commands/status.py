@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem import layout
+from mem import index, layout
 from mem.commands import housekeeping, secret_audit
 from mem.core import js, ndjson
 from mem.files import brain, host, index_sources, locking, safe_paths
-from mem.index import check
+from mem.index import check, portfolio
 
 RECEIPT_LIMIT = 1000
 NOTE_FILES = layout.NOTE_NAMES
@@ -125,6 +125,13 @@ def lock_state(root: str) -> dict[str, Any]:
     }
 
 
+def _peeked_lock(root: str) -> dict[str, Any]:
+    owner = locking.peek_lock_owner(root)
+    if owner is None:
+        return {"state": "free"}
+    return {"state": "held", "pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
+
+
 def status(root: str) -> dict[str, Any]:
     project = project_memory(root)
     global_ = global_brain()
@@ -139,4 +146,48 @@ def status(root: str) -> dict[str, Any]:
         "lock": lock_state(root),
         "index": check.state(root),
         "secrets": secret_audit.summary(root),
+    }
+
+
+def portfolio_status(
+    root: str, explicit: str | None, progress: portfolio.Progress | None = None
+) -> dict[str, Any]:
+    """`mem status --portfolio`: one row per root of the portfolio, from its index."""
+    from mem.commands import registry
+
+    brain_dir = registry.portfolio_brain(root, explicit)
+
+    def read(conn: index.Connection) -> tuple[list[portfolio.Summary], str]:
+        return portfolio.summaries(conn), conn.execute("PRAGMA database_list").fetchone()[2]
+
+    summaries, path = portfolio.answer(brain_dir, read, progress)
+    rows = []
+    for summary in summaries:
+        last_write = summary.last_write_ns
+        rows.append(
+            {
+                "name": summary.name,
+                "path": summary.path,
+                "role": summary.role,
+                "found": summary.found,
+                "notes": summary.notes,
+                "events": summary.events,
+                "lastWrite": None
+                if last_write is None
+                else js.iso_from_ms(last_write // 1_000_000),
+                "retired": summary.retired,
+                "evidenceChanged": summary.evidence_changed,
+                "lock": (
+                    _peeked_lock(summary.path)
+                    if summary.found and summary.role == "project"
+                    else None
+                ),
+            }
+        )
+    return {
+        "brain": brain_dir,
+        "index": path,
+        "count": len(rows),
+        "missing": sum(1 for row in rows if not row["found"]),
+        "projects": rows,
     }

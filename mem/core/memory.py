@@ -28,6 +28,21 @@ def revision_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def normalized_source(path: str) -> str | None:
+    """The '/'-separated form of a source path relative to the root; None if it may not be one.
+
+    `.` and empty segments are dropped; `..`, absolute paths, backslashes and anything
+    under a `.git` directory are refused, so a record can never name a file outside the
+    root or git's own state.
+    """
+    if not path or path.startswith("/") or "\\" in path or "\0" in path:
+        return None
+    segments = [segment for segment in path.split("/") if segment not in ("", ".")]
+    if not segments or any(segment == ".." or segment.lower() == ".git" for segment in segments):
+        return None
+    return "/".join(segments)
+
+
 @dataclass(frozen=True, slots=True)
 class Memory:
     id: str

@@ -51,18 +51,21 @@ class Ranked(NamedTuple):
     rank: int  # source position in candidate order
     ordinal: int  # position within the source
     id: int
+    project: str = ""  # the root's real path, across a portfolio; "" within one project
 
 
 def order(items: Iterable[Ranked], limit: int) -> list[Ranked]:
     """Score descending; ties keep candidate order.
 
     Candidate order: events in file order, then notes by directory, file and section.
+    Across a portfolio, equal scores go by project path first, then each project's own
+    candidate order, so every project's results keep their relative order.
     """
     return sorted(items, key=_candidate_order)[:limit]
 
 
-def _candidate_order(item: Ranked) -> tuple[float, int, int, int]:
-    return (-item.score, _tier(item.rank), item.rank, item.ordinal)
+def _candidate_order(item: Ranked) -> tuple[float, str, int, int, int]:
+    return (-item.score, item.project, _tier(item.rank), item.rank, item.ordinal)
 
 
 def _tier(rank: int) -> int:

@@ -6,18 +6,19 @@ Detection only reads; `mem init` (mem/portfolio.py) writes the link it finds.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from mem import layout
 from mem.core import js
+from mem.errors import MemError
 
 LINK = layout.BRAIN_LINK
 
 
-@dataclass(frozen=True)
-class Detection:
+class Detection(NamedTuple):
     found: tuple[str, str] | None  # (directory, type)
-    warnings: list[str] = field(default_factory=list)
+    warnings: Sequence[str] = ()
 
 
 def global_brain_dir() -> str:
@@ -77,3 +78,18 @@ def brain_detection(root: str) -> Detection:
     if os.path.isdir(claude) and os.listdir(claude):
         return Detection((claude, "claude-memory"), warnings)
     return Detection(None, warnings)
+
+
+def portfolio_brain(root: str, explicit: str | None) -> str:
+    """The brain whose registry makes the portfolio: an explicit one, else the linked brain."""
+    if explicit is not None:
+        # Relative to the process's working directory, as recall's --portfolio.
+        found: str | None = os.path.realpath(os.path.abspath(explicit))
+    else:
+        linked = linked_brain(root)
+        found = None if linked is None else os.path.realpath(linked)
+    if found is None:
+        raise MemError("No brain is linked or detected; run `mem init` first.")
+    if not os.path.isdir(found):
+        raise MemError(f"Portfolio brain is not a directory: {found}")
+    return found

@@ -91,6 +91,36 @@ def read_lock_owner(root: str) -> LockOwner | None:
     return LockOwner(record["pid"], hostname if isinstance(hostname, str) else None, raw, *stamp)
 
 
+def peek_lock_owner(root: str) -> LockOwner | None:
+    """read_lock_owner for a report over many projects: never raises for one odd project.
+
+    A lock that cannot be read (a link on the way, a directory, no permission) is an owner
+    whose record is unreadable.
+    """
+    path = os.path.join(root, MEMORY_DIR, "writer.lock")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError:
+        return LockOwner(None, None, "")
+    try:
+        raw = os.read(fd, 4096).decode("utf-8", errors="replace")
+    except OSError:
+        return LockOwner(None, None, "")
+    finally:
+        os.close(fd)
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        record = None
+    if not isinstance(record, dict) or not isinstance(record.get("pid"), int):
+        return LockOwner(None, None, raw)
+    hostname = record.get("hostname")
+    return LockOwner(record["pid"], hostname if isinstance(hostname, str) else None, raw)
+
+
 @contextlib.contextmanager
 def writer_lock(root: str) -> Iterator[None]:
     """Hold `.bmad/memory/writer.lock`, which bmad-plus writers take too.

@@ -98,20 +98,5 @@ def _read(path: str, relative: str) -> MemoryFile:
     return MemoryFile(path, relative, data.decode("utf-8", errors="replace"), None)
 
 
-def project_entries(brain: str) -> list[tuple[str, str | None]]:
-    """(name, text) of each `projects/*.yaml` regular file of a brain, sorted by name."""
-    directory = os.path.join(brain, layout.BRAIN_PROJECTS)
-    try:
-        names = sorted(os.listdir(directory))
-    except OSError:
-        return []
-    entries = []
-    for name in names:
-        if name.endswith(".yaml"):
-            read = _read(os.path.join(directory, name), name)
-            entries.append((name, read.text))
-    return entries
-
-
 def is_directory(path: str) -> bool:
     return os.path.isdir(path)

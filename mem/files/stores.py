@@ -48,7 +48,7 @@ def parse_store(label: str, content: str, well_formed: Callable[[Record], bool])
             ) from None
         except ValueError:
             raise MemError(f"{label} store line {number} is not valid JSON.") from None
-        if not _intact(record, well_formed):
+        if not intact(record, well_formed):
             raise MemError(f"{label} record integrity check failed at line {number}.")
         records.append(record)
     return records
@@ -65,12 +65,28 @@ def intact_records(content: str, well_formed: Callable[[Record], bool]) -> list[
             record = js.parse_json(line)
         except ValueError:
             continue
-        if _intact(record, well_formed):
+        if intact(record, well_formed):
             records.append(record)
     return records
 
 
-def _intact(record: Any, well_formed: Callable[[Record], bool]) -> bool:
+def lifecycle_well_formed(record: Record) -> bool:
+    """A `mem supersede|retract` event's shape (its integrity is checked apart)."""
+    kind = record.get("kind")
+    successor = record.get("with")
+    return (
+        isinstance(record.get("ts"), str)
+        and is_memory_ref(record.get("memory"))
+        and isinstance(record.get("reason"), str)
+        and (
+            (kind == "superseded" and is_memory_ref(successor))
+            or (kind == "retracted" and successor is None)
+        )
+    )
+
+
+def intact(record: Any, well_formed: Callable[[Record], bool]) -> bool:
+    """Whether a parsed line is a record as written: version 1, well formed, its own id."""
     return (
         isinstance(record, dict)
         and record.get("schemaVersion") == 1

@@ -229,3 +229,16 @@ def write_export(path: str, text: str, replace: bool) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def remove_owned(root: str, relative: str) -> bool:
+    """Delete one of mem's own files (a registry entry); False when it was already gone."""
+    path = safe_path(root, relative)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise MemError(f"Cannot remove {path}: {error.strerror}.") from None
+    _fsync_directory(os.path.dirname(path))
+    return True

@@ -19,6 +19,7 @@ import xxhash
 
 from mem.core import parse
 from mem.index import postings
+from mem.layout import ARCHIVE_RANK_BASE
 
 BUSY_TIMEOUT_MS = 10_000
 # SQLite's page cache while building: most postings groups stay in memory until written.
@@ -83,6 +84,16 @@ def usable_cache_dir() -> str | None:
     return directory if os.access(directory, os.W_OK | os.X_OK) else None
 
 
+class ProjectRow(NamedTuple):
+    id: int
+    path: str
+    name: str
+    role: str
+    found: int
+    signature: bytes | None
+    watch: str | None
+
+
 class FileRow(NamedTuple):
     id: int
     path: str
@@ -113,6 +124,8 @@ class RecordRow(NamedTuple):
     ts_ms: float | None = None
     ts_local: int | None = None
     line: str | None = None
+    memory_id: str | None = None  # notes of a project's six memory files
+    revision: str | None = None
 
 
 def connect(path: str) -> sqlite3.Connection | None:
@@ -254,16 +267,72 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
-def file_rows(conn: sqlite3.Connection) -> dict[str, FileRow]:
+# A project's own index holds exactly one root, under this id.
+ONLY_PROJECT = 1
+
+
+def add_project(conn: sqlite3.Connection, path: str, name: str, role: str, found: bool) -> int:
+    cursor = conn.execute(
+        "INSERT INTO projects (path, name, role, found) VALUES (?, ?, ?, ?)",
+        (path, name, role, int(found)),
+    )
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+def update_project(
+    conn: sqlite3.Connection,
+    project_id: int,
+    name: str,
+    found: bool,
+    signature: bytes | None,
+    watch: str | None,
+) -> None:
+    conn.execute(
+        "UPDATE projects SET name = ?, found = ?, signature = ?, watch = ? WHERE id = ?",
+        (name, int(found), signature, watch, project_id),
+    )
+
+
+def clear_project(conn: sqlite3.Connection, project_id: int) -> None:
+    """Drop every row a root's files gave, keeping the root itself."""
+    for row in file_rows(conn, project_id).values():
+        delete_file(conn, row.id)
+    conn.execute("DELETE FROM checkout_files WHERE project_id = ?", (project_id,))
+
+
+def delete_project(conn: sqlite3.Connection, project_id: int) -> None:
+    clear_project(conn, project_id)
+    conn.execute("DELETE FROM projects WHERE id = ?", (project_id,))
+
+
+def project_rows(conn: sqlite3.Connection) -> list[ProjectRow]:
+    """Every indexed root, by path then role."""
+    rows = conn.execute(
+        "SELECT id, path, name, role, found, signature, watch FROM projects ORDER BY path, role"
+    )
+    return [ProjectRow(*row) for row in rows]
+
+
+def file_rows(conn: sqlite3.Connection, project_id: int = ONLY_PROJECT) -> dict[str, FileRow]:
     rows = conn.execute(
         "SELECT id, path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8,"
-        " ctime_ns FROM files"
+        " ctime_ns FROM files WHERE project_id = ?",
+        (project_id,),
     )
     return {row[1]: FileRow(*row) for row in rows}
 
 
 # Every table whose rows are derived from one source file (a `file_id` column).
-FILE_TABLES = ["records", "evidence", "lifecycle", "receipts", "pattern_scores", "promotions"]
+FILE_TABLES = [
+    "records",
+    "evidence",
+    "lifecycle",
+    "receipts",
+    "pattern_scores",
+    "promotions",
+    "registry",
+]
 
 
 def delete_file(conn: sqlite3.Connection, file_id: int) -> None:
@@ -298,6 +367,7 @@ def insert_table_rows(
 
 def upsert_file(
     conn: sqlite3.Connection,
+    project_id: int,
     path: str,
     kind: str,
     rank: int,
@@ -311,14 +381,14 @@ def upsert_file(
     ctime_ns: int,
 ) -> int:
     conn.execute(
-        "INSERT INTO files"
-        " (path, kind, rank, real_path, hash, size, mtime_ns, inode, checked_ns, utf8, ctime_ns)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (path) DO UPDATE SET kind = excluded.kind, rank = excluded.rank,"
-        " real_path = excluded.real_path, hash = excluded.hash, size = excluded.size,"
-        " mtime_ns = excluded.mtime_ns, inode = excluded.inode, checked_ns = excluded.checked_ns,"
-        " utf8 = excluded.utf8, ctime_ns = excluded.ctime_ns",
+        "INSERT INTO files (project_id, path, kind, rank, real_path, hash, size, mtime_ns, inode,"
+        " checked_ns, utf8, ctime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (project_id, path) DO UPDATE SET kind = excluded.kind,"
+        " rank = excluded.rank, real_path = excluded.real_path, hash = excluded.hash,"
+        " size = excluded.size, mtime_ns = excluded.mtime_ns, inode = excluded.inode,"
+        " checked_ns = excluded.checked_ns, utf8 = excluded.utf8, ctime_ns = excluded.ctime_ns",
         (
+            project_id,
             path,
             kind,
             rank,
@@ -332,12 +402,15 @@ def upsert_file(
             ctime_ns,
         ),
     )
-    row = conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+    row = conn.execute(
+        "SELECT id FROM files WHERE project_id = ? AND path = ?", (project_id, path)
+    ).fetchone()
     return int(row[0])
 
 
 def touch_file(
     conn: sqlite3.Connection,
+    project_id: int,
     path: str,
     digest: str,
     size: int,
@@ -349,8 +422,8 @@ def touch_file(
     """Record a new stat for unchanged bytes; a no-op if another process changed the row."""
     conn.execute(
         "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, checked_ns = ?, ctime_ns = ?"
-        " WHERE path = ? AND hash = ?",
-        (size, mtime_ns, inode, checked_ns, ctime_ns, path, digest),
+        " WHERE project_id = ? AND path = ? AND hash = ?",
+        (size, mtime_ns, inode, checked_ns, ctime_ns, project_id, path, digest),
     )
 
 
@@ -368,6 +441,8 @@ class Inserter:
         ]
         self.groups = postings.Groups()
         self.term_ids = postings.TermIds()
+        # A fresh index gets one part per batch; later syncs add to the groups' part 0.
+        self.parts = 0
 
     def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
         rows = []
@@ -389,6 +464,8 @@ class Inserter:
                     record.ts_local,
                     record.line,
                     record.digest,
+                    record.memory_id,
+                    record.revision,
                 )
             )
             if record.counts:
@@ -404,14 +481,16 @@ class Inserter:
     def _write(self, rows: Sequence[tuple[object, ...]]) -> None:
         self.conn.executemany(
             "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, agent, ts, ts_ms,"
-            " ts_local, line, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " ts_local, line, digest, memory_id, revision)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
         if self.groups.size >= self.FLUSH_POSTINGS:
             self.flush()
 
     def flush(self) -> None:
-        self.groups.flush(self.conn, self.term_ids)
+        self.groups.flush(self.conn, self.term_ids, self.parts)
+        self.parts += 1
 
 
 def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[RecordRow]) -> None:
@@ -508,6 +587,7 @@ class StoredRecord(NamedTuple):
     ref: str
     text: str
     line: str | None
+    project_id: int
 
 
 def fetch(conn: sqlite3.Connection, ids: list[int]) -> dict[int, StoredRecord]:
@@ -516,7 +596,7 @@ def fetch(conn: sqlite3.Connection, ids: list[int]) -> dict[int, StoredRecord]:
         chunk = ids[start : start + 500]
         marks = ",".join("?" * len(chunk))
         rows = conn.execute(
-            "SELECT r.id, r.kind, f.path, r.ref, r.text, r.line FROM records AS r"
+            "SELECT r.id, r.kind, f.path, r.ref, r.text, r.line, f.project_id FROM records AS r"
             f" JOIN files AS f ON f.id = r.file_id WHERE r.id IN ({marks})",
             chunk,
         )
@@ -525,45 +605,110 @@ def fetch(conn: sqlite3.Connection, ids: list[int]) -> dict[int, StoredRecord]:
     return found
 
 
-def snapshot(conn: sqlite3.Connection) -> dict[str, object]:
-    """The index's content without surrogate ids or stat data: equal for equal canonical files."""
-    files = sorted(
-        conn.execute("SELECT path, kind, rank, real_path, hash, utf8 FROM files").fetchall()
-    )
+def postings_vectors(conn: sqlite3.Connection) -> dict[int, list[tuple[str, int, int]]]:
+    """record id -> the (term, band, tf) postings that name it."""
     vectors: dict[int, list[tuple[str, int, int]]] = {}
     for term, band, tf, blob in conn.execute(
         "SELECT t.term, p.band, p.tf, p.records FROM postings AS p JOIN terms AS t ON t.id = p.term"
     ):
         for record_id in postings.decode(blob):
             vectors.setdefault(record_id, []).append((term, band, tf))
+    return vectors
+
+
+def snapshot(
+    conn: sqlite3.Connection,
+    project_id: int = ONLY_PROJECT,
+    vectors: dict[int, list[tuple[str, int, int]]] | None = None,
+) -> dict[str, object]:
+    """A root's content without surrogate ids or stat data: equal for equal canonical files.
+
+    `vectors` (postings_vectors) is taken from as records are met, so that several roots
+    can share one decoding; without it the postings of records that do not exist are shown.
+    """
+    whole = vectors is None
+    if vectors is None:
+        vectors = postings_vectors(conn)
+    files = sorted(
+        conn.execute(
+            "SELECT path, kind, rank, real_path, hash, utf8 FROM files WHERE project_id = ?",
+            (project_id,),
+        ).fetchall()
+    )
     records = sorted(
         (
             (*row[1:], tuple(sorted(vectors.pop(row[0], []))))
             for row in conn.execute(
                 "SELECT r.id, f.path, r.ordinal, r.kind, r.ref, r.text, r.tokens, r.agent, r.ts,"
-                " r.ts_ms, r.ts_local, r.line, r.digest FROM records AS r"
-                " JOIN files AS f ON f.id = r.file_id"
+                " r.ts_ms, r.ts_local, r.line, r.digest, r.memory_id, r.revision FROM records AS r"
+                " JOIN files AS f ON f.id = r.file_id WHERE f.project_id = ?",
+                (project_id,),
             )
         ),
         key=repr,
     )
     stores = {
-        table: sorted(_rows_with_path(conn, table), key=repr)
+        table: sorted(_rows_with_path(conn, table, project_id), key=repr)
         for table in FILE_TABLES
         if table != "records"
     }
-    # Postings of records that do not exist would be a corruption: show them.
-    orphans = sorted((record_id, tuple(vector)) for record_id, vector in vectors.items())
-    return {"files": files, "records": records, "orphan_postings": orphans, **stores}
+    found: dict[str, object] = {"files": files, "records": records, **stores}
+    if whole:
+        # Postings of records that do not exist would be a corruption: show them.
+        found["orphan_postings"] = orphan_postings(vectors)
+    return found
 
 
-def _rows_with_path(conn: sqlite3.Connection, table: str) -> list[tuple[object, ...]]:
+def orphan_postings(
+    vectors: dict[int, list[tuple[str, int, int]]],
+) -> list[tuple[int, tuple[tuple[str, int, int], ...]]]:
+    return sorted((record_id, tuple(vector)) for record_id, vector in vectors.items())
+
+
+def _rows_with_path(
+    conn: sqlite3.Connection, table: str, project_id: int
+) -> list[tuple[object, ...]]:
     """A store table's rows with the source path in place of the surrogate file_id."""
     cursor = conn.execute(
         f"SELECT f.path, t.* FROM {table} AS t JOIN files AS f ON f.id = t.file_id"
+        " WHERE f.project_id = ?",
+        (project_id,),
     )
     drop = [column[0] for column in cursor.description].index("file_id")
     return [row[:drop] + row[drop + 1 :] for row in cursor]
+
+
+def recall_file_ids(
+    conn: sqlite3.Connection, project_ids: list[int], include_archive: bool
+) -> dict[int, tuple[int, int]]:
+    """file id -> (rank, project id) of the recall sources (journals, notes) of these roots."""
+    if not project_ids:
+        return {}
+    members = ",".join(str(int(project_id)) for project_id in project_ids)
+    archives = "" if include_archive else f" AND rank < {ARCHIVE_RANK_BASE}"
+    rows = conn.execute(
+        f"SELECT id, rank, project_id FROM files WHERE project_id IN ({members})"
+        f" AND kind IN ('journal', 'notes'){archives}"
+    )
+    return {row[0]: (row[1], row[2]) for row in rows}
+
+
+def retired_notes(
+    conn: sqlite3.Connection, project_ids: list[int]
+) -> dict[int, tuple[str, str | None]]:
+    """Notes whose current revision is retired (deviation D10): record id -> (kind, successor).
+
+    The schema's `retired` view decides; the first applicable event of a note wins.
+    """
+    if not project_ids:
+        return {}
+    members = ",".join(str(int(project_id)) for project_id in project_ids)
+    rows = conn.execute(
+        "SELECT id, kind, superseded_by FROM retired"
+        f" WHERE project_id IN ({members}) ORDER BY id, line DESC"
+    )
+    # Later lines first, so the earliest applicable event of each note is the one kept.
+    return {row[0]: (row[1], row[2]) for row in rows}
 
 
 def counts(conn: sqlite3.Connection) -> dict[str, int]:

@@ -9,7 +9,7 @@ from mem import index
 from mem.core import ndjson
 from mem.errors import MemError
 from mem.files import host, index_sources, safe_paths
-from mem.index import healing, sync
+from mem.index import healing, portfolio, sync
 
 MAX_SHOWN = 20
 
@@ -163,3 +163,95 @@ def _build(root: str, path: str) -> sync.Report:
     with index.write_lock(path):
         index.remove(path)
         return sync.build_fresh(root, "project", path)
+
+
+# ---- the portfolio index (`--portfolio`)
+
+
+def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> dict[str, Any]:
+    """As `check`, for the portfolio index of a brain: every root, compared with a fresh build."""
+
+    def inspect(open_index: healing.Opener) -> tuple[dict[str, Any], str, list[str]]:
+        with open_index(brain, portfolio.ROLE) as (conn, _):
+            healing.check_integrity(conn)
+            path: str = conn.execute("PRAGMA database_list").fetchone()[2]
+            roots = [row.path for row in index.project_rows(conn) if row.role == "project"]
+            return portfolio.snapshot(conn), path, roots
+
+    (actual, path, roots), fault = healing.healed(inspect, portfolio.opener(progress))
+    with index.temporary_directory() as scratch:
+        fresh_path = portfolio.index_path(brain, scratch)
+        portfolio.build_fresh(brain, fresh_path)
+        fresh = index.connect(fresh_path)
+        assert fresh is not None, "a freshly built index must open"
+        try:
+            expected = portfolio.snapshot(fresh)
+        finally:
+            fresh.close()
+    for key in set(actual) - set(expected):
+        expected[key] = []  # a root the fresh build does not have at all
+    found = differences(actual, dict(expected))
+    if fault is not None:
+        found.insert(0, f"index: damaged ({fault}); it was discarded and rebuilt")
+    shared: list[dict[str, Any]] = []
+    damaged: list[dict[str, Any]] = []
+    for root in roots:
+        if index_sources.is_folder(root):
+            findings = store_findings(root)
+            shared += [{**item, "project": root} for item in findings["sharedIds"]]
+            damaged += [{**item, "project": root} for item in findings["damagedLines"]]
+    return {
+        "path": path,
+        "ok": not found,
+        "files": sum(len(rows) for key, rows in expected.items() if key.endswith(": files")),
+        "entries": sum(len(rows) for key, rows in expected.items() if key.endswith(": records")),
+        "differences": found[:MAX_SHOWN],
+        "differenceCount": len(found),
+        "sharedIds": shared[:MAX_SHOWN],
+        "damagedLines": damaged[:MAX_SHOWN],
+    }
+
+
+def portfolio_rebuild(brain: str, progress: portfolio.Progress | None = None) -> dict[str, Any]:
+    directory = index.usable_cache_dir()
+    if directory is None:
+        raise MemError(f"The index cache directory is not writable: {index.cache_dir()}")
+    path = portfolio.index_path(brain, directory)
+    try:
+        _build_portfolio(brain, path, progress)
+    except healing.FAULTS:
+        healing.discard(path)  # what stood in the way: a directory at its name or its lock's
+        try:
+            _build_portfolio(brain, path, progress)
+        except healing.FAULTS as error:
+            raise MemError(
+                f"The index cannot be built at {path}: {healing.describe(error)}"
+            ) from None
+    conn = index.connect(path)
+    assert conn is not None, "a freshly built index must open"
+    try:
+        counts = index.counts(conn)
+    finally:
+        conn.close()
+    return {
+        "path": path,
+        "files": counts["files"],
+        "entries": counts["records"],
+        "added": counts["files"],
+    }
+
+
+def _build_portfolio(brain: str, path: str, progress: portfolio.Progress | None) -> None:
+    with index.write_lock(path):
+        index.remove(path)
+        portfolio.build_fresh(brain, path, progress)
+
+
+def portfolio_path(brain: str, progress: portfolio.Progress | None = None) -> str:
+    """Where the portfolio index lives, after bringing it up to date (healed if damaged)."""
+
+    def where(conn: index.Connection) -> str:
+        path: str = conn.execute("PRAGMA database_list").fetchone()[2]
+        return path
+
+    return portfolio.answer(brain, where, progress)

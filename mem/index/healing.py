@@ -14,7 +14,7 @@ import contextlib
 import functools
 import sqlite3
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mem import index
 from mem.index import sync
@@ -24,25 +24,28 @@ FAULTS = (sqlite3.Error, OSError, UnicodeDecodeError)
 
 Answer = TypeVar("Answer")
 # Opens an index synced with its root: its connection, what the sync did, its files rows.
-Opener = Callable[..., contextlib.AbstractContextManager[sync.Synced]]
+Opener = Callable[..., contextlib.AbstractContextManager[Any]]
 
 
-def answer(use: Callable[[Opener], Answer]) -> Answer:
+def answer(use: Callable[[Opener], Answer], opener: Opener = sync.opened) -> Answer:
     """`use(open_index)` on a healthy index, healing the cache first when it is damaged.
 
     `use` opens each index it needs with `open_index(root, role)`, holds no result past
-    returning, and writes nothing but the index: it may run up to three times.
+    returning, and writes nothing but the index: it may run up to three times. `opener`
+    opens an index (root, role, directory=): a project's or brain's, or a portfolio's.
     """
-    return healed(use)[0]
+    return healed(use, opener)[0]
 
 
-def healed(use: Callable[[Opener], Answer]) -> tuple[Answer, str | None]:
+def healed(
+    use: Callable[[Opener], Answer], opener: Opener = sync.opened
+) -> tuple[Answer, str | None]:
     """`use`'s answer and what was wrong with the cached index (None when nothing was)."""
     opened: list[str] = []
 
-    def cached(root: str, role: str = "project") -> contextlib.AbstractContextManager[sync.Synced]:
+    def cached(root: str, role: str = "project") -> contextlib.AbstractContextManager[Any]:
         opened.append(index.index_path(root, role))
-        return sync.opened(root, role)
+        return opener(root, role)
 
     try:
         return use(cached), None
@@ -51,11 +54,11 @@ def healed(use: Callable[[Opener], Answer]) -> tuple[Answer, str | None]:
     for path in dict.fromkeys(opened):
         discard(path)
     try:
-        return use(sync.opened), fault
+        return use(opener), fault
     except FAULTS:
         pass
     with index.temporary_directory() as scratch:
-        return use(functools.partial(sync.opened, directory=scratch)), fault
+        return use(functools.partial(opener, directory=scratch)), fault
 
 
 def sync_project(root: str) -> None:

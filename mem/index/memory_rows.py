@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.files.stores import json_lines, text_or_none
+from mem.files.stores import intact, json_lines, lifecycle_well_formed, text_or_none
 
 Rows = list[tuple[str, dict[str, object]]]
 
@@ -68,6 +68,7 @@ def lifecycle_rows(data: bytes) -> Rows:
                     "with_id": text_or_none(successor.get("id")),
                     "with_revision": text_or_none(successor.get("revision")),
                     "reason": text_or_none(event.get("reason")),
+                    "intact": int(intact(event, lifecycle_well_formed)),
                 },
             )
         )

@@ -93,7 +93,8 @@ class Groups:
                 group.append(record_id)
         self.size += len(counts)
 
-    def flush(self, conn: sqlite3.Connection, term_ids: TermIds) -> None:
+    def flush(self, conn: sqlite3.Connection, term_ids: TermIds, part: int = 0) -> None:
+        """Write the groups as `part` of each: a build gives each batch its own part."""
         if not self.bands:
             return
         ids = term_ids.resolve(conn, {term for groups in self.bands.values() for term, _ in groups})
@@ -107,10 +108,13 @@ class Groups:
         rows.sort(key=itemgetter(0))
         # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB again.
         conn.executemany(
-            "INSERT INTO postings (term, band, tf, records) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (term, band, tf) DO UPDATE"
+            "INSERT INTO postings (term, band, tf, part, records) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (term, band, tf, part) DO UPDATE"
             " SET records = CAST(records || excluded.records AS BLOB)",
-            ((term, band, tf, array(ITEM, group).tobytes()) for term, band, tf, group in rows),
+            (
+                (term, band, tf, part, array(ITEM, group).tobytes())
+                for term, band, tf, group in rows
+            ),
         )
         self.bands = {}
         self.size = 0
@@ -160,35 +164,36 @@ def remove(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
         return
     ids = TermIds().resolve(conn, {term for term, _, _ in doomed})
     for (term, band, tf), gone in doomed.items():
-        key = (ids[term], band, tf)
-        row = conn.execute(
-            "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?", key
-        ).fetchone()
-        if row is not None:
-            _rewrite(conn, key, decode(row[0]), gone)
+        for part, blob in conn.execute(
+            "SELECT part, records FROM postings WHERE term = ? AND band = ? AND tf = ?",
+            (ids[term], band, tf),
+        ).fetchall():
+            group = decode(blob)
+            if not gone.isdisjoint(group):
+                _rewrite(conn, (ids[term], band, tf, part), group, gone)
 
 
 def _remove_everywhere(conn: sqlite3.Connection, gone: set[int]) -> None:
     changed = []
-    for term, band, tf, blob in conn.execute("SELECT term, band, tf, records FROM postings"):
+    for term, band, tf, part, blob in conn.execute(
+        "SELECT term, band, tf, part, records FROM postings"
+    ):
         group = decode(blob)
         if not gone.isdisjoint(group):
-            changed.append(((term, band, tf), group))
+            changed.append(((term, band, tf, part), group))
     for key, group in changed:
         _rewrite(conn, key, group, gone)
 
 
 def _rewrite(
-    conn: sqlite3.Connection, key: tuple[int, int, int], group: array[int], gone: set[int]
+    conn: sqlite3.Connection, key: tuple[int, int, int, int], group: array[int], gone: set[int]
 ) -> None:
     kept = array(ITEM, (record_id for record_id in group if record_id not in gone))
+    where = "WHERE term = ? AND band = ? AND tf = ? AND part = ?"
     if kept:
-        conn.execute(
-            "UPDATE postings SET records = ? WHERE term = ? AND band = ? AND tf = ?",
-            (kept.tobytes(), *key),
-        )
+        conn.execute(f"UPDATE postings SET records = ? {where}", (kept.tobytes(), *key))
     else:
-        conn.execute("DELETE FROM postings WHERE term = ? AND band = ? AND tf = ?", key)
+        conn.execute(f"DELETE FROM postings {where}", key)
 
 
 def decode(blob: bytes) -> array[int]:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import xxhash
 
+from mem import layout
 from mem.core import js, parse
 from mem.index import RecordRow
 
@@ -23,15 +24,35 @@ def digest(text: str) -> int:
     return xxhash.xxh3_64_intdigest(text.encode("utf-8", "surrogatepass")) - (1 << 63)
 
 
-def records_for(kind: str, data: bytes, base_offset: int = 0) -> Iterator[RecordRow]:
-    """The records of a source's bytes (or of a journal's appended tail), in file order."""
+def records_for(
+    kind: str, data: bytes, base_offset: int = 0, relative: str = ""
+) -> Iterator[RecordRow]:
+    """The records of a source's bytes (or of a journal's appended tail), in file order.
+
+    Notes of a project's six memory files (`relative`) also carry their memory id and
+    revision, so audits can join them with evidence, lifecycle events and receipts in SQL.
+    """
     if kind == "journal":
         for offset, line in parse.journal_lines(data, base_offset):
             record = event_record(offset, line)
             if record is not None:
                 yield record
         return
-    yield from note_records(data.decode("utf-8", errors="replace"))
+    notes = note_records(data.decode("utf-8", errors="replace"))
+    yield from (as_memory(record, relative) for record in notes) if is_memory(relative) else notes
+
+
+def is_memory(relative: str) -> bool:
+    return relative in layout.MEMORY_FILES
+
+
+def as_memory(record: RecordRow, relative: str) -> RecordRow:
+    """A note of a memory file, with its memory id and revision (mem.core.memory)."""
+    from mem.core import memory  # hashing ids and revisions: only when memory files change
+
+    return record._replace(
+        memory_id=memory.memory_id(relative, record.ref), revision=memory.revision_of(record.text)
+    )
 
 
 def note_records(content: str) -> Iterator[RecordRow]:
@@ -67,15 +88,16 @@ def note_digests(content: str) -> Iterator[tuple[int, int, tuple[int, int]]]:
         yield ordinal, digest(content[start:end]), (start, end)
 
 
-def note_record(content: str, ordinal: int, start: int, end: int) -> RecordRow:
-    """The record of the section whose source is content[start:end]."""
+def note_record(content: str, ordinal: int, start: int, end: int, relative: str = "") -> RecordRow:
+    """The record of the section whose source is content[start:end] (of file `relative`)."""
     source = content[start:end]
     # Parsed alone, a section that is not the last gets the "\n" the last one gets: the
     # scored text differs by that newline only, which neither its trimmed text nor its
     # tokens show.
     _, heading, text, _ = next(parse.sections(source))
     counts, length = parse.term_counts(parse.token_bytes(text))
-    return RecordRow(ordinal, "note", heading, js.trim(text), length, counts, digest(source))
+    record = RecordRow(ordinal, "note", heading, js.trim(text), length, counts, digest(source))
+    return as_memory(record, relative) if is_memory(relative) else record
 
 
 def journal_digests(data: bytes) -> Iterator[tuple[int, int, str]]:

@@ -72,6 +72,7 @@ LOADERS: dict[str, Callable[[bytes], TableRows]] = {
     "outcomes": _loader("mem.core.receipts", "index_rows"),
     "pattern-scores": _loader("mem.index.pattern_rows", "score_rows"),
     "promotions": _loader("mem.index.pattern_rows", "promotion_rows"),
+    "registry": _loader("mem.core.registry", "index_rows"),
 }
 
 
@@ -158,13 +159,25 @@ def _read(source: SourceStat, reads: Reads, keep: bool = True) -> Read:
     return read
 
 
-def _apply(
-    conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow], reads: Reads
+def apply(
+    conn: index.Connection,
+    project_id: int,
+    work: Plan,
+    indexed: dict[str, index.FileRow],
+    reads: Reads | None = None,
+    inserter: index.Inserter | None = None,
 ) -> Report:
+    """Carry out a plan for one indexed root, inside the caller's transaction.
+
+    A caller syncing many roots passes one `inserter` for all and flushes it at the end:
+    each flush rewrites the postings groups it adds to.
+    """
+    reads = {} if reads is None else reads
     added = changed = appended = 0
     for path in work.removed:
         index.delete_file(conn, indexed[path].id)
-    inserter = index.Inserter(conn)
+    shared = inserter is not None
+    inserter = inserter or index.Inserter(conn)
     for source in work.check:
         read = _read(source, reads, keep=False)
         data, hashed = read.data, read.hash
@@ -172,10 +185,11 @@ def _apply(
         spec = source.spec
         stat_args = (len(data), source.mtime_ns, source.inode, read.checked_ns)
         if _same_file_and_bytes(row, source, hashed):
-            index.touch_file(conn, spec.relative, hashed, *stat_args, source.ctime_ns)
+            index.touch_file(conn, project_id, spec.relative, hashed, *stat_args, source.ctime_ns)
             continue
         file_id = index.upsert_file(
             conn,
+            project_id,
             spec.relative,
             spec.kind,
             spec.rank,
@@ -197,19 +211,20 @@ def _apply(
                 index.clear_file(conn, file_id)
             index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
         elif row is None:
-            inserter.insert(file_id, records.records_for(spec.kind, data))
+            inserter.insert(file_id, records.records_for(spec.kind, data, 0, spec.relative))
         else:
-            _resync_records(conn, inserter, file_id, spec.kind, data)
+            _resync_records(conn, inserter, file_id, spec, data)
         if row is None:
             added += 1
         else:
             changed += 1
-    inserter.flush()
+    if not shared:
+        inserter.flush()
     return Report(added, changed, appended, len(work.removed))
 
 
 def _resync_records(
-    conn: index.Connection, inserter: index.Inserter, file_id: int, kind: str, data: bytes
+    conn: index.Connection, inserter: index.Inserter, file_id: int, spec: SourceSpec, data: bytes
 ) -> None:
     """Replace only the records whose text changed; kept records just take their new place."""
     kept: dict[int, list[tuple[int, int]]] = {}
@@ -217,7 +232,7 @@ def _resync_records(
         kept.setdefault(record_digest, []).append((record_id, ordinal))
     moves = []
     new: list[index.RecordRow] = []
-    if kind == "journal":
+    if spec.kind == "journal":
         for offset, line_digest, line in records.journal_digests(data):
             same = kept.get(line_digest)
             if same:
@@ -237,7 +252,7 @@ def _resync_records(
                 if old_ordinal != ordinal:
                     moves.append((record_id, ordinal))
             else:
-                new.append(records.note_record(content, ordinal, start, end))
+                new.append(records.note_record(content, ordinal, start, end, spec.relative))
     index.delete_records(conn, [record_id for gone in kept.values() for record_id, _ in gone])
     index.move_records(conn, file_id, moves)
     inserter.insert(file_id, new)
@@ -253,12 +268,17 @@ def _same_file_and_bytes(row: index.FileRow | None, source: SourceStat, hashed: 
     )
 
 
-def _touched_only(
-    conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow], reads: Reads
+def touched_only(
+    conn: index.Connection,
+    project_id: int,
+    work: Plan,
+    indexed: dict[str, index.FileRow],
+    reads: Reads | None = None,
 ) -> bool:
     """Racily clean files whose bytes did not change need only a new stat: no parse, no lock."""
     if work.removed:
         return False
+    reads = {} if reads is None else reads
     touches = []
     for source in work.check:
         row = indexed.get(source.spec.relative)
@@ -269,6 +289,7 @@ def _touched_only(
             return False
         touches.append(
             (
+                project_id,
                 source.spec.relative,
                 row.hash,
                 len(read.data),
@@ -414,7 +435,7 @@ def sync_project(root: str) -> Report:
 def would_change(work: Plan, indexed: dict[str, index.FileRow]) -> bool:
     """Whether syncing would change the index's rows, not just refresh stat data.
 
-    Recall's own rule (see _touched_only): a racily clean file whose bytes hash as indexed
+    Recall's own rule (see touched_only): a racily clean file whose bytes hash as indexed
     changes nothing. `mem status` reports freshness with it.
     """
     if work.removed:
@@ -436,7 +457,7 @@ def _sync(root: str, role: str, path: str, kept: index.Connection | None = None)
         work = plan(index_sources.stat_sources(root, specs), indexed)
         if work.empty:
             return Synced(conn, Report(), indexed)
-        if _touched_only(conn, work, indexed, reads):
+        if touched_only(conn, index.ONLY_PROJECT, work, indexed, reads):
             return Synced(conn, Report(), index.file_rows(conn))
         # A journal that grew is the common change (every `mem write`): SQLite's own write
         # lock serialises it, so it needs neither the file lock nor its import. A writer
@@ -446,7 +467,7 @@ def _sync(root: str, role: str, path: str, kept: index.Connection | None = None)
                 indexed = index.file_rows(conn)
                 work = plan(index_sources.stat_sources(root, specs), indexed)
                 if _appends_only(work, indexed, reads):
-                    report = _apply(conn, work, indexed, reads)
+                    report = apply(conn, index.ONLY_PROJECT, work, indexed, reads)
                     conn.execute("COMMIT")
                     return Synced(conn, report, index.file_rows(conn))
             except BaseException:
@@ -466,7 +487,7 @@ def _sync(root: str, role: str, path: str, kept: index.Connection | None = None)
         with index.transaction(conn):
             indexed = index.file_rows(conn)
             work = plan(index_sources.stat_sources(root, specs), indexed)
-            report = _apply(conn, work, indexed, reads)
+            report = apply(conn, index.ONLY_PROJECT, work, indexed, reads)
         return Synced(conn, report, index.file_rows(conn))
 
 
@@ -477,5 +498,7 @@ def build_fresh(root: str, role: str, path: str) -> Report:
 
 def _build_fresh(root: str, role: str, path: str, reads: Reads) -> Report:
     with index.build(path, root) as fresh:
+        project_id = index.add_project(fresh, root, os.path.basename(root), role, found=True)
+        assert project_id == index.ONLY_PROJECT
         present = index_sources.stat_sources(root, specs_for(root, role))
-        return _apply(fresh, Plan(present, []), {}, reads)
+        return apply(fresh, project_id, Plan(present, []), {}, reads)

@@ -49,6 +49,7 @@ class Candidate(NamedTuple):
     rank: int
     ordinal: int
     id: int
+    project: str = ""  # across a portfolio: the root's real path, which orders equal scores
 
 
 class _Term:
@@ -105,10 +106,12 @@ def search(
     now_ms: float | None,
     limit: int | None,
     local_offset_ms: Callable[[float], float],
+    projects: Mapping[int, str] | None = None,
 ) -> list[score.Ranked]:
     """The records of `files` (id -> rank) that can be among the best `limit` (all: None).
 
-    Exact scores, unordered: the caller merges indexes and orders with score.order.
+    Exact scores, unordered: the caller merges indexes and orders with score.order. In a
+    portfolio index, `projects` (file id -> the root's path) gives each its project.
     """
     width = len(terms)
     if not width or not files:
@@ -122,8 +125,8 @@ def search(
         current = _Term(term_id, place)
         previous = None
         for band, tf, size in conn.execute(
-            "SELECT band, tf, length(records) FROM postings WHERE term = ?"
-            " ORDER BY band DESC, tf DESC",
+            "SELECT band, tf, sum(length(records)) FROM postings WHERE term = ?"
+            " GROUP BY band, tf ORDER BY band DESC, tf DESC",
             (term_id,),
         ):
             if band != previous:
@@ -136,7 +139,7 @@ def search(
                 state.live += 1
                 state.total += _weight(tf)
             current.groups.append((tf, size // 8))
-    searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms)
+    searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms, projects or {})
     queue = [(-state.bound(width), band) for band, state in bands.items()]
     heapq.heapify(queue)
     while queue:
@@ -149,11 +152,11 @@ def search(
         if width > 1 and _whole_band_is_cheaper(state, size):
             searcher.read_band(state)
             continue
-        (blob,) = conn.execute(
+        parts = conn.execute(
             "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?",
             (chosen.term_id, band, tf),
-        ).fetchone()
-        searcher.read(postings.decode(blob), tf, band, chosen.place)
+        )
+        searcher.read(postings.decode(b"".join(blob for (blob,) in parts)), tf, band, chosen.place)
         chosen.position += 1
         state.total -= _weight(tf)
         if chosen.position < len(chosen.groups):
@@ -210,8 +213,10 @@ class _Searcher:
         now_ms: float | None,
         limit: int | None,
         local_offset_ms: Callable[[float], float],
+        projects: Mapping[int, str],
     ) -> None:
         self.conn = conn
+        self.projects = projects
         self.local_offset_ms = local_offset_ms
         self.terms = [term.encode("latin-1") for term in terms]
         self.files = files
@@ -372,7 +377,18 @@ class _Searcher:
             if self.now_ms > event_ms:
                 value *= math.exp((self.now_ms - event_ms) * _FRESHER)
         self.found.append(
-            Candidate(value, frequencies, tokens, kind, ts_ms, ts_local, rank, ordinal, record_id)
+            Candidate(
+                value,
+                frequencies,
+                tokens,
+                kind,
+                ts_ms,
+                ts_local,
+                rank,
+                ordinal,
+                record_id,
+                self.projects.get(file_id, ""),
+            )
         )
         self._keep(value)
 
@@ -399,5 +415,9 @@ class _Searcher:
                 if event_ms is not None and candidate.ts_local:
                     event_ms += self.local_offset_ms(event_ms)
                 value = score.decayed(value, event_ms, self.now_ms)
-            ranked.append(score.Ranked(value, candidate.rank, candidate.ordinal, candidate.id))
+            ranked.append(
+                score.Ranked(
+                    value, candidate.rank, candidate.ordinal, candidate.id, candidate.project
+                )
+            )
         return ranked

@@ -17,7 +17,6 @@ serves, so a stray print can never corrupt the protocol stream.
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 from typing import Any
 
@@ -28,6 +27,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
+from mem import __version__
 from mem.errors import MemError
 from mem.index import sync
 from mem.mcp import arguments as checks
@@ -121,7 +121,7 @@ def build(default_root: str) -> Server[Any]:
 
     return Server(
         "mem",
-        version=importlib.metadata.version("mem"),
+        version=__version__,
         instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,

@@ -30,10 +30,17 @@ def truncate(text: str) -> str:
 
 
 def recall(
-    query: str, scope: str, ranking: str, results: list[dict[str, Any]], *, as_json: bool
+    query: str,
+    scope: str,
+    ranking: str,
+    results: list[dict[str, Any]],
+    *,
+    as_json: bool,
+    skipped: list[dict[str, str]] | None = None,
 ) -> str:
+    """A recall's answer; `skipped` (--scope all) lists registered projects that are gone."""
     if as_json:
-        return _recall_json(query, scope, ranking, results)
+        return _recall_json(query, scope, ranking, results, skipped)
     return _recall_text(query, scope, results)
 
 
@@ -43,12 +50,14 @@ def _recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
     lines = [f'mem recall: {len(results)} match(es) for "{query}" (scope: {scope})']
     for position, entry in enumerate(results, start=1):
         score = js.to_fixed(entry["score"], 3)
+        # --scope all: the project's name before the source
+        where = f"{one_line(entry['projectName'])}: " if "projectName" in entry else ""
         if entry["kind"] == "event":
-            lines.append(f"  {position}. [{score}] event {entry['source']}#{entry['ref']}")
+            lines.append(f"  {position}. [{score}] event {where}{entry['source']}#{entry['ref']}")
         else:
             retired = _retired_mark(entry)
             lines.append(
-                f"  {position}. [{score}] note {entry['source']} § {entry['ref']}{retired}"
+                f"  {position}. [{score}] note {where}{entry['source']} § {entry['ref']}{retired}"
             )
         lines.append(f"     {truncate(entry['text'])}")
         if entry.get("memory"):
@@ -95,15 +104,39 @@ def _memory_status(memory: dict[str, Any]) -> str:
     return f"     {memory['id']}: {state}; audit {memory['audit']}"
 
 
-def _recall_json(query: str, scope: str, ranking: str, results: list[dict[str, Any]]) -> str:
-    envelope = {
+def _recall_json(
+    query: str,
+    scope: str,
+    ranking: str,
+    results: list[dict[str, Any]],
+    skipped: list[dict[str, str]] | None,
+) -> str:
+    envelope: dict[str, Any] = {
         "query": query,
         "scope": scope,
         "ranking": ranking,
         "count": len(results),
         "results": results,
     }
+    if skipped is not None:
+        envelope["skipped"] = skipped  # --scope all: registered projects whose folder is gone
     return js.stringify_pretty(envelope) + "\n"
+
+
+def one_line(text: str) -> str:
+    """A project's name or path on one line: control characters spelled as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def skipped_text(skipped: list[dict[str, str]]) -> str:
+    """Stderr lines for the registered projects a portfolio recall skipped."""
+    return "".join(
+        f"mem recall: warning: skipped {one_line(item['projectName'])}"
+        f" ({one_line(item['project'])}): {item['reason']}\n"
+        for item in skipped
+    )
 
 
 def write(event: dict[str, Any], *, as_json: bool) -> str:

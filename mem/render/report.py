@@ -300,13 +300,18 @@ def index_check(result: dict[str, Any], *, as_json: bool) -> str:
 def _store_finding_lines(result: dict[str, Any]) -> list[str]:
     """What readers skip in the stores, and record ids that different lines share (D11)."""
     lines = [
-        f"  {found['file']}:{found['line']}: skipped by readers ({found['reason']})"
+        f"  {_store(found)}:{found['line']}: skipped by readers ({found['reason']})"
         for found in result["damagedLines"]
     ]
     for found in result["sharedIds"]:
         numbers = ", ".join(str(number) for number in found["lines"])
-        lines.append(f"  {found['file']}: id {found['id']} on different lines {numbers}")
+        lines.append(f"  {_store(found)}: id {found['id']} on different lines {numbers}")
     return lines
+
+
+def _store(found: dict[str, Any]) -> str:
+    """A store's path; across a portfolio, under its project's folder."""
+    return f"{found['project']}/{found['file']}" if "project" in found else str(found["file"])
 
 
 def index_rebuild(result: dict[str, Any], *, as_json: bool) -> str:
@@ -316,20 +321,26 @@ def index_rebuild(result: dict[str, Any], *, as_json: bool) -> str:
 
 
 def browse(served: dict[str, Any], *, as_json: bool) -> str:
-    """What `mem browse` prints once it listens: one JSON line (then it serves), or the URL."""
-    if as_json:
-        result = {
-            "url": served["url"],
-            "root": served["root"],
-            "notes": served["notes"],
-            "events": served["events"],
-            "problems": [{"part": part, "problem": text} for part, text in served["problems"]],
-        }
-        return js.stringify(result) + "\n"
+    """What `mem browse` prints once the server listens (with --json one line), then it serves."""
+    result = _browse_ready(served)
+    return js.stringify(result) + "\n" if as_json else _browse_text(result)
+
+
+def _browse_ready(served: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "url": served["url"],
+        "root": served["root"],
+        "notes": served["notes"],
+        "events": served["events"],
+        "problems": [{"part": part, "problem": text} for part, text in served["problems"]],
+    }
+
+
+def _browse_text(result: dict[str, Any]) -> str:
     return _lines(
         [
-            f"mem browse: a read-only snapshot of {served['root']}"
-            f" ({served['notes']} notes, {served['events']} events) at",
-            f"  {served['url']}",
+            f"mem browse: a read-only snapshot of {result['root']}"
+            f" ({result['notes']} notes, {result['events']} events) at",
+            f"  {result['url']}",
         ]
     )

@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""Benchmark for the portfolio: `recall --scope all` over 1,000 projects x 1,000 entries.
+
+Run with the venv's python (the in-process figure imports mem from the same interpreter):
+    python bench/portfolio.py [--projects 1000] [--entries 1000] [--repeat 9] [--keep DIR]
+    python bench/portfolio.py --generate-only DIR [--projects 20 --entries 100]
+Generating 1M entries takes a while, so the portfolio is kept (by default in the temp
+directory, keyed by its size) and reused by the next run; the cache is always fresh.
+Stdlib only. Exits 0 even when targets are missed: this is a report, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import pty
+import random
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MEM_NOW = "2026-10-18T09:30:00.000Z"
+OUT_DIR = Path(__file__).resolve().parent / "out"
+NOTE_FILES = [
+    ".bmad/memory/decisions.md",
+    ".bmad/memory/lessons.md",
+    ".bmad/memory/patterns.md",
+    ".agents/memory/decisions.md",
+    ".agents/memory/lessons.md",
+    ".agents/memory/patterns.md",
+]
+JOURNAL = ".bmad/memory/journal.ndjson"
+NOTE_SHARE = 0.7  # of each project's entries; the rest are journal events
+FUNCTION_WORDS = "the to for in on with when and of is not from by after".split()
+TECH_WORDS = """postgres cache api test build deploy config docker migration schema index query
+auth token session retry timeout logging error service client server connection pooling pipeline
+release branch merge review lint worker queue kafka redis nginx kubernetes helm terraform backup
+restore replica shard transaction lock deadlock router middleware controller template component
+state store bundle webpack typescript python rust golang node fixture mock snapshot coverage
+benchmark trace metric alert incident rollback canary feature flag rollout sqlite tokenizer
+ranking search recall journal markdown heading parser pgbouncer""".split()
+AGENTS = ["forge", "scout", "atlas", "quill", "sentinel", "architect", "dev"]
+TARGETS = {
+    "warm": 150.0,
+    "fresh": 50.0,
+    "after_write_extra": 20.0,
+    "first_sync_s": 60.0,
+    "first_sync_rss_mib": 400.0,
+}
+
+
+def vocabulary(rng: random.Random, size: int = 6000) -> list[str]:
+    words = FUNCTION_WORDS + TECH_WORDS
+    seen = set(words)
+    onsets = "b c d f g k l m n p r s t v z br kr st tr pl gl".split()
+    while len(words) < size:
+        word = "".join(
+            rng.choice(onsets) + rng.choice("aeiou") + rng.choice(["", "n", "r", "x", "l"])
+            for _ in range(rng.randint(2, 3))
+        )
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+    return words
+
+
+def zipf_weights(n: int, s: float = 1.07) -> list[float]:
+    total, cum = 0.0, []
+    for rank in range(1, n + 1):
+        total += 1 / rank**s
+        cum.append(total)
+    return cum
+
+
+def generate(root: Path, projects: int, entries: int) -> list[str]:
+    """Projects p0000... under root, a brain registering them; returns the query classes."""
+    rng = random.Random(42)
+    vocab = vocabulary(rng)
+    cum = zipf_weights(len(vocab))
+    notes = int(entries * NOTE_SHARE)
+    events = entries - notes
+    brain = root / "_brain"
+    (brain / "projects").mkdir(parents=True, exist_ok=True)
+    (brain / "lessons.md").write_text(
+        "# Lessons\n\n### Pool postgres connections\nUse pgbouncer in front of postgres.\n"
+    )
+    for number in range(projects):
+        project = root / f"p{number:04d}"
+        local = random.Random(number)
+        per_file = [notes // len(NOTE_FILES)] * len(NOTE_FILES)
+        per_file[0] += notes - sum(per_file)
+        for relative, count in zip(NOTE_FILES, per_file, strict=True):
+            out = ["# Notes\n"]
+            for section in range(count):
+                words = local.choices(vocab, cum_weights=cum, k=local.randint(8, 40))
+                out.append(f"\n### {' '.join(words[:4])} {number}-{section}\n")
+                out.append(" ".join(words[4:]) + ".\n")
+            path = project / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(out), encoding="utf-8")
+        lines = []
+        for event in range(events):
+            ts = f"2026-10-{1 + event * 16 // max(events, 1):02d}T08:{event % 60:02d}:00.000Z"
+            agent = local.choice(AGENTS)
+            task = " ".join(local.choices(vocab, cum_weights=cum, k=local.randint(3, 9)))
+            ident = hashlib.sha256(f"{ts}\0{agent}\0{task}".encode()).hexdigest()[:12]
+            record = {
+                "ts": ts,
+                "agent": agent,
+                "task": task,
+                "outcome": "success",
+                "signals": {},
+                "id": ident,
+            }
+            lines.append(json.dumps(record, separators=(",", ":")) + "\n")
+        (project / JOURNAL).write_text("".join(lines), encoding="utf-8")
+        entry = f'path: "{project.resolve()}"\nname: "p{number:04d}"'
+        (brain / "projects" / f"{number:08x}.yaml").write_text(entry, encoding="utf-8")
+    # The tail of the vocabulary is rare; the middle is mid-frequency.
+    return [
+        f"{vocab[len(vocab) - 7]}",  # rare id
+        f"{vocab[300]} {vocab[420]}",  # 2-3 mid-frequency words
+        "the",
+        f"the postgres {vocab[250]} {vocab[900]} {vocab[4000]}",  # 5-word mix
+    ]
+
+
+CPU: list[float] = []  # user + system ms of every timed process, in order
+
+
+def ms_of(cmd: list[str], env: dict[str, str]) -> float:
+    """Wall ms of a whole process (its CPU ms go to CPU: the machine may be shared)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = (time.perf_counter() - start) * 1000
+    CPU.append((usage.ru_utime + usage.ru_stime) * 1000)
+    if status != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{child.stderr.read() if child.stderr else ''}")
+    return elapsed
+
+
+def timed(cmd: list[str], env: dict[str, str], repeat: int) -> tuple[float, float]:
+    """(median wall ms, median CPU ms) of `repeat` runs."""
+    walls = [ms_of(cmd, env) for _ in range(repeat)]
+    return median(walls), median(CPU[-repeat:])
+
+
+def median(samples: list[float]) -> float:
+    return statistics.median(samples)
+
+
+def first_sync(mem: str, project: Path, env: dict[str, str]) -> dict[str, float | int]:
+    """`mem index path --portfolio` on an empty cache, stderr on a terminal: time, RSS, progress."""
+    controller, terminal = pty.openpty()
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        [mem, "index", "path", "--portfolio", "-d", str(project)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=terminal,
+    )
+    os.close(terminal)
+    shown = b""
+    while True:
+        ready, _, _ = select.select([controller], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
+            shown += chunk
+        elif child.poll() is not None:
+            break
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - start
+    os.close(controller)
+    if status != 0:
+        sys.exit(f"first sync failed: {shown.decode(errors='replace')}")
+    updates = shown.count(b"\r")
+    return {
+        "seconds": elapsed,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "rss_mib": usage.ru_maxrss / 1024,
+        "progress_updates": updates,
+    }
+
+
+def freshness(brain: Path, env: dict[str, str], rounds: int = 30) -> tuple[float, float, int]:
+    """In-process: open the portfolio index and check every project, nothing changed.
+
+    (median ms, median ms of as many bare `stat` calls as the check makes, that count).
+    """
+    code = (
+        "import json, os, sys, time\n"
+        "from mem import index\n"
+        "from mem.index import portfolio\n"
+        "samples, floor = [], []\n"
+        f"for _ in range({rounds}):\n"
+        "    t = time.perf_counter()\n"
+        f"    with portfolio.synced({str(brain)!r}) as (conn, report):\n"
+        "        assert report.projects == 0, report\n"
+        "    samples.append((time.perf_counter() - t) * 1000)\n"
+        f"with portfolio.synced({str(brain)!r}) as (conn, report):\n"
+        "    rows = index.project_rows(conn)\n"
+        "paths = [os.path.join(row.path, line) for row in rows\n"
+        "         for line in (row.watch or '').split('\\n') if line]\n"
+        f"for _ in range({rounds}):\n"
+        "    t = time.perf_counter()\n"
+        "    for path in paths:\n"
+        "        os.stat(path)\n"
+        "    floor.append((time.perf_counter() - t) * 1000)\n"
+        "print(json.dumps([samples, floor, len(paths)]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        sys.exit(f"freshness check failed:\n{done.stderr}")
+    samples, floor, count = json.loads(done.stdout)
+    return median(samples), median(floor), count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--projects", type=int, default=1000)
+    parser.add_argument("--entries", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--keep", help="where the generated portfolio is kept and reused")
+    parser.add_argument("--generate-only", metavar="DIR")
+    parser.add_argument("--mem", default=str(Path(sys.executable).with_name("mem")))
+    args = parser.parse_args()
+    if args.generate_only:
+        queries = generate(Path(args.generate_only), args.projects, args.entries)
+        (Path(args.generate_only) / "queries.json").write_text(json.dumps(queries))
+        print(json.dumps(queries))
+        return
+    size = f"{args.projects}x{args.entries}"
+    root = Path(args.keep or Path(tempfile.gettempdir()) / f"mem-bench-portfolio-{size}")
+    marker = root / "queries.json"
+    if not marker.exists():
+        shutil.rmtree(root, ignore_errors=True)
+        start = time.perf_counter()
+        queries = generate(root, args.projects, args.entries)
+        marker.write_text(json.dumps(queries))
+        print(f"generated {size} in {time.perf_counter() - start:.0f} s under {root}")
+    queries = json.loads(marker.read_text())
+    brain, project = root / "_brain", root / "p0000"
+    cache = Path(tempfile.mkdtemp(prefix="mem-bench-cache-"))
+    env = {
+        **os.environ,
+        "MEM_CACHE_DIR": str(cache),
+        "MEM_NOW": MEM_NOW,
+        "TZ": "UTC",
+        "BMAD_PLUS_BRAIN": str(brain),
+        "HOME": str(cache / "home"),
+    }
+    try:
+        floor, floor_cpu = timed([sys.executable, "-c", "pass"], env, args.repeat)
+        synced = first_sync(args.mem, project, env)
+        recall = [args.mem, "recall", "--scope", "all", "-d", str(project)]
+        ms_of([*recall, queries[0]], env)
+        warm = {query: timed([*recall, query], env, args.repeat) for query in queries}
+        fresh, stat_floor, stats = freshness(brain, env)
+        after, after_cpu = [], []
+        for round_ in range(args.repeat):
+            writer = root / f"p{(round_ * 37) % args.projects:04d}"
+            ms_of(
+                [
+                    args.mem,
+                    "write",
+                    "-d",
+                    str(writer),
+                    "--agent",
+                    "bench",
+                    "--task",
+                    f"bench write {round_}",
+                ],
+                env,
+            )
+            after.append(ms_of([*recall, queries[1]], env))
+            after_cpu.append(CPU[-1])
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    after_ms, warm_mid = median(after), warm[queries[1]][0]
+    rows = [
+        ("python -c pass (floor)", f"{floor:.0f} ms", f"{floor_cpu:.0f} ms", ""),
+        *[
+            (
+                f'warm recall --scope all "{query[:30]}"',
+                f"{wall:.0f} ms",
+                f"{cpu:.0f} ms",
+                _verdict(wall <= TARGETS["warm"], f"<= {TARGETS['warm']:.0f} ms"),
+            )
+            for query, (wall, cpu) in warm.items()
+        ],
+        (
+            "freshness check, nothing changed (in-process)",
+            f"{fresh:.1f} ms",
+            "",
+            _verdict(fresh <= TARGETS["fresh"], f"<= {TARGETS['fresh']:.0f} ms"),
+        ),
+        (f"  floor: {stats:,} bare stat calls (in-process)", f"{stat_floor:.1f} ms", "", ""),
+        (
+            "next recall after one project's mem write",
+            f"{after_ms:.0f} ms",
+            f"{median(after_cpu):.0f} ms",
+            _verdict(
+                after_ms <= warm_mid + TARGETS["after_write_extra"],
+                f"<= warm {warm_mid:.0f} + 20 ms",
+            ),
+        ),
+        (
+            "first portfolio sync",
+            f"{synced['seconds']:.1f} s",
+            f"{synced['cpu_s']:.1f} s",
+            _verdict(synced["seconds"] <= TARGETS["first_sync_s"], "<= 60 s"),
+        ),
+        (
+            "first sync peak RSS",
+            f"{synced['rss_mib']:.0f} MiB",
+            "",
+            _verdict(synced["rss_mib"] <= TARGETS["first_sync_rss_mib"], "<= 400 MiB"),
+        ),
+        (
+            "first sync progress updates on a terminal",
+            str(synced["progress_updates"]),
+            "",
+            _verdict(synced["progress_updates"] > 0, "> 0"),
+        ),
+    ]
+    print(
+        f"\nportfolio {size} ({args.projects * args.entries:,} entries),"
+        f" python {platform.python_version()}, medians of {args.repeat},"
+        f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
+    width = max(len(row[0]) for row in rows)
+    print(f"  {'':<{width}}  {'wall':>9}  {'CPU':>9}")
+    for label, value, cpu, verdict in rows:
+        print(f"  {label:<{width}}  {value:>9}  {cpu:>9}  {verdict}")
+    OUT_DIR.mkdir(exist_ok=True)
+    (OUT_DIR / "portfolio.json").write_text(
+        json.dumps(
+            {
+                "size": size,
+                "floor_ms": floor,
+                "warm_ms": warm,
+                "fresh_ms": fresh,
+                "stat_floor_ms": stat_floor,
+                "stat_calls": stats,
+                "after_write_ms": after,
+                "first_sync": synced,
+            },
+            indent=2,
+        )
+    )
+
+
+def _verdict(passed: bool, target: str) -> str:
+    return f"{'PASS' if passed else 'MISS'} ({target})"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""`mem portfolio add|list|remove`: the projects registered in the portfolio's brain.
+
+The portfolio is the linked (or detected) brain and the projects its `projects/*.yaml`
+entries name (bmad-mem.md sections 16-17). Entries are mem's own files: adding one
+rewrites it atomically, removing one deletes it; no project file is touched.
+`projects-index.md` is regenerated after every change.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from mem.commands import scan
+from mem.core import registry
+from mem.errors import MemError
+from mem.files import brain, host, index_sources, safe_paths, writing
+
+portfolio_brain = brain.portfolio_brain
+
+
+def scan_brain(folder: str, explicit: str | None) -> str:
+    """Where `mem scan FOLDER --register` registers: --portfolio, else the brain detected
+    from the scanned folder (its `_brain/` or a parent's, $BMAD_PLUS_BRAIN, the global one)."""
+    if not os.path.isdir(folder):
+        raise MemError(f"Directory not found: {os.path.abspath(folder)}")
+    return portfolio_brain(safe_paths.project_root(folder), explicit)
+
+
+def entries(brain_dir: str) -> list[dict[str, Any]]:
+    """Every registry entry that names a project, with whether its folder is there."""
+    found = []
+    for name in safe_paths.list_names(brain_dir, registry.ENTRY_DIRECTORY):
+        if not name.endswith(registry.ENTRY_SUFFIX):
+            continue
+        entry_file = os.path.join(brain_dir, registry.ENTRY_DIRECTORY, name)
+        fields = registry.read_entry(host.read_small_text(entry_file) or "")
+        path = fields.get("path")
+        if not isinstance(path, str) or not path:
+            continue
+        real = os.path.realpath(os.path.join(brain_dir, path))
+        entry_name = fields.get("name")
+        found.append(
+            {
+                "name": registry.project_name(
+                    entry_name if isinstance(entry_name, str) else None, real
+                ),
+                "path": real,
+                "entry": entry_file,
+                "found": index_sources.is_folder(real),
+            }
+        )
+    return sorted(found, key=lambda item: (item["path"], item["entry"]))
+
+
+def listed(root: str, explicit: str | None) -> dict[str, Any]:
+    brain_dir = portfolio_brain(root, explicit)
+    projects = entries(brain_dir)
+    return {
+        "brain": brain_dir,
+        "count": len(projects),
+        "missing": sum(1 for project in projects if not project["found"]),
+        "projects": projects,
+    }
+
+
+def register(brain_dir: str, fields: dict[str, object], date: str) -> tuple[str, bool]:
+    """Write a project's entry, keeping what an earlier entry learned; (path, changed)."""
+    path = str(fields["path"])
+    relative = f"{registry.ENTRY_DIRECTORY}/{scan.project_hash(path)}{registry.ENTRY_SUFFIX}"
+    prior_text = host.read_small_text(os.path.join(brain_dir, relative))
+    prior = {} if prior_text is None else registry.read_entry(prior_text)
+    merged = {"name": os.path.basename(path), **prior, **fields, "hash": scan.project_hash(path)}
+    if prior_text is not None and {k: v for k, v in merged.items() if k != "last_scanned"} == {
+        k: v for k, v in prior.items() if k != "last_scanned"
+    }:
+        return os.path.join(brain_dir, relative), False
+    merged["last_scanned"] = date
+    writing.replace_owned(brain_dir, relative, registry.entry_text(merged))
+    return os.path.join(brain_dir, relative), True
+
+
+def _project_directory(path: str) -> str:
+    real = os.path.realpath(os.path.abspath(path))
+    if not os.path.exists(real):
+        raise MemError(f"Project directory does not exist: {real}")
+    if not os.path.isdir(real):
+        raise MemError(f"Project directory is not a directory: {real}")
+    return real
+
+
+def add(root: str, explicit: str | None, paths: list[str], now: str) -> dict[str, Any]:
+    """Register projects (all or none: every path is checked before any entry is written)."""
+    if not paths:
+        raise MemError("Give at least one project directory to add.")
+    brain_dir = portfolio_brain(root, explicit)
+    projects = list(dict.fromkeys(_project_directory(path) for path in paths))
+    known = {item["path"]: item["entry"] for item in entries(brain_dir)}
+    added = []
+    for project in projects:
+        if project in known:  # whatever its entry's file name: one project, one entry
+            added.append({"path": project, "entry": known[project], "added": False})
+            continue
+        entry, changed = register(brain_dir, {"path": project}, now[:10])
+        added.append({"path": project, "entry": entry, "added": changed})
+    index_file = scan.rebuild_projects_index(brain_dir, now[:10])
+    return {"brain": brain_dir, "projects": added, "projectsIndex": index_file}
+
+
+def remove(root: str, explicit: str | None, target: str, now: str) -> dict[str, Any]:
+    """Unregister one project, named by its path or its name; its files are not touched."""
+    brain_dir = portfolio_brain(root, explicit)
+    known = entries(brain_dir)
+    real = os.path.realpath(os.path.abspath(target))
+    matching = [item for item in known if item["path"] == real]
+    if not matching:
+        matching = [item for item in known if item["name"] == target]
+    if not matching:
+        raise MemError(f'No registered project has the path or name "{target}".')
+    if len({item["path"] for item in matching}) > 1:
+        paths = ", ".join(item["path"] for item in matching)
+        raise MemError(f'"{target}" names more than one project ({paths}); give its path.')
+    removed = []
+    for item in matching:
+        relative = os.path.relpath(item["entry"], brain_dir).replace(os.sep, "/")
+        writing.remove_owned(brain_dir, relative)
+        removed.append({"path": item["path"], "name": item["name"], "entry": item["entry"]})
+    index_file = scan.rebuild_projects_index(brain_dir, now[:10])
+    return {"brain": brain_dir, "removed": removed, "projectsIndex": index_file}

@@ -1,0 +1,342 @@
+"""The portfolio index: one database for a brain and every project registered in it.
+
+It is a project index with more than one root: the same schema (one `projects` row per
+root, every other row reaching its root through `files.project_id`), filled and queried
+by the same functions (`sync.plan`, `sync.apply`, `index.candidates`). Only the choice
+of roots is its own: the brain, whose `projects/*.yaml` registry entries are indexed as
+sources too, and each project an entry names.
+
+Freshness costs one `stat` per source of every root and no path resolution: each root
+keeps the stat signature of its sources, and only a root whose signature changed is
+planned file by file. A root whose files were hashed too recently to trust their stat
+(racily clean) keeps no signature, so it is planned every time until it settles.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple, TypeVar
+
+from mem import index, layout
+from mem.core import registry
+from mem.files import index_sources
+from mem.files.index_sources import SourceSpec
+from mem.index import healing, sync
+
+ROLE = "portfolio"  # of the index file, keyed by the brain's real path
+REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
+
+# (projects done, projects in all, files read so far)
+Progress = Callable[[int, int, int], None]
+T = TypeVar("T")
+
+
+def index_path(brain: str, directory: str | None = None) -> str:
+    return index.index_path(brain, ROLE, directory)
+
+
+def brain_specs(brain: str) -> list[SourceSpec]:
+    """The brain's notes and its registry entries, in name order."""
+    folder = os.path.join(brain, registry.ENTRY_DIRECTORY)
+    return sync.BRAIN_SOURCES + [
+        SourceSpec(REGISTRY_RANK, f"{registry.ENTRY_DIRECTORY}/{name}", "registry")
+        for name in index_sources.listing(folder)
+        # Only files are entries: anything else in projects/ is not mem's, and is left alone.
+        if name.endswith(registry.ENTRY_SUFFIX)
+        and index_sources.is_file(os.path.join(folder, name))
+    ]
+
+
+def specs_for(row: index.ProjectRow) -> list[SourceSpec]:
+    if row.role == "brain":
+        return brain_specs(row.path)
+    return sync.specs_for(row.path, "project")
+
+
+class Report(NamedTuple):
+    projects: int = 0  # roots whose files were planned
+    files: int = 0  # files read and hashed
+    rebuilt: bool = False
+
+
+@contextlib.contextmanager
+def synced(
+    brain: str, progress: Progress | None = None, directory: str | None = None
+) -> Iterator[tuple[index.Connection, Report]]:
+    """The portfolio index of a brain, reflecting every registered project as it is now.
+
+    It lives in `directory` when given, else in the user's cache. Callers go through
+    `opener`, so that mem.index.healing decides what a damaged cache costs.
+    """
+    directory = directory or index.usable_cache_dir()
+    if directory is None:
+        with index.temporary_directory() as scratch:
+            conn, report = _sync(brain, index_path(brain, scratch), progress)
+            try:
+                yield conn, report
+            finally:
+                conn.close()
+        return
+    conn, report = _sync(brain, index_path(brain, directory), progress)
+    try:
+        yield conn, report
+    finally:
+        conn.close()
+
+
+def opener(progress: Progress | None = None) -> Callable[..., Any]:
+    """`synced` in the shape mem.index.healing opens indexes with: (brain, role, directory=)."""
+
+    def open_portfolio(
+        brain: str, role: str = ROLE, directory: str | None = None
+    ) -> contextlib.AbstractContextManager[tuple[index.Connection, Report]]:
+        assert role == ROLE, "the portfolio opener opens portfolio indexes only"
+        return synced(brain, progress, directory)
+
+    return open_portfolio
+
+
+def answer(brain: str, use: Callable[[index.Connection], T], progress: Progress | None = None) -> T:
+    """`use(conn)` on the brain's portfolio index, healed when the cached copy is damaged."""
+
+    def run(open_index: Callable[..., Any]) -> T:
+        with open_index(brain, ROLE) as (conn, _):
+            return use(conn)
+
+    return healing.answer(run, opener(progress))
+
+
+def _sync(brain: str, path: str, progress: Progress | None) -> tuple[index.Connection, Report]:
+    conn = index.connect(path)
+    if conn is None:
+        with index.write_lock(path):
+            conn = index.connect(path)
+            if conn is None:
+                index.remove(path)
+                index.remove_other_versions(path)
+                report = build_fresh(brain, path, progress)
+                conn = index.connect(path)
+                assert conn is not None, "a freshly built index must open"
+                return conn, report
+    stale = _stale_roots(conn, brain)
+    if stale is None:
+        return conn, Report()
+    # BEGIN IMMEDIATE serialises the writers; each re-plans against the rows as they are
+    # inside its transaction, so a root another process just brought up to date costs nothing.
+    with index.transaction(conn):
+        report = _update(conn, brain, progress, stale)
+    return conn, report
+
+
+def build_fresh(brain: str, path: str, progress: Progress | None = None) -> Report:
+    """A whole new portfolio index at `path` (replacing any file there)."""
+    with index.build(path, brain) as fresh:
+        report = _update(fresh, brain, progress, None)
+    return report._replace(rebuilt=True)
+
+
+def _stale_roots(conn: index.Connection, brain: str) -> set[int] | None:
+    """The roots whose sources changed since the last sync; None when every one is fresh.
+
+    An empty set means the brain itself (its notes or its registry) changed: then the
+    whole set of roots is reconciled with the registry.
+    """
+    rows = index.project_rows(conn)
+    if not any(row.role == "brain" and row.path == brain for row in rows):
+        return set()
+    stale = set()
+    for row in rows:
+        if row.role == "project" and not row.found:
+            if index_sources.is_folder(row.path):
+                stale.add(row.id)
+            continue
+        if not _unchanged(row):
+            if row.role == "brain":
+                return set()
+            stale.add(row.id)
+    return stale or None
+
+
+def _unchanged(row: index.ProjectRow) -> bool:
+    """Whether a root's watched paths have the stat data they had when it was last synced."""
+    if row.signature is None or row.watch is None:
+        return False
+    # The sources' stat data, then the checkout files': the order _sync_root takes them in.
+    watched = row.watch.replace("\n\n", "\n").split("\n") if row.watch else []
+    return index_sources.watch_signature(row.path, watched) == row.signature
+
+
+def _update(
+    conn: index.Connection, brain: str, progress: Progress | None, stale: set[int] | None
+) -> Report:
+    """Bring the given roots up to date, or (None, or an empty set) every root."""
+    # One inserter for every root: its postings are written once, at the end (or whenever
+    # it holds too many), not once per project.
+    inserter = index.Inserter(conn)
+    if stale:
+        wanted = [row for row in index.project_rows(conn) if row.id in stale]
+    else:
+        wanted = _reconcile(conn, brain, inserter)
+    planned = files = 0
+    for done, row in enumerate(wanted, start=1):
+        planned_files = _sync_root(conn, row, inserter)
+        if planned_files is not None:
+            planned += 1
+            files += planned_files
+        if progress is not None:
+            progress(done, len(wanted), files)
+    inserter.flush()
+    return Report(planned, files)
+
+
+def _reconcile(
+    conn: index.Connection, brain: str, inserter: index.Inserter
+) -> list[index.ProjectRow]:
+    """Sync the brain, then make the other roots its registry's projects; returns those."""
+    roots = {(row.path, row.role): row for row in index.project_rows(conn)}
+    brain_row = roots.pop((brain, "brain"), None)
+    if brain_row is None:
+        brain_row = _added(conn, brain, os.path.basename(brain) or brain, "brain")
+    _sync_root(conn, brain_row, inserter)
+    wanted: list[index.ProjectRow] = []
+    for entry_path, entry_name in registered(conn, brain_row.id):
+        real = index_sources.real_path(os.path.join(brain, entry_path))
+        name = registry.project_name(entry_name, real)
+        row = roots.pop((real, "project"), None)
+        if row is None:
+            if any(kept.path == real and kept.role == "project" for kept in wanted):
+                continue  # two entries name one project: the first one's name wins
+            row = _added(conn, real, name, "project")
+        elif row.name != name:
+            index.update_project(conn, row.id, name, bool(row.found), row.signature, row.watch)
+            row = row._replace(name=name)
+        wanted.append(row)
+    for gone in roots.values():
+        index.delete_project(conn, gone.id)
+    return wanted
+
+
+def _added(conn: index.Connection, path: str, name: str, role: str) -> index.ProjectRow:
+    project_id = index.add_project(conn, path, name, role, found=False)
+    return index.ProjectRow(project_id, path, name, role, 0, None, None)
+
+
+def registered(conn: index.Connection, brain_id: int) -> list[tuple[str, str | None]]:
+    """(path, name) of each registry entry that names a folder, in entry-name order."""
+    rows = conn.execute(
+        "SELECT g.path, g.name FROM registry AS g JOIN files AS f ON f.id = g.file_id"
+        " WHERE f.project_id = ? AND g.path IS NOT NULL AND g.path <> '' ORDER BY f.path",
+        (brain_id,),
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
+def _sync_root(
+    conn: index.Connection, row: index.ProjectRow, inserter: index.Inserter
+) -> int | None:
+    """Plan and apply one root; the number of files read, None when its signature held."""
+    if not index_sources.is_folder(row.path):
+        # A project that disappeared is reported and skipped: it keeps its row, not its files.
+        index.clear_project(conn, row.id)
+        index.update_project(conn, row.id, row.name, False, None, None)
+        return 0
+    if row.found and _unchanged(row):
+        return None
+    # Stat data is always taken before what it vouches for is read: a change made while
+    # syncing then shows at the next check.
+    started_ns = time.time_ns()
+    specs = specs_for(row)
+    watched = index_sources.watch_paths(row.path, [spec.relative for spec in specs], _listed(row))
+    signature, newest_ns = index_sources.watch_signature_and_newest(row.path, watched)
+    indexed = index.file_rows(conn, row.id)
+    work = sync.plan(index_sources.stat_sources(row.path, specs), indexed)
+    sync.apply(conn, row.id, work, indexed, inserter=inserter)
+    read = len(work.check)
+    watch = "\n".join(watched)
+    from mem.index import checkouts  # only a root that changed needs its checkout files
+
+    if row.role == "project":
+        # The checkout files the evidence names, as the evidence now stands.
+        paths = checkouts.evidence_paths(conn, row.id).get(row.id, [])
+        checkout = index_sources.watch_paths(row.path, paths, [])
+        if checkout:
+            second, newest_checkout = index_sources.watch_signature_and_newest(row.path, checkout)
+            signature, newest_ns = signature + second, max(newest_ns, newest_checkout)
+            watch += "\n\n" + "\n".join(checkout)
+        read += checkouts.sync_checkouts(conn, row.id, row.path, paths)
+    settled = newest_ns < started_ns - sync.RACY_WINDOW_NS and checkouts.settled(conn, row.id)
+    index.update_project(conn, row.id, row.name, True, signature if settled else None, watch)
+    return read
+
+
+def _listed(row: index.ProjectRow) -> list[str]:
+    """The folders whose sources are found by listing them."""
+    if row.role == "brain":
+        return [registry.ENTRY_DIRECTORY]
+    return [sync.ARCHIVED_JOURNALS]
+
+
+def snapshot(conn: index.Connection) -> dict[str, list[tuple[object, ...]]]:
+    """Every root's content, as `index.snapshot` gives it, keyed `<role> <path>: <table>`."""
+    from mem.index import checkouts
+
+    vectors = index.postings_vectors(conn)  # decoded once for every root
+    found: dict[str, list[tuple[object, ...]]] = {}
+    for row in index.project_rows(conn):
+        key = f"{row.role} {row.path}"
+        found[f"{key}: project"] = [(row.name, row.found)]
+        for table, rows in index.snapshot(conn, row.id, vectors).items():
+            assert isinstance(rows, list)
+            found[f"{key}: {table}"] = rows
+        found[f"{key}: checkout_files"] = checkouts.snapshot(conn, row.id)
+    found["orphan_postings"] = list(index.orphan_postings(vectors))
+    return found
+
+
+class Summary(NamedTuple):
+    """One root of the portfolio, for `mem status --portfolio`."""
+
+    path: str
+    name: str
+    role: str
+    found: bool
+    notes: int
+    events: int
+    last_write_ns: int | None  # the newest mtime of its memory files
+    retired: int  # notes whose current revision is superseded or retracted
+    evidence_changed: int  # memories whose newest evidence changed or went missing
+
+
+def summaries(conn: index.Connection) -> list[Summary]:
+    changed = dict(
+        conn.execute(
+            "SELECT project_id, count(DISTINCT memory_id) FROM evidence_state"
+            " WHERE state IN ('changed', 'missing') GROUP BY project_id"
+        ).fetchall()
+    )
+    found = []
+    for row in index.project_rows(conn):
+        notes, events, last_write = conn.execute(
+            "SELECT coalesce(sum(r.kind = 'note'), 0), coalesce(sum(r.kind = 'event'), 0),"
+            " (SELECT max(mtime_ns) FROM files WHERE project_id = ?)"
+            f" FROM records AS r JOIN files AS f ON f.id = r.file_id"
+            f" WHERE f.project_id = ? AND f.rank < {layout.ARCHIVE_RANK_BASE}",
+            (row.id, row.id),
+        ).fetchone()
+        found.append(
+            Summary(
+                row.path,
+                row.name,
+                row.role,
+                bool(row.found),
+                notes,
+                events,
+                last_write,
+                len(index.retired_notes(conn, [row.id])),
+                changed.get(row.id, 0),
+            )
+        )
+    return found
