@@ -12,10 +12,10 @@ CREATE TABLE meta (
 -- portfolio index holds the brain and every project registered in it, so every other table
 -- carries its project through `files.project_id`.
 CREATE TABLE projects (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY,         -- surrogate key, referenced as project_id
     path TEXT NOT NULL,             -- the root's real path
     name TEXT NOT NULL,             -- the registry entry's name, else the folder's name
-    role TEXT NOT NULL CHECK (role IN ('project', 'brain')),
+    role TEXT NOT NULL CHECK (role IN ('project', 'brain')),  -- 'project' or 'brain'
     found INTEGER NOT NULL,         -- 0 when a registered project's folder is gone (no files)
     signature BLOB,                 -- stat data of the watched paths at the last sync (cache)
     watch TEXT,                     -- the watched paths: its sources and their folders
@@ -220,12 +220,12 @@ CREATE TABLE receipts (
 -- the portfolio index only. `mem portfolio add|remove`, `mem scan --register` and `mem init`
 -- write the entries.
 CREATE TABLE registry (
-    file_id INTEGER NOT NULL REFERENCES files (id),
+    file_id INTEGER NOT NULL REFERENCES files (id),  -- the entry's file in the brain
     path TEXT,                      -- the project folder the entry names
-    name TEXT,
-    stack TEXT,
-    status TEXT,
-    last_scanned TEXT,
+    name TEXT,                      -- the project's name, as the entry gives it
+    stack TEXT,                     -- its stack, as `mem scan` detected it
+    status TEXT,                    -- 'active', 'paused' or 'archived', as last scanned
+    last_scanned TEXT,              -- when `mem scan` last saw it
     entry TEXT NOT NULL,            -- the entry's `key: value` lines as JSON
     UNIQUE (file_id)
 );
@@ -234,11 +234,11 @@ CREATE TABLE registry (
 -- checkout holds it now, read as `mem audit` reads it (no symbolic links, at most 1 MiB).
 -- Only bytes are compared here; `mem audit` also proves the repository's identity.
 CREATE TABLE checkout_files (
-    project_id INTEGER NOT NULL REFERENCES projects (id),
+    project_id INTEGER NOT NULL REFERENCES projects (id),  -- the project of the checkout
     path TEXT NOT NULL,             -- relative to the project root, as the evidence names it
     state TEXT NOT NULL,            -- 'file', 'missing' or 'refused'
     sha256 TEXT,                    -- of the raw bytes, when state is 'file'
-    size INTEGER,
+    size INTEGER,                   -- bytes, when state is 'file'
     reason TEXT,                    -- why it is missing or refused
     stat TEXT,                      -- stat data when it was read (cache)
     checked_ns INTEGER NOT NULL,    -- when it was read (racily-clean guard)
@@ -249,15 +249,23 @@ CREATE TABLE checkout_files (
 -- 'unchanged', 'changed', 'missing' or 'inconclusive' (unreadable, a link, over 1 MiB);
 -- 'unchecked' in a project's own index, which does not read checkouts.
 CREATE VIEW evidence_state AS
-SELECT n.project_id, n.project, n.project_name, n.memory_id, n.file, n.heading, e.path,
-    e.sha256 AS recorded, c.sha256 AS current,
+SELECT
+    n.project_id,                   -- projects.id
+    n.project,                      -- the project's real path
+    n.project_name,                 -- the project's name
+    n.memory_id,                    -- the memory ('mem_' + 20 hex)
+    n.file,                         -- its Markdown file
+    n.heading,                      -- its '###' heading
+    e.path,                         -- the evidence source, relative to the repository root
+    e.sha256 AS recorded,           -- its SHA-256 when the evidence was recorded
+    c.sha256 AS current,            -- its SHA-256 in the checkout now (portfolio index only)
     CASE
         WHEN c.state IS NULL THEN 'unchecked'
         WHEN c.state = 'missing' THEN 'missing'
         WHEN c.state = 'refused' THEN 'inconclusive'
         WHEN c.sha256 = e.sha256 AND c.size = e.size THEN 'unchanged'
         ELSE 'changed'
-    END AS state
+    END AS state                    -- unchanged, changed, missing, inconclusive or unchecked
 FROM notes AS n
 JOIN files AS ef ON ef.project_id = n.project_id AND ef.kind = 'evidence'
 JOIN evidence AS e ON e.file_id = ef.id AND e.memory_id = n.memory_id AND e.revision = n.revision
@@ -274,8 +282,14 @@ LEFT JOIN checkout_files AS c ON c.project_id = n.project_id AND c.path = e.path
 -- 'integrity-failure' (the id does not match; `mem outcomes` stops on it), else
 -- 'needs-nexus-proof': only `mem outcomes` re-proves the Nexus run and decides.
 CREATE VIEW receipt_state AS
-SELECT f.project_id, p.path AS project, p.name AS project_name, r.line, r.id, r.memory_file,
-    r.memory_heading,
+SELECT
+    f.project_id,                   -- projects.id
+    p.path AS project,              -- the project's real path
+    p.name AS project_name,         -- the project's name
+    r.line,                         -- receipts.line
+    r.id,                           -- the receipt's id
+    r.memory_file,                  -- the anchored memory section's Markdown file
+    r.memory_heading,               -- the anchored memory section's '###' heading
     CASE
         WHEN NOT r.intact THEN 'integrity-failure'
         WHEN r.relationship IS NOT NULL THEN r.relationship
@@ -287,15 +301,24 @@ SELECT f.project_id, p.path AS project, p.name AS project_name, r.line, r.id, r.
               AND n.revision = r.text_sha256)
             THEN 'stale-memory-section'
         ELSE 'needs-nexus-proof'
-    END AS eligibility
+    END AS eligibility              -- what the index can tell (see above)
 FROM receipts AS r JOIN files AS f ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id;
 
 -- Notes whose current revision is retired (deviation D10), one row per applicable event:
 -- an event applies while its memory, and for a supersession its successor, still has the
 -- revision it names; the first applicable event of a revision (lowest line) decides.
 CREATE VIEW retired AS
-SELECT r.id, f.project_id, f.path AS file, r.ref AS heading, r.memory_id, l.line, l.kind,
-    l.with_id AS superseded_by, l.reason, l.ts
+SELECT
+    r.id,                           -- records.id of the note
+    f.project_id,                   -- projects.id
+    f.path AS file,                 -- the note's Markdown file
+    r.ref AS heading,               -- its '###' heading
+    r.memory_id,                    -- its memory id
+    l.line,                         -- the deciding line of the lifecycle store
+    l.kind,                         -- 'superseded' or 'retracted'
+    l.with_id AS superseded_by,     -- the successor's memory id (superseded only)
+    l.reason,                       -- why
+    l.ts                            -- when it was recorded
 FROM lifecycle AS l
 JOIN files AS lf ON lf.id = l.file_id
 JOIN files AS f ON f.project_id = lf.project_id AND f.path = l.memory_file
