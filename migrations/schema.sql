@@ -222,10 +222,10 @@ CREATE TABLE receipts (
 CREATE TABLE registry (
     file_id INTEGER NOT NULL REFERENCES files (id),  -- the entry's file in the brain
     path TEXT,                      -- the project folder the entry names
-    name TEXT,                      -- the project's name, as the entry gives it
-    stack TEXT,                     -- its stack, as `mem scan` detected it
-    status TEXT,                    -- 'active', 'paused' or 'archived', as last scanned
-    last_scanned TEXT,              -- when `mem scan` last saw it
+    name TEXT,                      -- the project's name
+    stack TEXT,                     -- the stack `mem scan` detected
+    status TEXT,                    -- active, paused or archived, as last scanned
+    last_scanned TEXT,              -- when `mem scan` last wrote the entry
     entry TEXT NOT NULL,            -- the entry's `key: value` lines as JSON
     UNIQUE (file_id)
 );
@@ -234,7 +234,7 @@ CREATE TABLE registry (
 -- checkout holds it now, read as `mem audit` reads it (no symbolic links, at most 1 MiB).
 -- Only bytes are compared here; `mem audit` also proves the repository's identity.
 CREATE TABLE checkout_files (
-    project_id INTEGER NOT NULL REFERENCES projects (id),  -- the project of the checkout
+    project_id INTEGER NOT NULL REFERENCES projects (id),  -- the project whose checkout it is
     path TEXT NOT NULL,             -- relative to the project root, as the evidence names it
     state TEXT NOT NULL,            -- 'file', 'missing' or 'refused'
     sha256 TEXT,                    -- of the raw bytes, when state is 'file'
@@ -253,12 +253,12 @@ SELECT
     n.project_id,                   -- projects.id
     n.project,                      -- the project's real path
     n.project_name,                 -- the project's name
-    n.memory_id,                    -- the memory ('mem_' + 20 hex)
-    n.file,                         -- its Markdown file
-    n.heading,                      -- its '###' heading
-    e.path,                         -- the evidence source, relative to the repository root
-    e.sha256 AS recorded,           -- its SHA-256 when the evidence was recorded
-    c.sha256 AS current,            -- its SHA-256 in the checkout now (portfolio index only)
+    n.memory_id,                    -- the memory the evidence is for
+    n.file,                         -- its memory file
+    n.heading,                      -- its heading
+    e.path,                         -- the source file, relative to the project root
+    e.sha256 AS recorded,           -- the SHA-256 recorded with the evidence
+    c.sha256 AS current,            -- the SHA-256 the checkout holds now
     CASE
         WHEN c.state IS NULL THEN 'unchecked'
         WHEN c.state = 'missing' THEN 'missing'
@@ -286,10 +286,10 @@ SELECT
     f.project_id,                   -- projects.id
     p.path AS project,              -- the project's real path
     p.name AS project_name,         -- the project's name
-    r.line,                         -- receipts.line
-    r.id,                           -- the receipt's id
-    r.memory_file,                  -- the anchored memory section's Markdown file
-    r.memory_heading,               -- the anchored memory section's '###' heading
+    r.line,                         -- the receipt's line in outcomes.ndjson
+    r.id,                           -- the receipt id
+    r.memory_file,                  -- the memory file it anchors
+    r.memory_heading,               -- the section heading it anchors
     CASE
         WHEN NOT r.intact THEN 'integrity-failure'
         WHEN r.relationship IS NOT NULL THEN r.relationship
@@ -301,7 +301,7 @@ SELECT
               AND n.revision = r.text_sha256)
             THEN 'stale-memory-section'
         ELSE 'needs-nexus-proof'
-    END AS eligibility              -- what the index can tell (see above)
+    END AS eligibility              -- what the index can tell of the receipt's eligibility
 FROM receipts AS r JOIN files AS f ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id;
 
 -- Notes whose current revision is retired (deviation D10), one row per applicable event:
@@ -311,14 +311,14 @@ CREATE VIEW retired AS
 SELECT
     r.id,                           -- records.id of the note
     f.project_id,                   -- projects.id
-    f.path AS file,                 -- the note's Markdown file
-    r.ref AS heading,               -- its '###' heading
-    r.memory_id,                    -- its memory id
-    l.line,                         -- the deciding line of the lifecycle store
-    l.kind,                         -- 'superseded' or 'retracted'
-    l.with_id AS superseded_by,     -- the successor's memory id (superseded only)
+    f.path AS file,                 -- the memory file
+    r.ref AS heading,               -- the note's heading
+    r.memory_id,                    -- the memory id
+    l.line,                         -- the lifecycle event's line
+    l.kind,                         -- superseded or retracted
+    l.with_id AS superseded_by,     -- the successor's memory id (supersessions)
     l.reason,                       -- why
-    l.ts                            -- when it was recorded
+    l.ts                            -- when it was retired
 FROM lifecycle AS l
 JOIN files AS lf ON lf.id = l.file_id
 JOIN files AS f ON f.project_id = lf.project_id AND f.path = l.memory_file

@@ -653,7 +653,7 @@ def portfolio_add(
 @brain_option
 @json_option
 def portfolio_list(directory: str | None, brain: str | None, json_: bool) -> None:
-    """List the registered projects and whether each is still there.
+    """List the registered projects, each marked present or gone.
 
     \b
     Example:
@@ -672,7 +672,9 @@ def portfolio_list(directory: str | None, brain: str | None, json_: bool) -> Non
 @brain_option
 @json_option
 def portfolio_remove(project: str, directory: str | None, brain: str | None, json_: bool) -> None:
-    """Unregister a project (by path or name); its files are untouched.
+    """Unregister a project by path or name.
+
+    Its files are untouched.
 
     \b
     Example:
