@@ -9,6 +9,7 @@ files, never altered. The warm read path uses the standard library's sqlite3 onl
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import sqlite3
@@ -145,6 +146,16 @@ def connect(path: str) -> sqlite3.Connection | None:
     if row is None or row[0] != INDEX_VERSION:
         conn.close()
         return None
+    return conn
+
+
+def connect_built(path: str) -> sqlite3.Connection:
+    """The index just built at `path`. Its absence is an OS fault, not a bug: the cache folder
+    can go away between the rename and the open (a cleaner, a user), and the healing boundary
+    answers that from a fresh index."""
+    conn = connect(path)
+    if conn is None:
+        raise FileNotFoundError(errno.ENOENT, "index vanished after its build", path)
     return conn
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import errno
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from mem import index
@@ -136,29 +136,7 @@ def rebuild(root: str) -> dict[str, Any]:
     if directory is None:
         raise MemError(f"The index cache directory is not writable: {index.cache_dir()}")
     path = index.index_path(root, "project", directory)
-    try:
-        report = _build(root, path)
-    except healing.FAULTS:
-        healing.discard(path)  # what stood in the way: a directory at its name or its lock's
-        try:
-            report = _build(root, path)
-        except healing.FAULTS as error:
-            raise MemError(
-                f"The index cannot be built at {path}: {healing.describe(error)}"
-            ) from None
-    conn = index.connect(path)
-    if conn is None:  # the cache folder went away meanwhile: an OS fault to heal
-        raise FileNotFoundError(errno.ENOENT, "index vanished after its build", path)
-    try:
-        counts = index.counts(conn)
-    finally:
-        conn.close()
-    return {
-        "path": path,
-        "files": counts["files"],
-        "entries": counts["records"],
-        "added": report.added,
-    }
+    return _rebuilt(path, lambda: _build(root, path).added)
 
 
 def _build(root: str, path: str) -> sync.Report:
@@ -219,19 +197,26 @@ def portfolio_rebuild(brain: str, progress: portfolio.Progress | None = None) ->
     if directory is None:
         raise MemError(f"The index cache directory is not writable: {index.cache_dir()}")
     path = portfolio.index_path(brain, directory)
+    return _rebuilt(path, lambda: _build_portfolio(brain, path, progress))
+
+
+def _rebuilt(path: str, build: Callable[[], int | None]) -> dict[str, Any]:
+    """Build the index at `path` afresh, once more after clearing what stood in the way
+    (a directory at its name or its lock's); what it holds then."""
     try:
-        _build_portfolio(brain, path, progress)
+        return _built_and_counted(path, build)
     except healing.FAULTS:
-        healing.discard(path)  # what stood in the way: a directory at its name or its lock's
-        try:
-            _build_portfolio(brain, path, progress)
-        except healing.FAULTS as error:
-            raise MemError(
-                f"The index cannot be built at {path}: {healing.describe(error)}"
-            ) from None
-    conn = index.connect(path)
-    if conn is None:  # the cache folder went away meanwhile: an OS fault to heal
-        raise FileNotFoundError(errno.ENOENT, "index vanished after its build", path)
+        healing.discard(path)
+    try:
+        return _built_and_counted(path, build)
+    except healing.FAULTS as error:
+        raise MemError(f"The index cannot be built at {path}: {healing.describe(error)}") from None
+
+
+def _built_and_counted(path: str, build: Callable[[], int | None]) -> dict[str, Any]:
+    """`build` returns the rows it added, or None to count the files."""
+    added = build()
+    conn = index.connect_built(path)
     try:
         counts = index.counts(conn)
     finally:
@@ -240,7 +225,7 @@ def portfolio_rebuild(brain: str, progress: portfolio.Progress | None = None) ->
         "path": path,
         "files": counts["files"],
         "entries": counts["records"],
-        "added": counts["files"],
+        "added": counts["files"] if added is None else added,
     }
 
 

@@ -15,7 +15,6 @@ planned file by file. A root whose files were hashed too recently to trust their
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -119,9 +118,7 @@ def _sync(brain: str, path: str, progress: Progress | None) -> tuple[index.Conne
                 index.remove(path)
                 index.remove_other_versions(path)
                 report = build_fresh(brain, path, progress)
-                conn = index.connect(path)
-                if conn is None:  # the cache folder went away meanwhile: an OS fault to heal
-                    raise FileNotFoundError(errno.ENOENT, "index vanished after its build", path)
+                conn = index.connect_built(path)
                 return conn, report
     stale = _stale_roots(conn, brain)
     if stale is None:
