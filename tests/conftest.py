@@ -156,3 +156,20 @@ def git_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     git(project, "add", "-A")
     git(project, "commit", "-q", "-m", "Initial import")
     return project
+
+
+class FakeTerminal:
+    """A stderr stand-in for progress tests: a terminal or not, keeping what is written."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from conftest import FakeTerminal, RunMem
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -674,21 +674,6 @@ def test_index_check_after_commands_and_after_tampering(project: Path, run_mem: 
 
 
 # ---- progress
-
-
-class FakeTerminal:
-    def __init__(self, tty: bool) -> None:
-        self.tty = tty
-        self.text = ""
-
-    def isatty(self) -> bool:
-        return self.tty
-
-    def write(self, text: str) -> None:
-        self.text += text
-
-    def flush(self) -> None:
-        pass
 
 
 @pytest.mark.parametrize("tty", [True, False])

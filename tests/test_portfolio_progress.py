@@ -6,26 +6,11 @@ import itertools
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from conftest import FakeTerminal, RunMem
 from portfolio_support import audited_portfolio
 
 from mem.cli import progress
 from mem.index import portfolio
-
-
-class FakeTerminal:
-    def __init__(self, tty: bool) -> None:
-        self.tty = tty
-        self.text = ""
-
-    def isatty(self) -> bool:
-        return self.tty
-
-    def write(self, text: str) -> None:
-        self.text += text
-
-    def flush(self) -> None:
-        pass
 
 
 @pytest.mark.parametrize("tty", [True, False])
