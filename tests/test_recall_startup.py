@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 HEAVY = ("sqlite_utils", "filelock")
+# Code only some recalls need: a plain recall does not load it.
+ON_DEMAND = ("mem.core.explain", "mem.core.secrets", "mem.mcp")
 
 
 def _imported_by_recall(project: Path) -> set[str]:
@@ -32,3 +34,4 @@ def test_warm_recall_imports_nothing_heavy(project: Path, files_are_old: bool) -
     modules = _imported_by_recall(project)
     assert "mem.commands.recall" in modules
     assert not [name for name in modules if name.split(".")[0] in HEAVY]
+    assert not [name for name in modules if name.startswith(ON_DEMAND)]

@@ -8,7 +8,7 @@ import os
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem import clock, index
-from mem.core import explain, js, parse, score
+from mem.core import js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
 from mem.index import healing, sync
@@ -291,6 +291,8 @@ def _stash_score_inputs(
     Read back from the index rather than threaded through the ranking, so the ranking code
     stays as it is; evidence ranking copies entries, and the stash travels with them.
     """
+    from mem.core.explain import age_days  # --explain only
+
     ids_by_index: dict[int, list[int]] = {}
     connections: dict[int, index.Connection] = {}
     for item in top:  # the project's index, and the brain's for portfolio results
@@ -307,10 +309,12 @@ def _stash_score_inputs(
         event_ms = found.ts_ms if entry["kind"] == "event" else None
         if event_ms is not None and found.ts_local:
             event_ms += clock.local_offset_ms(event_ms)
-        entry["explain"] = (found.frequencies, found.tokens, explain.age_days(event_ms, now_ms))
+        entry["explain"] = (found.frequencies, found.tokens, age_days(event_ms, now_ms))
 
 
 def _explanation(entry: dict[str, Any], terms: list[str]) -> dict[str, Any]:
+    from mem.core import explain  # --explain only: a plain recall does not pay the import
+
     frequencies, tokens, age = entry.pop("explain")
     boost = 1 + EVIDENCE_BOOST * EVIDENCE_REWARD if "lexicalScore" in entry else 1
     return explain.explain(terms, frequencies, tokens, age, boost).as_json()
@@ -405,7 +409,9 @@ def _recall_all(
             event_ms = found.ts_ms if entry["kind"] == "event" else None
             if event_ms is not None and found.ts_local:
                 event_ms += clock.local_offset_ms(event_ms)
-            age = explain.age_days(event_ms, now_ms)
+            from mem.core.explain import age_days  # --explain only
+
+            age = age_days(event_ms, now_ms)
             entry["explain"] = _explanation(
                 {"explain": (found.frequencies, found.tokens, age)}, terms
             )
