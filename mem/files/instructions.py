@@ -13,6 +13,7 @@ import stat
 
 from mem.errors import MemError
 from mem.files.safe_paths import STORE_LIMIT, safe_path
+from mem.files.writing import fsync_directory
 
 
 def check_name(relative: str) -> list[str]:
@@ -88,18 +89,10 @@ def write_instructions(root: str, relative: str, text: str) -> None:
         if isinstance(error, OSError):
             raise MemError(f"{relative}: could not be written: {error.strerror}.") from None
         raise
-    _fsync_directory(os.path.dirname(path))
+    fsync_directory(os.path.dirname(path))
 
 
 def remove_instructions(root: str, relative: str) -> None:
     path = instruction_path(root, relative)
     os.unlink(path)
-    _fsync_directory(os.path.dirname(path))
-
-
-def _fsync_directory(path: str) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_directory(os.path.dirname(path))

@@ -27,7 +27,7 @@ def append_line(root: str, relative: str, line: str) -> None:
         finally:
             os.close(fd)
         if created:
-            _fsync_directory(os.path.dirname(path))
+            fsync_directory(os.path.dirname(path))
 
 
 def check_appendable(root: str, relative: str, line: str) -> int:
@@ -116,7 +116,7 @@ def _replace(root: str, relative: str, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
         raise
-    _fsync_directory(os.path.dirname(path))
+    fsync_directory(os.path.dirname(path))
 
 
 def _write_all(fd: int, data: bytes, relative: str, restore_size: int) -> None:
@@ -132,7 +132,8 @@ def _write_all(fd: int, data: bytes, relative: str, restore_size: int) -> None:
         ) from None
 
 
-def _fsync_directory(path: str) -> None:
+def fsync_directory(path: str) -> None:
+    """Make a rename or a new file in `path` durable: the directory entry is data too."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -154,7 +155,7 @@ def create_new(root: str, relative: str, text: str) -> bool:
         os.fsync(fd)
     finally:
         os.close(fd)
-    _fsync_directory(os.path.dirname(path))
+    fsync_directory(os.path.dirname(path))
     return True
 
 
@@ -199,8 +200,8 @@ def move_without_replace(root: str, source: str, target: str) -> None:
         os.rename(source_path, target_path)
     else:
         os.unlink(source_path)
-    _fsync_directory(os.path.dirname(target_path))
-    _fsync_directory(os.path.dirname(source_path))
+    fsync_directory(os.path.dirname(target_path))
+    fsync_directory(os.path.dirname(source_path))
 
 
 def write_export(path: str, text: str, replace: bool) -> None:
@@ -240,5 +241,5 @@ def remove_owned(root: str, relative: str) -> bool:
         return False
     except OSError as error:
         raise MemError(f"Cannot remove {path}: {error.strerror}.") from None
-    _fsync_directory(os.path.dirname(path))
+    fsync_directory(os.path.dirname(path))
     return True
