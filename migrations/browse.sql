@@ -1,11 +1,15 @@
 -- What `mem browse` adds to its read-only snapshot of an index, never to the index itself:
--- the answers of `mem context --with-evidence` and `mem outcomes` when browse started. The
--- index cannot hold them: they depend on the checkout's current bytes and on Nexus run
--- state, which only those commands read.
+-- the answers of `mem context --with-evidence` and `mem outcomes` when browse started, for
+-- the project (or every project of the portfolio that was found). The index cannot hold
+-- them exactly: they depend on the checkout's current bytes, its repository identity and
+-- Nexus run state, which only those commands read. (The index's own views evidence_state,
+-- receipt_state and retired say what the index alone can tell.)
 
 -- One row per memory (a '###' section of the six memory files), in file order, as
 -- `mem context --with-evidence` describes it when browse started.
 CREATE TABLE memories (
+    project TEXT NOT NULL,          -- the project's real path (projects.path)
+    project_name TEXT NOT NULL,     -- the project's name (projects.name)
     id TEXT NOT NULL,               -- 'mem_' + 20 hex of SHA-256 of file NUL heading
     file TEXT NOT NULL,             -- the Markdown file, relative to the project
     section INTEGER NOT NULL,       -- section number within the file
@@ -19,12 +23,13 @@ CREATE TABLE memories (
     -- older revisions only) or 'unchanged'; NULL when it has no evidence or the
     -- evidence store cannot be read (see review_problems)
     audit TEXT,
-    PRIMARY KEY (file, section)
+    PRIMARY KEY (project, file, section)
 );
 
 -- One row per evidence source of a memory's current revision, compared with the checkout
 -- as `mem audit` compares it.
 CREATE TABLE memory_sources (
+    project TEXT NOT NULL,          -- memories.project
     memory_id TEXT NOT NULL,        -- memories.id
     revision TEXT NOT NULL,         -- memories.revision
     path TEXT NOT NULL,             -- source path relative to the repository root
@@ -37,6 +42,7 @@ CREATE TABLE memory_sources (
 -- One row per outcome receipt, with the eligibility `mem outcomes` gives it when browse
 -- started.
 CREATE TABLE receipt_eligibility (
+    project TEXT NOT NULL,          -- the project's real path (projects.path)
     receipt_id TEXT NOT NULL,       -- receipts.id
     eligible INTEGER NOT NULL,      -- 1 when it is accepted-current
     eligibility TEXT NOT NULL       -- 'accepted-current', or the first reason it is not
@@ -45,6 +51,7 @@ CREATE TABLE receipt_eligibility (
 -- One row per part of the review above that could not be computed, for example because a
 -- store is damaged; that part's columns are left NULL and its table empty.
 CREATE TABLE review_problems (
+    project TEXT NOT NULL,          -- the project's real path (projects.path)
     part TEXT NOT NULL,             -- 'lifecycle', 'evidence' or 'outcomes'
     problem TEXT NOT NULL           -- the message the command of that part prints
 );

@@ -172,6 +172,8 @@ class Browse:
         self.port = int(URL.search(url).group(1))  # type: ignore[union-attr]
         self.first_lines = first_lines
         self._errors = errors
+        found = re.search(r"snapshot of (?:the portfolio of )?(.+?) \(", first_lines)
+        self.root = found.group(1) if found else ""
 
     def stderr(self) -> str:
         """What browse wrote to stderr so far."""

@@ -87,6 +87,8 @@ def test_json_prints_one_line_then_serves(project: Path, env: dict[str, str]) ->
         assert line == {
             "url": running.url,
             "root": os.path.realpath(project),
+            "portfolio": False,
+            "projects": 1,
             "notes": 8,
             "events": 3,
             "problems": [],
@@ -160,7 +162,7 @@ def test_without_datasette_it_says_how_to_install_it(
 
 def snapshot(root: Path, target: Path) -> Path:
     path = target / "project.sqlite"
-    browse_copy.make(str(root), str(path), browse.gather_review(str(root)))
+    browse_copy.make(str(path), browse.gather_reviews, root=str(root))
     return path
 
 
@@ -252,8 +254,8 @@ def test_every_table_and_column_has_a_description(project: Path, tmp_path: Path)
 
 def test_facets_are_offered_where_the_columns_exist(project: Path) -> None:
     tables = browse.metadata(str(project))["databases"]["project"]["tables"]
-    assert tables["events"]["facets"] == ["project", "agent", "file"]
-    assert tables["notes"]["facets"] == ["project", "file"]
+    assert tables["events"]["facets"] == ["project_name", "agent", "file"]
+    assert tables["notes"]["facets"] == ["project_name", "file"]
     assert tables["evidence"]["facets"] == ["memory_file"]
     assert "facets" not in tables["meta"]
 
@@ -263,8 +265,10 @@ def test_a_damaged_store_leaves_its_part_empty_and_warns(
 ) -> None:
     store = project / ".bmad" / "memory" / "lifecycle.ndjson"
     store.write_text('{"not": "a lifecycle event"}\n', encoding="utf-8")
-    review = browse.gather_review(str(project))
-    assert review.problems == [("lifecycle", "Lifecycle record integrity check failed at line 1.")]
+    review = browse.gather_review(browse_copy.Root(str(project), "project"))
+    assert review.problems == [
+        (str(project), "lifecycle", "Lifecycle record integrity check failed at line 1.")
+    ]
     assert {row.status for row in review.memories} == {None}
     with browsing(env, project) as running:
         assert running.stderr().startswith(
@@ -274,16 +278,23 @@ def test_a_damaged_store_leaves_its_part_empty_and_warns(
         assert rows == [
             {
                 "rowid": 1,
+                "project": os.path.realpath(project),
                 "part": "lifecycle",
                 "problem": "Lifecycle record integrity check failed at line 1.",
             }
         ]
 
 
-def test_portfolio_is_refused_clearly_while_there_is_no_portfolio_index(project: Path) -> None:
+def test_brain_without_portfolio_is_a_usage_mistake(project: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(app.cli, ["browse", "--brain", str(tmp_path), "-d", str(project)])
+    assert result.exit_code == 1
+    assert result.stderr == "mem browse: --brain needs --portfolio.\n"
+
+
+def test_portfolio_without_a_brain_says_to_run_init(project: Path) -> None:
     result = CliRunner().invoke(app.cli, ["browse", "--portfolio", "-d", str(project)])
     assert result.exit_code == 1
-    assert result.stderr.startswith("mem browse: The portfolio index is unavailable")
+    assert result.stderr == "mem browse: No brain is linked or detected; run `mem init` first.\n"
 
 
 def test_a_temporary_directory_sqlite_cannot_open_is_a_clear_error(

@@ -7,12 +7,16 @@ rows shown. Only loopback addresses are ever opened.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from browse_support import Browse, browsing, build_project
+from browse_support import Browse, browsing, build_project, environment
+from conftest import FIXTURES
 from headless_browser import Browser, chromium_or_reason
+from portfolio_support import register
 
 from mem import index
 from mem.core import schema_docs
@@ -24,6 +28,24 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Browse, d
     project, env, receipts = build_project(tmp_path_factory.mktemp("browse"))
     with browsing(env, project) as running:
         yield running, receipts
+
+
+@pytest.fixture(scope="module")
+def served_portfolio(
+    served: tuple[Browse, dict[str, str]], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Browse]:
+    """A brain with two projects registered: the module's project (alpha) and the demo."""
+    base = tmp_path_factory.mktemp("portfolio")
+    brain = base / "brain"
+    demo = base / "demo"
+    shutil.copytree(FIXTURES / "demo", demo, symlinks=True)
+    alpha = Path(served[0].root)
+    register(brain, alpha, "alpha")
+    register(brain, demo, "demo")
+    env = environment(base / "home")
+    (base / "home" / "tmp").mkdir(parents=True)
+    with browsing(env, alpha, "--portfolio", "--brain", str(brain)) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
@@ -225,3 +247,31 @@ def test_markup_in_memory_is_shown_as_text_never_run(page: Page) -> None:
     assert pick(browser.rows(), "heading") == [(heading,)]
     assert browser.evaluate("typeof window.owned") == "undefined"
     assert browser.evaluate("document.querySelectorAll('td b, td img, td script').length") == 0
+
+
+def test_the_portfolio_shows_every_project_by_name(
+    served_portfolio: Browse, browser: Browser
+) -> None:
+    assert served_portfolio.url.endswith("/portfolio")
+    assert "(2 projects, " in served_portfolio.first_lines
+    page = Page(served_portfolio.url, browser)
+    assert pick(page.query("memories_needing_review"), "project", "heading", "source") == [
+        ("alpha", "Cache contract", "src/limits.py"),
+        ("alpha", "Billing export", "src/retry.py"),
+    ]
+    assert pick(page.query("retired_memories"), "project", "heading") == [
+        ("alpha", "Cache shortcut"),
+        ("alpha", "Cache alternative"),
+    ]
+    weeks = pick(page.query("events_per_agent_per_week"), "week", "project", "agent", "events")
+    assert ("2026-10-05", "alpha", "forge", "2") in weeks
+    assert ("2026-09-28", "demo", "forge", "1") in weeks
+    assert [row["project"] for row in page.query("receipts_by_eligibility")] == ["alpha"] * 3
+    page.query("search")
+    browser.submit("form.sql", {"q": "hetzner firewall"})
+    assert sorted(pick(browser.rows(), "project", "heading")) == [
+        ("alpha", "Hetzner firewall first"),
+        ("demo", "Hetzner firewall first"),
+    ]
+    text = page.open("/notes").text()
+    assert "project_name" in text and "alpha 10" in text and "demo 8" in text

@@ -1221,30 +1221,46 @@ def complete(instruction: str) -> NoReturn:
 
 
 @cli.command(name="browse")
-@click.option("--portfolio", is_flag=True, help="Serve the portfolio index instead.")
+@portfolio_options
 @click.option("--port", metavar="N", help="Port on 127.0.0.1 (default 8001; 0: any free port).")
 @project_options
-def browse_command(portfolio: bool, port: str | None, directory: str | None, json_: bool) -> None:
+def browse_command(
+    portfolio_: bool, brain: str | None, port: str | None, directory: str | None, json_: bool
+) -> None:
     """Browse the index read-only in a web browser.
 
     Syncs, then serves a read-only snapshot with Datasette on 127.0.0.1 until Ctrl-C, and
-    prints the URL. Needs the optional extra: pip install 'mem-project[web]'.
+    prints the URL. With --portfolio, the portfolio index: every registered project.
+    Needs the optional extra: pip install 'mem-project[web]'.
 
     \b
     Example:
         mem browse --port 8001
+        mem browse --portfolio --port 0
     """
+    from mem.cli import progress
     from mem.commands import browse
     from mem.render import report
 
+    shown = progress.Progress("mem browse: syncing the portfolio index")
+
     def ready(served: browse.Served) -> None:
-        for part, problem in served.problems:
-            echo(f"mem browse: warning: {part}: {problem}\n", err=True)
+        shown.clear()
+        for where, problem in served.problems:
+            echo(f"mem browse: warning: {where}: {problem}\n", err=True)
         echo(report.browse(served._asdict(), as_json=json_))
         echo("mem browse: stop with Ctrl-C.\n", err=True)
 
     root = safe_paths.project_root(directory)
-    browse.serve(root, browse.parse_port(port), ready, portfolio=portfolio)
+    port_number = browse.parse_port(port)
+    if not portfolio_:
+        if brain is not None:
+            raise MemError("--brain needs --portfolio.")
+        browse.serve(root, port_number, ready)
+        return
+    with shown:
+        brain_dir = _portfolio_brain(directory, brain)
+        browse.serve(root, port_number, ready, brain=brain_dir, progress=shown.sync_step)
 
 
 def main() -> NoReturn:

@@ -50,6 +50,11 @@ class Progress:
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        """Take the progress line away (before printing a result on the same terminal)."""
         if self.shown:
             self.stream.write("\r\033[K")
             self.stream.flush()
+            self.shown = False

@@ -28,16 +28,19 @@ from mem.render import datasette_metadata
 HOST = "127.0.0.1"  # never another interface: the pages show a project's memory unauthenticated
 DEFAULT_PORT = 8001  # Datasette's own default
 DATABASE = "project"
+PORTFOLIO_DATABASE = "portfolio"
 # The SQLite URI Datasette builds from the copy's path cannot carry these.
 URI_UNSAFE = "?#%"
 
 
 class Served(NamedTuple):
     url: str
-    root: str
+    root: str  # the project, or the portfolio's brain
+    portfolio: bool
+    projects: int
     notes: int
     events: int
-    problems: list[tuple[str, str]]
+    problems: list[tuple[str, str]]  # (where, message), for warnings
 
 
 def parse_port(text: str | None) -> int:
@@ -50,51 +53,64 @@ def parse_port(text: str | None) -> int:
 
 
 def serve(
-    root: str, port: int, on_ready: Callable[[Served], None], *, portfolio: bool = False
+    root: str,
+    port: int,
+    on_ready: Callable[[Served], None],
+    *,
+    brain: str | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
 ) -> None:
-    """Serve the project's index until SIGINT or SIGTERM; the copy is removed on the way out."""
-    if portfolio:
-        raise MemError(
-            "The portfolio index is unavailable: this version of mem has no portfolio index"
-            " to serve. Browse one project at a time (without --portfolio)."
-        )
+    """Serve the project's index, or with `brain` its portfolio index, until SIGINT or SIGTERM.
+
+    The copy is removed on the way out, whatever stops it.
+    """
     datasette_class = _datasette()
+    database = DATABASE if brain is None else PORTFOLIO_DATABASE
     with (
         _terminate_as_interrupt(),
         _listen(port) as listener,
         browse_copy.scratch_directory() as scratch,
     ):
-        path = os.path.join(scratch, f"{DATABASE}.sqlite")
+        path = os.path.join(scratch, f"{database}.sqlite")
         if any(char in path for char in URI_UNSAFE):
             raise MemError(
                 f"The temporary directory {scratch} holds a character SQLite cannot open"
                 " ('?', '#' or '%'); set TMPDIR to another directory."
             )
-        review = gather_review(root)
-        counts = browse_copy.make(root, path, review)
+        counts, review = browse_copy.make(
+            path, gather_reviews, root=root, brain=brain, progress=progress
+        )
+        shown = brain or root
         bound = listener.getsockname()[1]
-        app = datasette_class(immutables=[path], metadata=metadata(root)).app()
+        app = datasette_class(
+            immutables=[path], metadata=metadata(shown, portfolio=brain is not None)
+        ).app()
         server = _server(_local_hosts_only(app, bound))
         with _stop_on_signals(server):
-            url = f"http://{HOST}:{bound}/{DATABASE}"
-            on_ready(Served(url, root, *counts, review.problems))
+            url = f"http://{HOST}:{bound}/{database}"
+            problems = [
+                (f"{problem.project}: {problem.part}" if brain else problem.part, problem.problem)
+                for problem in review.problems
+            ]
+            on_ready(Served(url, shown, brain is not None, *counts, problems))
             _run(server, listener)
 
 
-def metadata(root: str) -> dict[str, Any]:
-    """Datasette's metadata for a project's snapshot; descriptions from the schemas' comments."""
+def metadata(root: str, *, portfolio: bool = False) -> dict[str, Any]:
+    """Datasette's metadata for a snapshot; descriptions from the schemas' comments."""
+    what = "portfolio index of the brain" if portfolio else "memory index of"
     return datasette_metadata.build(
-        title=f"mem: {os.path.basename(root) or root}",
+        title=f"mem: {os.path.basename(root) or root}" + (" (portfolio)" if portfolio else ""),
         description=(
-            f"The memory index of {root}, read-only, as it was when `mem browse` started."
+            f"The {what} {root}, read-only, as it was when `mem browse` started."
             " Restart `mem browse` to see later changes."
         ),
-        database=DATABASE,
+        database=PORTFOLIO_DATABASE if portfolio else DATABASE,
         docs={
             **schema_docs.describe(SCHEMA),
             **schema_docs.describe(browse_copy.BROWSE_SCHEMA),
         },
-        queries=browse_copy.CANNED_QUERIES,
+        queries=browse_copy.canned_queries(portfolio=portfolio),
         searchable=browse_copy.SEARCHABLE,
         label_columns=browse_copy.LABEL_COLUMNS,
     )
@@ -200,34 +216,45 @@ def _run(server: Any, listener: socket.socket) -> None:
                 continue
 
 
-def gather_review(root: str) -> browse_copy.Review:
+def gather_reviews(roots: list[browse_copy.Root]) -> browse_copy.Review:
+    """The review of every project, in the order given."""
+    merged = browse_copy.Review([], [], [], [])
+    for root in roots:
+        review = gather_review(root)
+        for whole, part in zip(merged, review, strict=True):
+            whole.extend(part)  # type: ignore[attr-defined]
+    return merged
+
+
+def gather_review(root: browse_copy.Root) -> browse_copy.Review:
     """What `mem context --with-evidence` and `mem outcomes` say now, part by part.
 
     A damaged store stops its own command; here it only leaves its part empty (and is
     reported), so the rest of the index can still be browsed.
     """
-    problems: list[tuple[str, str]] = []
+    project = root.path
+    problems: list[browse_copy.Problem] = []
     try:
-        current = memories.load(root)
+        current = memories.load(project)
     except MemError as error:
-        problems.append(("memories", str(error)))
+        problems.append(browse_copy.Problem(project, "memories", str(error)))
         current = []
     try:
         statuses: dict[tuple[str, str], lifecycle.Status] | None = lifecycle.statuses(
-            lifecycle.read_events(root), current
+            lifecycle.read_events(project), current
         )
     except MemError as error:
-        problems.append(("lifecycle", str(error)))
+        problems.append(browse_copy.Problem(project, "lifecycle", str(error)))
         statuses = None
     try:
-        audits = _audits(root, current)
+        audits = _audits(project, current)
     except MemError as error:
-        problems.append(("evidence", str(error)))
+        problems.append(browse_copy.Problem(project, "evidence", str(error)))
         audits = {}
     try:
-        receipts = outcomes.inspect(root)
+        receipts = outcomes.inspect(project)
     except MemError as error:
-        problems.append(("outcomes", str(error)))
+        problems.append(browse_copy.Problem(project, "outcomes", str(error)))
         receipts = []
     rows = []
     sources = []
@@ -237,6 +264,8 @@ def gather_review(root: str) -> browse_copy.Review:
         found = audits.get(key)
         rows.append(
             browse_copy.MemoryRow(
+                project,
+                root.name,
                 memory.id,
                 memory.file,
                 memory.ordinal,
@@ -252,6 +281,7 @@ def gather_review(root: str) -> browse_copy.Review:
         for source in found.sources if found else []:
             sources.append(
                 browse_copy.SourceRow(
+                    project,
                     memory.id,
                     memory.revision,
                     source.path,
@@ -263,7 +293,10 @@ def gather_review(root: str) -> browse_copy.Review:
             )
     eligibility = [
         browse_copy.EligibilityRow(
-            receipt["id"], int(receipt["eligible"]), receipt["reason"] or "accepted-current"
+            project,
+            receipt["id"],
+            int(receipt["eligible"]),
+            receipt["reason"] or "accepted-current",
         )
         for receipt in receipts
     ]

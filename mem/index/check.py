@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections import Counter
 from typing import Any
 
@@ -146,7 +147,8 @@ def rebuild(root: str) -> dict[str, Any]:
                 f"The index cannot be built at {path}: {healing.describe(error)}"
             ) from None
     conn = index.connect(path)
-    assert conn is not None, "a freshly built index must open"
+    if conn is None:  # the cache folder went away meanwhile: an OS fault to heal
+        raise FileNotFoundError(errno.ENOENT, "index vanished after its build", path)
     try:
         counts = index.counts(conn)
     finally:
@@ -228,7 +230,8 @@ def portfolio_rebuild(brain: str, progress: portfolio.Progress | None = None) ->
                 f"The index cannot be built at {path}: {healing.describe(error)}"
             ) from None
     conn = index.connect(path)
-    assert conn is not None, "a freshly built index must open"
+    if conn is None:  # the cache folder went away meanwhile: an OS fault to heal
+        raise FileNotFoundError(errno.ENOENT, "index vanished after its build", path)
     try:
         counts = index.counts(conn)
     finally:

@@ -15,6 +15,7 @@ planned file by file. A root whose files were hashed too recently to trust their
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -119,7 +120,8 @@ def _sync(brain: str, path: str, progress: Progress | None) -> tuple[index.Conne
                 index.remove_other_versions(path)
                 report = build_fresh(brain, path, progress)
                 conn = index.connect(path)
-                assert conn is not None, "a freshly built index must open"
+                if conn is None:  # the cache folder went away meanwhile: an OS fault to heal
+                    raise FileNotFoundError(errno.ENOENT, "index vanished after its build", path)
                 return conn, report
     stale = _stale_roots(conn, brain)
     if stale is None:

@@ -10,6 +10,7 @@ just its new lines parsed.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -482,7 +483,10 @@ def _sync(root: str, role: str, path: str, kept: index.Connection | None = None)
             index.remove_other_versions(path)
             report = _build_fresh(root, role, path, reads)
             conn = index.connect(path)
-            assert conn is not None, "a freshly built index must open"
+            if conn is None:
+                # The cache folder went away between the rename and the open (a cleaner, a
+                # user): an OS fault, which the healing boundary answers from a fresh index.
+                raise FileNotFoundError(errno.ENOENT, "index vanished after its build", path)
             return Synced(conn, Report(report.added, rebuilt=True), index.file_rows(conn))
         with index.transaction(conn):
             indexed = index.file_rows(conn)

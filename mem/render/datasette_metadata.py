@@ -12,7 +12,7 @@ from typing import Any
 from mem.core.schema_docs import TableDoc
 
 # Columns worth counting values of, wherever a table or view has them.
-FACET_COLUMNS = ("project", "agent", "file", "memory_file")
+FACET_COLUMNS = ("project_name", "agent", "file", "memory_file")
 
 
 def build(

@@ -330,6 +330,8 @@ def _browse_ready(served: dict[str, Any]) -> dict[str, Any]:
     return {
         "url": served["url"],
         "root": served["root"],
+        "portfolio": served["portfolio"],
+        "projects": served["projects"],
         "notes": served["notes"],
         "events": served["events"],
         "problems": [{"part": part, "problem": text} for part, text in served["problems"]],
@@ -337,10 +339,9 @@ def _browse_ready(served: dict[str, Any]) -> dict[str, Any]:
 
 
 def _browse_text(result: dict[str, Any]) -> str:
-    return _lines(
-        [
-            f"mem browse: a read-only snapshot of {result['root']}"
-            f" ({result['notes']} notes, {result['events']} events) at",
-            f"  {result['url']}",
-        ]
-    )
+    counts = f"{result['notes']} notes, {result['events']} events"
+    if result["portfolio"]:
+        what = f"the portfolio of {result['root']} ({result['projects']} projects, {counts})"
+    else:
+        what = f"{result['root']} ({counts})"
+    return _lines([f"mem browse: a read-only snapshot of {what} at", f"  {result['url']}"])
