@@ -10,7 +10,7 @@ import pytest
 from mem import render
 from mem.render import memory_views, report, secret_report
 
-HELPERS = {"truncate", "status_line", "one_line", "skipped_text"}  # text helpers, not views
+HELPERS = {"truncate", "status_line", "one_line"}  # pure text helpers, not views
 
 
 def _views(module: ModuleType) -> list[str]:

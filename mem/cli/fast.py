@@ -68,8 +68,7 @@ def _portfolio_output(root: str, request: Any, as_json: bool) -> str:
 
     with progress.Progress("mem recall: syncing the portfolio index") as shown:
         answer = recall.recall_portfolio(root, request, clock.now_iso(), shown.sync_step)
-    if not as_json:
-        sys.stderr.write(render.skipped_text(answer.skipped))
+    sys.stderr.write(render.recall_skipped(answer.skipped, as_json=as_json))
     return render.recall(
         request.query,
         request.scope,

@@ -369,19 +369,15 @@ def _recall_all(
     brain = brains.portfolio_brain(root, request.portfolio)
 
     def ranked(conn: index.Connection) -> _PortfolioTop:
-        roots, skipped = chosen_roots(index.project_rows(conn), request.projects)
+        rows = index.project_rows(conn, with_cache=False)
+        roots, skipped = chosen_roots(rows, request.projects)
         project_ids = [row.id for row in roots]
-        files = index.recall_file_ids(conn, project_ids, request.include_archive)
-        retired = index.retired_notes(conn, project_ids)
-        paths = {row.id: row.path for row in roots}
-        found = _rank(
-            conn,
-            terms,
-            {file_id: rank for file_id, (rank, _) in files.items()},
-            now_ms,
-            limit + len(retired),
-            {file_id: paths[project_id] for file_id, (_, project_id) in files.items()},
+        everyone = len(roots) == len(rows)  # no --project, no root gone: no filter to apply
+        ranks, paths = index.recall_file_ids(
+            conn, None if everyone else project_ids, request.include_archive
         )
+        retired = index.retired_notes(conn, project_ids)
+        found = _rank(conn, terms, ranks, now_ms, limit + len(retired), paths)
         if not request.include_retired:
             found = [item for item in found if item.id not in retired]
         top = score.order(found, limit)

@@ -317,10 +317,11 @@ def delete_project(conn: sqlite3.Connection, project_id: int) -> None:
     conn.execute("DELETE FROM projects WHERE id = ?", (project_id,))
 
 
-def project_rows(conn: sqlite3.Connection) -> list[ProjectRow]:
-    """Every indexed root, by path then role."""
+def project_rows(conn: sqlite3.Connection, with_cache: bool = True) -> list[ProjectRow]:
+    """Every indexed root, by path then role; without its freshness cache unless asked."""
+    cache = "signature, watch" if with_cache else "NULL, NULL"
     rows = conn.execute(
-        "SELECT id, path, name, role, found, signature, watch FROM projects ORDER BY path, role"
+        f"SELECT id, path, name, role, found, {cache} FROM projects ORDER BY path, role"
     )
     return [ProjectRow(*row) for row in rows]
 
@@ -690,18 +691,26 @@ def _rows_with_path(
 
 
 def recall_file_ids(
-    conn: sqlite3.Connection, project_ids: list[int], include_archive: bool
-) -> dict[int, tuple[int, int]]:
-    """file id -> (rank, project id) of the recall sources (journals, notes) of these roots."""
-    if not project_ids:
-        return {}
-    members = ",".join(str(int(project_id)) for project_id in project_ids)
-    archives = "" if include_archive else f" AND rank < {ARCHIVE_RANK_BASE}"
+    conn: sqlite3.Connection, project_ids: list[int] | None, include_archive: bool
+) -> tuple[dict[int, int], dict[int, str]]:
+    """The recall sources (journals, notes) of these roots (None: of every root): file id ->
+    rank, and file id -> the root's path."""
+    where = " WHERE f.kind IN ('journal', 'notes')"
+    if project_ids is not None:
+        members = ",".join(str(int(project_id)) for project_id in project_ids)
+        where += f" AND f.project_id IN ({members})"
+    if not include_archive:
+        where += f" AND f.rank < {ARCHIVE_RANK_BASE}"
+    ranks: dict[int, int] = {}
+    roots: dict[int, str] = {}
     rows = conn.execute(
-        f"SELECT id, rank, project_id FROM files WHERE project_id IN ({members})"
-        f" AND kind IN ('journal', 'notes'){archives}"
+        "SELECT f.id, f.rank, p.path FROM files AS f"
+        f" JOIN projects AS p ON p.id = f.project_id{where}"
     )
-    return {row[0]: (row[1], row[2]) for row in rows}
+    for file_id, rank, root in rows:
+        ranks[file_id] = rank
+        roots[file_id] = root
+    return ranks, roots
 
 
 def retired_notes(

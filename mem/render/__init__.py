@@ -130,8 +130,11 @@ def one_line(text: str) -> str:
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
-def skipped_text(skipped: list[dict[str, str]]) -> str:
-    """Stderr lines for the registered projects a portfolio recall skipped."""
+def recall_skipped(skipped: list[dict[str, str]], *, as_json: bool) -> str:
+    """Stderr lines for the registered projects a portfolio recall skipped (in JSON they are
+    part of the answer: nothing here)."""
+    if as_json:
+        return ""
     return "".join(
         f"mem recall: warning: skipped {one_line(item['projectName'])}"
         f" ({one_line(item['project'])}): {item['reason']}\n"
