@@ -695,24 +695,22 @@ def recall_file_ids(
 ) -> tuple[dict[int, int], dict[int, str]]:
     """The recall sources (journals, notes) of these roots (None: of every root): file id ->
     rank, and file id -> the root's path."""
-    import json  # a portfolio has thousands of files: three JSON arrays beat a row each
-
-    where = " WHERE kind IN ('journal', 'notes')"
+    where = " WHERE f.kind IN ('journal', 'notes')"
     if project_ids is not None:
         members = ",".join(str(int(project_id)) for project_id in project_ids)
-        where += f" AND project_id IN ({members})"
+        where += f" AND f.project_id IN ({members})"
     if not include_archive:
-        where += f" AND rank < {ARCHIVE_RANK_BASE}"
-    ids, ranks, roots = conn.execute(
-        "SELECT json_group_array(id), json_group_array(rank), json_group_array(project_id)"
-        f" FROM files{where}"
-    ).fetchone()
-    file_ids = json.loads(ids)
-    paths = dict(conn.execute("SELECT id, path FROM projects"))
-    return (
-        dict(zip(file_ids, json.loads(ranks), strict=True)),
-        dict(zip(file_ids, map(paths.__getitem__, json.loads(roots)), strict=True)),
+        where += f" AND f.rank < {ARCHIVE_RANK_BASE}"
+    ranks: dict[int, int] = {}
+    roots: dict[int, str] = {}
+    rows = conn.execute(
+        "SELECT f.id, f.rank, p.path FROM files AS f"
+        f" JOIN projects AS p ON p.id = f.project_id{where}"
     )
+    for file_id, rank, root in rows:
+        ranks[file_id] = rank
+        roots[file_id] = root
+    return ranks, roots
 
 
 def retired_notes(
