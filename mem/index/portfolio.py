@@ -15,6 +15,7 @@ planned file by file. A root whose files were hashed too recently to trust their
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -172,8 +173,8 @@ def _changed(rows: list[index.ProjectRow]) -> list[index.ProjectRow]:
     compared with its signature; only a root whose part differs is asked again on its own,
     which also decides for a root whose numbers the batch could not pack.
     """
-    watched = [index_sources.watched_files(row.path, _watched(row)) for row in rows]
-    now = index_sources.watch_signatures([path for paths in watched for path in paths])
+    watched = [_watched_files(row) for row in rows]
+    now = index_sources.watch_signatures(list(itertools.chain.from_iterable(watched)))
     if now is not None and now == b"".join(row.signature or b"" for row in rows):
         return []
     changed = []
@@ -189,6 +190,14 @@ def _changed(rows: list[index.ProjectRow]) -> list[index.ProjectRow]:
 def _watched(row: index.ProjectRow) -> list[str]:
     """The paths a root's signature covers: its sources', then its checkout files'."""
     return row.watch.replace("\n\n", "\n").split("\n") if row.watch else []
+
+
+def _watched_files(row: index.ProjectRow) -> list[str]:
+    """index_sources.watched_files of _watched(row), in two string operations (1000s of roots)."""
+    if not row.watch:
+        return []
+    prefix = row.path.rstrip(os.sep) + os.sep
+    return (prefix + row.watch.replace("\n\n", "\n").replace("\n", "\n" + prefix)).split("\n")
 
 
 def _unchanged(row: index.ProjectRow) -> bool:
