@@ -6,9 +6,12 @@ import codecs
 import io
 import os
 import sys
-from typing import NoReturn
 
 from mem.cli.fast import plain_recall, recall_output
+from mem.tuples import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
 def _escape(error: UnicodeError) -> tuple[str, int]:

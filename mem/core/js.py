@@ -11,7 +11,11 @@ import itertools
 import json
 import math
 import re
-from typing import Any
+
+from mem.tuples import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # JS `\s` and the characters `String.prototype.trim` removes: the same set.
 JS_WHITESPACE = (

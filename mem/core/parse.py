@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any, NamedTuple
 
 from mem.core import js
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Bump when the records produced for the same bytes change: the index version includes it.
 PARSER_VERSION = 3

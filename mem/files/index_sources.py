@@ -5,9 +5,9 @@ from __future__ import annotations
 import array
 import os
 import stat
-from typing import NamedTuple
 
 from mem.errors import MemError
+from mem.tuples import NamedTuple
 
 
 class SourceSpec(NamedTuple):

@@ -14,13 +14,13 @@ import os
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import NamedTuple
 
 import xxhash
 
 from mem.core import parse
 from mem.index import postings
 from mem.layout import ARCHIVE_RANK_BASE
+from mem.tuples import NamedTuple
 
 BUSY_TIMEOUT_MS = 10_000
 # SQLite's page cache while building: most postings groups stay in memory until written.

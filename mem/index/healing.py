@@ -14,17 +14,21 @@ import contextlib
 import functools
 import sqlite3
 from collections.abc import Callable
-from typing import Any, TypeVar
 
 from mem import index
 from mem.index import sync
+from mem.tuples import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
 
 # What a damaged cache raises. Canonical-file errors arrive as MemError and pass through.
 FAULTS = (sqlite3.Error, OSError, UnicodeDecodeError)
 
-Answer = TypeVar("Answer")
-# Opens an index synced with its root: its connection, what the sync did, its files rows.
-Opener = Callable[..., contextlib.AbstractContextManager[Any]]
+if TYPE_CHECKING:
+    Answer = TypeVar("Answer")
+    # Opens an index synced with its root: its connection, what the sync did, its files rows.
+    Opener = Callable[..., contextlib.AbstractContextManager[Any]]
 
 
 def answer(use: Callable[[Opener], Answer], opener: Opener = sync.opened) -> Answer:

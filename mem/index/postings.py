@@ -14,7 +14,8 @@ import sqlite3
 from array import array
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
-from typing import NamedTuple
+
+from mem.tuples import NamedTuple
 
 # Exact lengths below this; above, classes an eighth of a power of two wide: a class's
 # bound is at most 6 % above its longest record's, and a common term has few groups.

@@ -7,11 +7,13 @@ returns the exact bytes to print, text or JSON; the CLI only echoes them.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
 
 from mem.core import js
+from mem.tuples import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from mem.core.patterns import Reinforcement, ScoredPattern
 
 _WHITESPACE_RUN = re.compile(f"[{re.escape(js.JS_WHITESPACE)}]+")
