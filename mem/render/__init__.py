@@ -6,8 +6,6 @@ returns the exact bytes to print, text or JSON; the CLI only echoes them.
 
 from __future__ import annotations
 
-import re
-
 from mem.core import js
 from mem.tuples import TYPE_CHECKING
 
@@ -16,13 +14,15 @@ if TYPE_CHECKING:
 
     from mem.core.patterns import Reinforcement, ScoredPattern
 
-_WHITESPACE_RUN = re.compile(f"[{re.escape(js.JS_WHITESPACE)}]+")
+# Every JS whitespace character to a space: split on spaces, the non-empty parts joined are
+# JS `text.replace(/\s+/g, " ").trim()` (a table, where a regex costs 0.4 ms to compile).
+_WHITESPACE_TO_SPACE = str.maketrans(dict.fromkeys(js.JS_WHITESPACE, " "))
 TRUNCATE_AT = 120
 
 
 def truncate(text: str) -> str:
     """Collapse whitespace and cut to 120 UTF-16 code units, as the reference counts them."""
-    flat = js.trim(_WHITESPACE_RUN.sub(" ", text))
+    flat = " ".join(part for part in text.translate(_WHITESPACE_TO_SPACE).split(" ") if part)
     units = flat.encode("utf-16-le", errors="surrogatepass")
     if len(units) <= TRUNCATE_AT * 2:
         return flat

@@ -1,0 +1,30 @@
+"""Recall's text lines collapse whitespace exactly as the reference's `/\\s+/g` and trim do."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mem import render
+from mem.core import js
+
+# The reference's expression; Python's own whitespace (\x1c-\x1f, \x85) is not JS's.
+REFERENCE = re.compile(f"[{re.escape(js.JS_WHITESPACE)}]+")
+CHARACTERS = st.sampled_from([*js.JS_WHITESPACE, "\x1c", "\x1f", "\x85", "\u180e", "a", "é", "😀"])
+
+
+@given(st.text(CHARACTERS, max_size=300))
+def test_whitespace_runs_become_one_space_and_the_ends_are_trimmed(text: str) -> None:
+    expected = js.trim(REFERENCE.sub(" ", text))
+    if len(expected.encode("utf-16-le", "surrogatepass")) <= render.TRUNCATE_AT * 2:
+        assert render.truncate(text) == expected
+    else:
+        # Cut after collapsing: the same cut as of the collapsed text itself.
+        assert render.truncate(text) == render.truncate(expected)
+        assert render.truncate(text).endswith("…")
+
+
+def test_only_javascript_whitespace_separates() -> None:
+    assert render.truncate(" a\u3000\ufeff b\x85c\x1cd\n") == "a b\x85c\x1cd"
