@@ -49,6 +49,7 @@ ALLOWED: dict[str, set[str]] = {
 ONLY_IN = {
     "click": {"cli"},
     "sqlite3": {"index"},
+    "_sqlite3": {"index"},
     "sqlite_utils": {"index"},
     "filelock": {"index", "files"},
     "subprocess": {"files"},

@@ -12,9 +12,10 @@ import pytest
 HEAVY = ("sqlite_utils", "filelock")
 # Code only some recalls need: a plain recall does not load it.
 ON_DEMAND = ("mem.core.explain", "mem.core.secrets", "mem.mcp")
-# Standard modules a plain recall does without: typing alone costs about 3 ms to import
-# (annotations are strings; NamedTuples come from mem.tuples).
-UNUSED_STDLIB = ("typing",)
+# Standard modules a plain recall does without, each costing milliseconds to import: typing
+# (annotations are strings; NamedTuples come from mem.tuples) and datetime (the sqlite3
+# package's adapters; mem.index imports _sqlite3).
+UNUSED_STDLIB = ("typing", "datetime", "sqlite3")
 
 
 def _imported_by_recall(project: Path) -> set[str]:

@@ -8,11 +8,13 @@ files, never altered. The warm read path uses the standard library's sqlite3 onl
 
 from __future__ import annotations
 
+# The sqlite3 package is _sqlite3 plus datetime adapters mem never uses; importing it costs
+# every process about 3 ms (datetime), so the index modules import _sqlite3 itself.
+import _sqlite3 as sqlite3
 import contextlib
 import errno
 import os
 import re
-import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import xxhash

@@ -10,9 +10,9 @@ project's own files, which the user must fix) is never caught here.
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 import contextlib
 import functools
-import sqlite3
 from collections.abc import Callable
 
 from mem import index

@@ -10,7 +10,7 @@ never raise a score, so the bound is safe; reading a group only ever lowers it.
 
 from __future__ import annotations
 
-import sqlite3
+import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 from array import array
 from collections.abc import Iterable, Mapping
 from operator import itemgetter

@@ -22,10 +22,10 @@ Functions take a connection and return ranked records: no state outlives a call.
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 import heapq
 import json
 import math
-import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from itertools import repeat
 
