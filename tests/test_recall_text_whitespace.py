@@ -13,6 +13,7 @@ from mem.core import js
 # The reference's expression; Python's own whitespace (\x1c-\x1f, \x85) is not JS's.
 REFERENCE = re.compile(f"[{re.escape(js.JS_WHITESPACE)}]+")
 CHARACTERS = st.sampled_from([*js.JS_WHITESPACE, "\x1c", "\x1f", "\x85", "\u180e", "a", "é", "😀"])
+ASCII = st.sampled_from([" ", "\t", "\n", "a", "b", "-"])
 
 
 @given(st.text(CHARACTERS, max_size=300))
@@ -28,3 +29,11 @@ def test_whitespace_runs_become_one_space_and_the_ends_are_trimmed(text: str) ->
 
 def test_only_javascript_whitespace_separates() -> None:
     assert render.truncate(" a\u3000\ufeff b\x85c\x1cd\n") == "a b\x85c\x1cd"
+
+
+@given(st.text(ASCII, max_size=300))
+def test_ascii_text_is_cut_at_the_same_place_as_any_other(text: str) -> None:
+    flat = js.trim(REFERENCE.sub(" ", text))
+    units = flat.encode("utf-16-le")
+    cut = units[: (render.TRUNCATE_AT - 1) * 2].decode("utf-16-le") + "…"
+    assert render.truncate(text) == (flat if len(units) <= render.TRUNCATE_AT * 2 else cut)
