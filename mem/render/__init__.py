@@ -23,7 +23,8 @@ TRUNCATE_AT = 120
 def truncate(text: str) -> str:
     """Collapse whitespace and cut to 120 UTF-16 code units, as the reference counts them."""
     flat = " ".join(part for part in text.translate(_WHITESPACE_TO_SPACE).split(" ") if part)
-    if flat.isascii():  # one UTF-16 code unit a character, and no codec to load
+    # Below the surrogates every character is one UTF-16 code unit: no codec to load.
+    if max(flat, default="") < "\ud800":
         return flat if len(flat) <= TRUNCATE_AT else flat[: TRUNCATE_AT - 1] + "…"
     units = flat.encode("utf-16-le", errors="surrogatepass")
     if len(units) <= TRUNCATE_AT * 2:
