@@ -42,3 +42,10 @@ def test_long_lines_are_cut_after_119_utf16_code_units(text: str) -> None:
     units = flat.encode("utf-16-le", "surrogatepass")
     cut = units[: (render.TRUNCATE_AT - 1) * 2].decode("utf-16-le", "replace") + "…"
     assert render.truncate(text) == (flat if len(units) <= render.TRUNCATE_AT * 2 else cut)
+
+
+def test_a_character_of_two_code_units_at_the_limit_is_cut_off() -> None:
+    assert render.truncate("a" * 119 + "😀") == "a" * 119 + "…"
+    assert render.truncate("a" * 118 + "😀") == "a" * 118 + "😀"
+    assert render.truncate("a" * 119 + "\ud800") == "a" * 119 + "\ud800"
+    assert render.truncate("a" * 120 + "b") == "a" * 119 + "…"

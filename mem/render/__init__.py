@@ -23,8 +23,9 @@ TRUNCATE_AT = 120
 def truncate(text: str) -> str:
     """Collapse whitespace and cut to 120 UTF-16 code units, as the reference counts them."""
     flat = " ".join(part for part in text.translate(_WHITESPACE_TO_SPACE).split(" ") if part)
-    # Below the surrogates every character is one UTF-16 code unit: no codec to load.
-    if max(flat, default="") < "\ud800":
+    # Below the surrogates every character is one UTF-16 code unit: no codec to load. Only
+    # the first TRUNCATE_AT characters decide: a longer text is cut within them.
+    if max(flat[:TRUNCATE_AT], default="") < "\ud800":
         return flat if len(flat) <= TRUNCATE_AT else flat[: TRUNCATE_AT - 1] + "…"
     units = flat.encode("utf-16-le", errors="surrogatepass")
     if len(units) <= TRUNCATE_AT * 2:
