@@ -102,9 +102,12 @@ def _lone_surrogate() -> re.Pattern[str]:
 
 
 def _string(value: str) -> str:
-    import json
+    # What json.dumps(value, ensure_ascii=False) returns, without its encoder object per call.
+    from json.encoder import encode_basestring
 
-    text = json.dumps(value, ensure_ascii=False)
+    text = encode_basestring(value)
+    if text.isascii():
+        return text
     # Well-formed JSON.stringify escapes a lone surrogate instead of emitting invalid UTF-16.
     return _lone_surrogate().sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
