@@ -203,7 +203,8 @@ def remove_lock_if_damaged(path: str) -> None:
         shutil.rmtree(lock)
 
 
-_FTS5_TABLE = re.compile(r"CREATE VIRTUAL TABLE .* USING fts5\s*\(", re.IGNORECASE | re.DOTALL)
+# Only `mem index check` needs it: compiled (and cached) by re on first use, not by every recall.
+_FTS5_TABLE = r"CREATE VIRTUAL TABLE .* USING fts5\s*\("
 
 
 def integrity_problems(conn: sqlite3.Connection) -> list[str]:
@@ -213,7 +214,7 @@ def integrity_problems(conn: sqlite3.Connection) -> list[str]:
         "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
     ).fetchall()
     for name, sql in tables:
-        if not _FTS5_TABLE.match(sql or ""):
+        if not re.match(_FTS5_TABLE, sql or "", re.IGNORECASE | re.DOTALL):
             continue  # fts5vocab and plain tables have no integrity-check command
         try:
             conn.execute(f'INSERT INTO "{name}" ("{name}") VALUES (\'integrity-check\')')
