@@ -6,19 +6,25 @@ field for every class (0.2-0.4 ms each), several times what the query itself cos
 builds the same kind of class from the annotated class body with one generic constructor:
 a tuple subclass with the same fields, defaults, properties, `_make`, `_replace`,
 `_asdict`, `_fields`, `_field_defaults`, repr, equality, pickling and body members
-(tests/test_named_tuples.py compares it with typing's, case by case). Type checkers see
-`typing.NamedTuple` itself, so every class is checked as before.
+(tests/test_named_tuples.py compares it with typing's, case by case). A class that goes on
+to make many instances (a build's records) then takes collections.namedtuple's compiled
+constructor, as fast as typing's. Type checkers see `typing.NamedTuple` itself, so every
+class is checked as before.
 """
 
 from __future__ import annotations
 
-from collections import _tuplegetter  # type: ignore[attr-defined]
+from collections import _tuplegetter, namedtuple  # type: ignore[attr-defined]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
     from typing import NamedTuple as NamedTuple
+
+# Instances made through the generic constructor before a class compiles its own: a recall
+# makes a few of most classes, a build thousands of some.
+COMPILE_AFTER = 256
 
 # What the class body may not define (typing's rule), and what it does not copy.
 _PROHIBITED = frozenset(
@@ -88,12 +94,22 @@ def _build(typename: str, namespace: dict[str, Any]) -> type:
                 f"Non-default namedtuple field {field} cannot follow default"
                 f" field{'s' if len(defaults) > 1 else ''} {names}"
             )
+    module = namespace["__module__"]
     count = len(fields)
     required = count - len(defaults)
     tail = tuple(defaults.values())
     tuple_new = tuple.__new__
 
+    calls = 0
+
     def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == COMPILE_AFTER:
+            # Many instances to come (a build, a long query): from now on the class takes
+            # collections.namedtuple's compiled constructor, which binds arguments in C.
+            compiled = vars(namedtuple(typename, fields, defaults=tail, module=module))
+            type.__setattr__(built, "__new__", compiled["__new__"])
         if not kwargs:
             given = len(args)
             if given == count:
@@ -148,7 +164,8 @@ def _build(typename: str, namespace: dict[str, Any]) -> type:
             body[key] = value
     if "__qualname__" not in namespace:
         body["__qualname__"] = typename
-    return type(typename, (tuple,), body)
+    built = type(typename, (tuple,), body)
+    return built
 
 
 class _Meta(type):

@@ -133,3 +133,22 @@ def test_namedtuple_attributes_cannot_be_overwritten() -> None:
 
             def _asdict(self) -> dict[str, object]:
                 return {}
+
+
+def test_a_class_made_many_times_keeps_behaving_the_same() -> None:
+    # After COMPILE_AFTER instances a class switches to a compiled constructor.
+    class Busy(tuples.NamedTuple):
+        id: int
+        path: str
+        size: int = 0
+        note: str | None = None
+
+    for number in range(tuples.COMPILE_AFTER + 1):
+        assert Busy(number, "a") == (number, "a", 0, None)
+    for args, kwargs in CALLS:
+        busy, typed = Busy(*args, **kwargs), Typed(*args, **kwargs)  # type: ignore[arg-type]
+        assert busy == typed and repr(busy) == repr(typed).replace("Typed", "Busy")
+    for args, kwargs in BAD_CALLS:
+        with pytest.raises(TypeError):
+            Busy(*args, **kwargs)  # type: ignore[arg-type]
+    assert type(Busy(1, "a")) is Busy and Busy(1, "a")._replace(size=2).size == 2
