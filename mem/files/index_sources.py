@@ -5,10 +5,10 @@ from __future__ import annotations
 import array
 import os
 import stat
-from typing import NamedTuple
 
 from mem.errors import MemError
 from mem.files.safe_paths import open_regular
+from mem.tuples import NamedTuple
 
 
 class SourceSpec(NamedTuple):
