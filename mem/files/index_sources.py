@@ -6,9 +6,10 @@ import itertools
 import operator
 import os
 import stat
-from typing import NamedTuple
 
 from mem.errors import MemError
+from mem.files.safe_paths import open_regular
+from mem.tuples import NamedTuple
 
 
 class SourceSpec(NamedTuple):
@@ -53,7 +54,7 @@ def stat_sources(root: str, specs: list[SourceSpec]) -> list[SourceStat]:
 def read_source(path: str) -> bytes:
     """A canonical file read as lexical recall does: following links, without a size limit."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return handle.read()
     except OSError as error:
         raise MemError(f"Cannot read {path}: {error.strerror}.") from None
