@@ -19,20 +19,24 @@ import itertools
 import os
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple, TypeVar
 
 from mem import index, layout
 from mem.core import registry
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec
 from mem.index import healing, sync
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
 
 ROLE = "portfolio"  # of the index file, keyed by the brain's real path
 REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
 
 # (projects done, projects in all, files read so far)
 Progress = Callable[[int, int, int], None]
-T = TypeVar("T")
+if TYPE_CHECKING:
+    T = TypeVar("T")
 
 
 def index_path(brain: str, directory: str | None = None) -> str:
