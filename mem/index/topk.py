@@ -60,8 +60,12 @@ class _Term:
     def __init__(self, term_id: int, place: int) -> None:
         self.term_id = term_id
         self.place = place  # position in the query
-        self.groups: list[tuple[int, int]] = []  # (tf, records)
+        self.groups: list[tuple[int, int, bytes]] = []  # (tf, records, their ids)
         self.position = 0
+
+    def add(self, tf: int, parts: list[bytes]) -> None:
+        blob = parts[0] if len(parts) == 1 else b"".join(parts)
+        self.groups.append((tf, len(blob) // 8, blob))
 
 
 class _Band:
@@ -79,7 +83,10 @@ class _Band:
 
 
 def _weight(tf: int) -> float:
-    return 1.0 + math.log(tf)
+    return _WEIGHTS[tf] if tf < len(_WEIGHTS) else 1.0 + math.log(tf)
+
+
+_WEIGHTS = [-math.inf] + [1.0 + math.log(tf) for tf in range(1, 256)]
 
 
 def _factor(band: int, now_ms: float | None) -> float:
@@ -120,25 +127,8 @@ def search(
     bands: dict[int, _Band] = {}
     for place, term in enumerate(terms):
         term_id = ids.get(term)
-        if term_id is None:
-            continue
-        current = _Term(term_id, place)
-        previous = None
-        for band, tf, size in conn.execute(
-            "SELECT band, tf, sum(length(records)) FROM postings WHERE term = ?"
-            " GROUP BY band, tf ORDER BY band DESC, tf DESC",
-            (term_id,),
-        ):
-            if band != previous:
-                previous = band
-                state = bands.get(band)
-                if state is None:
-                    state = bands[band] = _Band(band, _factor(band, now_ms))
-                current = _Term(term_id, place)
-                state.terms.append(current)
-                state.live += 1
-                state.total += _weight(tf)
-            current.groups.append((tf, size // 8))
+        if term_id is not None:
+            _load_groups(conn, bands, term_id, place, now_ms)
     searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms, projects or {})
     queue = [(-state.bound(width), band) for band, state in bands.items()]
     heapq.heapify(queue)
@@ -148,15 +138,11 @@ def search(
             break
         state = bands[band]
         chosen = _cheapest(state, width)
-        tf, size = chosen.groups[chosen.position]
+        tf, size, _ = chosen.groups[chosen.position]
         if width > 1 and _whole_band_is_cheaper(state, size):
             searcher.read_band(state)
             continue
-        parts = conn.execute(
-            "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?",
-            (chosen.term_id, band, tf),
-        )
-        searcher.read(postings.decode(b"".join(blob for (blob,) in parts)), tf, band, chosen.place)
+        searcher.read(postings.decode(chosen.groups[chosen.position][2]), tf, band, chosen.place)
         chosen.position += 1
         state.total -= _weight(tf)
         if chosen.position < len(chosen.groups):
@@ -169,16 +155,58 @@ def search(
     return searcher.exact()
 
 
+def _load_groups(
+    conn: sqlite3.Connection,
+    bands: dict[int, _Band],
+    term_id: int,
+    place: int,
+    now_ms: float | None,
+) -> None:
+    """A term's groups in every band, highest tf first, with their records (one statement)."""
+    current = _Term(term_id, place)
+    group = (0, 0)  # (band, tf) of the parts gathered
+    parts: list[bytes] = []
+    for band, tf, blob in conn.execute(
+        "SELECT band, tf, records FROM postings WHERE term = ? ORDER BY band DESC, tf DESC",
+        (term_id,),
+    ):
+        if (band, tf) == group:
+            parts.append(blob)
+            continue
+        if parts:
+            current.add(group[1], parts)
+        parts = [blob]
+        if band != group[0] or not current.groups:
+            state = bands.get(band)
+            if state is None:
+                state = bands[band] = _Band(band, _factor(band, now_ms))
+            current = _Term(term_id, place)
+            state.terms.append(current)
+            state.live += 1
+            state.total += _weight(tf)
+        group = (band, tf)
+    if parts:
+        current.add(group[1], parts)
+
+
 # Scoring a record from its text costs about as much as reading this many postings.
 TEXT_COST = 16
+# ... or as checking this many postings against a set of waiting records (in C).
+POSTINGS_PER_TEXT = 128
+# Reads of a band's groups for its waiting records, before the rest are scored from text.
+SETTLE_STEPS = 8
 
 
 def _whole_band_is_cheaper(state: _Band, size: int) -> bool:
     """Read every unread group of the band at once rather than one group and its texts?"""
     unread = sum(
-        groups_size for term in state.terms for _, groups_size in term.groups[term.position :]
+        groups_size for term in state.terms for _, groups_size, _ in term.groups[term.position :]
     )
     return unread <= TEXT_COST * size
+
+
+def _unread_postings(term: _Term) -> int:
+    return sum(size for _, size, _ in term.groups[term.position :])
 
 
 def _cheapest(state: _Band, width: int) -> _Term:
@@ -188,7 +216,7 @@ def _cheapest(state: _Band, width: int) -> _Term:
     for term in state.terms:
         if term.position == len(term.groups):
             continue
-        tf, size = term.groups[term.position]
+        tf, size, _ = term.groups[term.position]
         total = state.total - _weight(tf)
         live = state.live
         if term.position + 1 < len(term.groups):
@@ -273,33 +301,90 @@ class _Searcher:
                 self._score(row, frequencies)
 
     def resolve(self, bands: Mapping[int, _Band]) -> None:
-        """Score the pending records that could still reach the top, best bound first."""
-        width = len(self.terms)
-        bounded = []
-        for band, pending in self.pending.items():
-            state = bands[band]
-            frontier = [
-                (term.place, _weight(term.groups[term.position][0]))
-                if term.position < len(term.groups)
-                else (term.place, 0.0)
-                for term in state.terms
-            ]
-            factor = state.factor / width
-            for record_id, known in pending.items():
-                total = 0.0
-                matched = 0
-                for place, weight in frontier:
-                    tf = known.get(place)
-                    if tf:
-                        total += _weight(tf)
-                        matched += 1
-                    elif weight:
-                        total += weight
-                        matched += 1
-                bounded.append((total * matched * factor, record_id))
+        """Settle the waiting records: the best bounds first, each band's on its own.
+
+        A waiting record's bound counts each term it was not read with at the band's
+        frontier; reading that term's next group (its highest tf still unread, usually
+        few records) lowers the frontier for all of them at once, so it is read while that
+        costs less than scoring the records from their text.
+        """
+        pending = self.pending
         self.pending = {}
+        queue = []
+        for band, waiting in pending.items():
+            self.seen.update(waiting)
+            state = bands[band]
+            bounded = self._bounded(state, waiting)
+            if bounded:
+                queue.append((-bounded[0][0], band, bounded))
+        queue.sort()
+        for _, band, bounded in queue:
+            if self.settled(bounded[0][0]):
+                continue
+            self._settle(bands[band], pending[band], bounded)
+
+    def _bounded(
+        self, state: _Band, waiting: Mapping[int, dict[int, int]]
+    ) -> list[tuple[float, int]]:
+        """(bound, id) of the waiting records that can reach the top, best first."""
+        frontier = [
+            (term.place, _weight(term.groups[term.position][0]))
+            if term.position < len(term.groups)
+            else (term.place, 0.0)
+            for term in state.terms
+        ]
+        factor = state.factor / len(self.terms)
+        floor = self.threshold() * (1 - 4 * EPSILON)
+        bounded = []
+        for record_id, known in waiting.items():
+            total = 0.0
+            matched = 0
+            for place, weight in frontier:
+                tf = known.get(place)
+                if tf:
+                    total += _weight(tf)
+                    matched += 1
+                elif weight:
+                    total += weight
+                    matched += 1
+            bound = total * matched * factor
+            if bound >= floor:
+                bounded.append((bound, record_id))
         bounded.sort(reverse=True)
-        self.seen.update(record_id for _, record_id in bounded)
+        return bounded
+
+    def _settle(
+        self, state: _Band, waiting: dict[int, dict[int, int]], bounded: list[tuple[float, int]]
+    ) -> None:
+        """Lower the frontiers of a band until its waiting records are known or few enough.
+
+        The term with the fewest unread postings first, as many of its groups as cost less
+        than scoring the records from their text: a term read to its end is known for every
+        waiting record, and those that lack it lose its coverage too.
+        """
+        for _ in range(SETTLE_STEPS):
+            if not bounded:
+                return
+            live = [term for term in state.terms if term.position < len(term.groups)]
+            if not live:
+                # Every group of the band was read: what they are known to hold is all.
+                self._score_known({record_id: waiting[record_id] for _, record_id in bounded})
+                return
+            budget = POSTINGS_PER_TEXT * len(bounded)
+            term = min(live, key=_unread_postings)
+            last = term.position
+            spent = term.groups[last][1]
+            if spent > budget:
+                break
+            while last + 1 < len(term.groups) and spent + term.groups[last + 1][1] <= budget:
+                last += 1
+                spent += term.groups[last][1]
+            wanted = {record_id for _, record_id in bounded}
+            for tf, _, blob in term.groups[term.position : last + 1]:
+                for record_id in wanted.intersection(postings.decode(blob)):
+                    waiting[record_id][term.place] = tf
+            term.position = last + 1
+            bounded = self._bounded(state, {record_id: waiting[record_id] for record_id in wanted})
         for start in range(0, len(bounded), 64):
             chunk = bounded[start : start + 64]
             if self.settled(chunk[0][0]):
@@ -307,27 +392,34 @@ class _Searcher:
             floor = self.threshold() * (1 - 4 * EPSILON)
             self._score_records([record_id for bound, record_id in chunk if bound >= floor], None)
 
+    def _score_known(self, known: Mapping[int, Mapping[int, int]]) -> None:
+        """Score records whose frequencies are all known (a term not among them: 0)."""
+        places = range(len(self.terms))
+        for row in self.conn.execute(
+            f"SELECT {_COLUMNS} FROM records WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(known)),),
+        ):
+            frequencies = known[row[0]]
+            self._score(row, tuple(frequencies.get(place, 0) for place in places))
+
     def read_band(self, state: _Band) -> None:
         """Every unread group of a band at once: frequencies from the postings, no text read."""
         width = len(self.terms)
         seen = self.seen
-        places = {}
+        live = []
         for term in state.terms:
             if term.position < len(term.groups):
                 # A term with no group left: every record of the band holding it was read.
-                places[term.term_id] = term.place
+                live.append(term)
                 term.position = len(term.groups)
         state.live = 0
         found: list[dict[int, int]] = [{} for _ in range(width)]
         for record_id, known in self.pending.pop(state.band, {}).items():
             for place, tf in known.items():
                 found[place][record_id] = tf
-        for term_id, tf, blob in self.conn.execute(
-            "SELECT term, tf, records FROM postings"
-            " WHERE term IN (SELECT value FROM json_each(?)) AND band = ?",
-            (json.dumps(list(places)), state.band),
-        ):
-            found[places[term_id]].update(zip(postings.decode(blob), repeat(tf)))
+        for term in live:
+            for tf, _, blob in term.groups:
+                found[term.place].update(zip(postings.decode(blob), repeat(tf)))
         lookups = [frequencies.get for frequencies in found if frequencies]
         places_found = [place for place, frequencies in enumerate(found) if frequencies]
         # Bounds from the postings alone (exact for notes of an exact-length band), best first.
