@@ -26,6 +26,7 @@ import heapq
 import json
 import math
 import sqlite3
+from array import array
 from collections.abc import Callable, Iterable, Mapping
 from itertools import repeat
 from typing import Any, NamedTuple
@@ -55,17 +56,27 @@ class Candidate(NamedTuple):
 class _Term:
     """One query term's groups in one band, highest tf first."""
 
-    __slots__ = ("term_id", "place", "groups", "position")
+    __slots__ = ("term_id", "place", "band", "groups", "position", "unread", "loaded")
 
-    def __init__(self, term_id: int, place: int) -> None:
+    def __init__(self, term_id: int, place: int, band: int) -> None:
         self.term_id = term_id
         self.place = place  # position in the query
-        self.groups: list[tuple[int, int, bytes]] = []  # (tf, records, their ids)
+        self.band = band
+        self.groups: list[tuple[int, int]] = []  # (tf, records)
+        self.loaded: list[bytes | None] = []  # each group's record ids, when read with it
         self.position = 0
+        self.unread = 0  # records in the groups from `position` on
 
-    def add(self, tf: int, parts: list[bytes]) -> None:
-        blob = parts[0] if len(parts) == 1 else b"".join(parts)
-        self.groups.append((tf, len(blob) // 8, blob))
+    def records(self, conn: sqlite3.Connection, group: int) -> array[int]:
+        """The record ids of a group (by its position)."""
+        blob = self.loaded[group]
+        if blob is None:
+            parts = conn.execute(
+                "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?",
+                (self.term_id, self.band, self.groups[group][0]),
+            )
+            blob = b"".join(part for (part,) in parts)
+        return postings.decode(blob)
 
 
 class _Band:
@@ -138,12 +149,13 @@ def search(
             break
         state = bands[band]
         chosen = _cheapest(state, width)
-        tf, size, _ = chosen.groups[chosen.position]
+        tf, size = chosen.groups[chosen.position]
         if width > 1 and _whole_band_is_cheaper(state, size):
             searcher.read_band(state)
             continue
-        searcher.read(postings.decode(chosen.groups[chosen.position][2]), tf, band, chosen.place)
+        searcher.read(chosen.records(conn, chosen.position), tf, band, chosen.place)
         chosen.position += 1
+        chosen.unread -= size
         state.total -= _weight(tf)
         if chosen.position < len(chosen.groups):
             state.total += _weight(chosen.groups[chosen.position][0])
@@ -162,33 +174,29 @@ def _load_groups(
     place: int,
     now_ms: float | None,
 ) -> None:
-    """A term's groups in every band, highest tf first, with their records (one statement)."""
-    current = _Term(term_id, place)
-    group = (0, 0)  # (band, tf) of the parts gathered
-    parts: list[bytes] = []
-    for band, tf, blob in conn.execute(
-        "SELECT band, tf, records FROM postings WHERE term = ? ORDER BY band DESC, tf DESC",
-        (term_id,),
+    """A term's groups in every band, highest tf first; the small ones with their records."""
+    current = _Term(term_id, place, -1)  # no band is negative
+    for band, tf, size, blob in conn.execute(
+        "SELECT band, tf, sum(length(records)), CASE WHEN sum(length(records)) <= ?"
+        " THEN CAST(group_concat(records, '') AS BLOB) END FROM postings WHERE term = ?"
+        " GROUP BY band, tf ORDER BY band DESC, tf DESC",
+        (LOADED_BYTES, term_id),
     ):
-        if (band, tf) == group:
-            parts.append(blob)
-            continue
-        if parts:
-            current.add(group[1], parts)
-        parts = [blob]
-        if band != group[0] or not current.groups:
+        if band != current.band:
             state = bands.get(band)
             if state is None:
                 state = bands[band] = _Band(band, _factor(band, now_ms))
-            current = _Term(term_id, place)
+            current = _Term(term_id, place, band)
             state.terms.append(current)
             state.live += 1
             state.total += _weight(tf)
-        group = (band, tf)
-    if parts:
-        current.add(group[1], parts)
+        current.groups.append((tf, size // 8))
+        current.loaded.append(blob)
+        current.unread += size // 8
 
 
+# Groups up to this size come with the term's first statement; bigger ones when read.
+LOADED_BYTES = 4096
 # Scoring a record from its text costs about as much as reading this many postings.
 TEXT_COST = 16
 # ... or as checking this many postings against a set of waiting records (in C).
@@ -199,14 +207,11 @@ SETTLE_STEPS = 8
 
 def _whole_band_is_cheaper(state: _Band, size: int) -> bool:
     """Read every unread group of the band at once rather than one group and its texts?"""
-    unread = sum(
-        groups_size for term in state.terms for _, groups_size, _ in term.groups[term.position :]
-    )
-    return unread <= TEXT_COST * size
+    return sum(term.unread for term in state.terms) <= TEXT_COST * size
 
 
 def _unread_postings(term: _Term) -> int:
-    return sum(size for _, size, _ in term.groups[term.position :])
+    return term.unread
 
 
 def _cheapest(state: _Band, width: int) -> _Term:
@@ -216,7 +221,7 @@ def _cheapest(state: _Band, width: int) -> _Term:
     for term in state.terms:
         if term.position == len(term.groups):
             continue
-        tf, size, _ = term.groups[term.position]
+        tf, size = term.groups[term.position]
         total = state.total - _weight(tf)
         live = state.live
         if term.position + 1 < len(term.groups):
@@ -327,26 +332,26 @@ class _Searcher:
         self, state: _Band, waiting: Mapping[int, dict[int, int]]
     ) -> list[tuple[float, int]]:
         """(bound, id) of the waiting records that can reach the top, best first."""
-        frontier = [
-            (term.place, _weight(term.groups[term.position][0]))
-            if term.position < len(term.groups)
-            else (term.place, 0.0)
-            for term in state.terms
-        ]
+        frontier = [0.0] * len(self.terms)  # by query position: 0 once a term is read
+        for term in state.terms:
+            if term.position < len(term.groups):
+                frontier[term.place] = _weight(term.groups[term.position][0])
+        unknown = sum(frontier)
+        live = len(frontier) - frontier.count(0.0)
         factor = state.factor / len(self.terms)
         floor = self.threshold() * (1 - 4 * EPSILON)
+        weights, top = _WEIGHTS, len(_WEIGHTS)
         bounded = []
         for record_id, known in waiting.items():
-            total = 0.0
-            matched = 0
-            for place, weight in frontier:
-                tf = known.get(place)
-                if tf:
-                    total += _weight(tf)
+            total = unknown
+            matched = live
+            for place, tf in known.items():
+                weight = frontier[place]
+                if weight:
+                    total -= weight
+                else:
                     matched += 1
-                elif weight:
-                    total += weight
-                    matched += 1
+                total += weights[tf] if tf < top else _weight(tf)
             bound = total * matched * factor
             if bound >= floor:
                 bounded.append((bound, record_id))
@@ -380,10 +385,12 @@ class _Searcher:
                 last += 1
                 spent += term.groups[last][1]
             wanted = {record_id for _, record_id in bounded}
-            for tf, _, blob in term.groups[term.position : last + 1]:
-                for record_id in wanted.intersection(postings.decode(blob)):
+            for group in range(term.position, last + 1):
+                tf = term.groups[group][0]
+                for record_id in wanted.intersection(term.records(self.conn, group)):
                     waiting[record_id][term.place] = tf
             term.position = last + 1
+            term.unread -= spent
             bounded = self._bounded(state, {record_id: waiting[record_id] for record_id in wanted})
         for start in range(0, len(bounded), 64):
             chunk = bounded[start : start + 64]
@@ -412,14 +419,15 @@ class _Searcher:
                 # A term with no group left: every record of the band holding it was read.
                 live.append(term)
                 term.position = len(term.groups)
+                term.unread = 0
         state.live = 0
         found: list[dict[int, int]] = [{} for _ in range(width)]
         for record_id, known in self.pending.pop(state.band, {}).items():
             for place, tf in known.items():
                 found[place][record_id] = tf
         for term in live:
-            for tf, _, blob in term.groups:
-                found[term.place].update(zip(postings.decode(blob), repeat(tf)))
+            for group, (tf, _) in enumerate(term.groups):
+                found[term.place].update(zip(term.records(self.conn, group), repeat(tf)))
         lookups = [frequencies.get for frequencies in found if frequencies]
         places_found = [place for place, frequencies in enumerate(found) if frequencies]
         # Bounds from the postings alone (exact for notes of an exact-length band), best first.
