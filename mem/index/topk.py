@@ -23,12 +23,12 @@ Functions take a connection and return ranked records: no state outlives a call.
 from __future__ import annotations
 
 import heapq
-import json
 import math
 import sqlite3
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any, NamedTuple
 
 from mem.core import parse, score
@@ -91,6 +91,11 @@ class _Band:
 
     def bound(self, width: int) -> float:
         return self.factor * (self.live / width) * self.total
+
+
+def _json_ids(ids: Iterable[int]) -> str:
+    """A JSON array of record ids, for json_each (what json.dumps writes, without json)."""
+    return "[" + ",".join(map(str, ids)) + "]"
 
 
 def _weight(tf: int) -> float:
@@ -203,6 +208,8 @@ TEXT_COST = 16
 POSTINGS_PER_TEXT = 128
 # Reads of a band's groups for its waiting records, before the rest are scored from text.
 SETTLE_STEPS = 8
+# Records of a band held with two terms or more: found pairwise up to this many terms.
+PAIRWISE_TERMS = 8
 
 
 def _whole_band_is_cheaper(state: _Band, size: int) -> bool:
@@ -296,7 +303,7 @@ class _Searcher:
         rows = self.conn.execute(
             f"SELECT {_COLUMNS}{'' if frequencies else ', text'} FROM records"
             " WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps(ids),),
+            (_json_ids(ids),),
         )
         for row in rows:
             if frequencies is None:
@@ -404,7 +411,7 @@ class _Searcher:
         places = range(len(self.terms))
         for row in self.conn.execute(
             f"SELECT {_COLUMNS} FROM records WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(known)),),
+            (_json_ids(known),),
         ):
             frequencies = known[row[0]]
             self._score(row, tuple(frequencies.get(place, 0) for place in places))
@@ -422,7 +429,8 @@ class _Searcher:
                 term.unread = 0
         state.live = 0
         found: list[dict[int, int]] = [{} for _ in range(width)]
-        for record_id, known in self.pending.pop(state.band, {}).items():
+        waiting = self.pending.pop(state.band, {})
+        for record_id, known in waiting.items():
             for place, tf in known.items():
                 found[place][record_id] = tf
         for term in live:
@@ -430,10 +438,32 @@ class _Searcher:
                 found[term.place].update(zip(term.records(self.conn, group), repeat(tf)))
         lookups = [frequencies.get for frequencies in found if frequencies]
         places_found = [place for place, frequencies in enumerate(found) if frequencies]
+        factor = state.factor / width
+        floor = self.threshold() * (1 - 4 * EPSILON)
+        if floor == -math.inf:
+            everyone = set().union(*found)
+        else:
+            # A record held with one term only scores at most (1 + ln tf) × factor: the
+            # groups whose tf cannot reach the top are passed over whole.
+            present = [frequencies.keys() for frequencies in found if frequencies]
+            everyone = set()
+            if len(present) <= PAIRWISE_TERMS:
+                for first, held in enumerate(present):
+                    for other in present[first + 1 :]:
+                        everyone |= held & other
+            else:
+                held_by = Counter(chain.from_iterable(present))
+                everyone = {record_id for record_id, terms in held_by.items() if terms > 1}
+            for term in live:
+                for group, (tf, _) in enumerate(term.groups):
+                    if _weight(tf) * factor >= floor:
+                        everyone.update(term.records(self.conn, group))
+            for record_id, known in waiting.items():
+                if any(_weight(tf) * factor >= floor for tf in known.values()):
+                    everyone.add(record_id)
         # Bounds from the postings alone (exact for notes of an exact-length band), best first.
         bounded = []
-        factor = state.factor / width
-        for record_id in set().union(*found).difference(seen):
+        for record_id in everyone.difference(seen):
             hits = 0.0
             matched = 0
             for lookup in lookups:
@@ -452,7 +482,7 @@ class _Searcher:
             wanted = [record_id for bound, record_id in chunk if bound >= floor]
             for row in self.conn.execute(
                 f"SELECT {_COLUMNS} FROM records WHERE id IN (SELECT value FROM json_each(?))",
-                (json.dumps(wanted),),
+                (_json_ids(wanted),),
             ):
                 frequencies = [0] * width
                 for place, lookup in zip(places_found, lookups, strict=True):
