@@ -29,6 +29,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from mem.core import parse, score
@@ -242,6 +243,26 @@ def _cheapest(state: _Band, width: int) -> _Term:
     return best
 
 
+# Waiting records known to hold the same: (query position -> tf, their ids).
+_Class = tuple[dict[int, int], set[int]]
+
+
+def _split(classes: list[_Class], groups: list[tuple[int, int, array[int]]]) -> list[_Class]:
+    """The classes refined by the groups read: those a group holds know its term's tf."""
+    for place, tf, records in groups:
+        members = set(records)
+        refined = []
+        for known, ids in classes:
+            held = ids & members if place not in known else None
+            if held:
+                refined.append(({**known, place: tf}, held))
+                ids = ids - held
+            if ids:
+                refined.append((known, ids))
+        classes = refined
+    return classes
+
+
 class _Searcher:
     """The records read so far, their approximate scores, and the limit-th best of them."""
 
@@ -263,9 +284,10 @@ class _Searcher:
         self.now_ms = now_ms
         self.limit = limit
         self.seen: set[int] = set()  # scored, or proven out of the top
-        # Records read from some groups only, by band: what they are known to hold (query
-        # position -> tf). Scoring them waits until the bounds have fallen as far as they will.
-        self.pending: dict[int, dict[int, dict[int, int]]] = {}
+        # Groups read once the top was full, by band: (query position, tf, record ids). Their
+        # records wait with what they are known to hold until the bounds have fallen as far
+        # as they will.
+        self.pending: dict[int, list[tuple[int, int, array[int]]]] = {}
         self.found: list[Candidate] = []
         self.best: list[float] = []  # min-heap of the limit best approximate scores
 
@@ -280,18 +302,11 @@ class _Searcher:
         """No unread record can reach the top: every one scores at most `bound`."""
         return bound * (1 + 4 * EPSILON) < self.threshold()
 
-    def read(self, group: Iterable[int], tf: int, band: int, place: int) -> None:
+    def read(self, group: array[int], tf: int, band: int, place: int) -> None:
         """A group's new records: scored at once while the top is not full, else pending."""
         seen = self.seen
         if len(self.terms) > 1 and self.threshold() > -math.inf:
-            pending = self.pending.setdefault(band, {})
-            for record_id in group:
-                if record_id not in seen:
-                    known = pending.get(record_id)
-                    if known is None:
-                        pending[record_id] = {place: tf}
-                    else:
-                        known[place] = tf
+            self.pending.setdefault(band, []).append((place, tf, group))
             return
         new = [record_id for record_id in group if record_id not in seen]
         if new:
@@ -318,27 +333,25 @@ class _Searcher:
         A waiting record's bound counts each term it was not read with at the band's
         frontier; reading that term's next group (its highest tf still unread, usually
         few records) lowers the frontier for all of them at once, so it is read while that
-        costs less than scoring the records from their text.
+        costs less than scoring the records from their text. Records known to hold the
+        same are bounded together, as one class.
         """
         pending = self.pending
         self.pending = {}
         queue = []
-        for band, waiting in pending.items():
-            self.seen.update(waiting)
+        for band, groups in pending.items():
             state = bands[band]
-            bounded = self._bounded(state, waiting)
+            waiting = set().union(*(records for _, _, records in groups)).difference(self.seen)
+            bounded = self._bounded(state, _split([({}, waiting)], groups))
             if bounded:
-                queue.append((-bounded[0][0], band, bounded))
-        queue.sort()
-        for _, band, bounded in queue:
-            if self.settled(bounded[0][0]):
-                continue
-            self._settle(bands[band], pending[band], bounded)
+                queue.append((bounded[0][0], band, bounded))
+        queue.sort(key=itemgetter(0), reverse=True)
+        for best, band, bounded in queue:
+            if not self.settled(best):
+                self._settle(bands[band], bounded)
 
-    def _bounded(
-        self, state: _Band, waiting: Mapping[int, dict[int, int]]
-    ) -> list[tuple[float, int]]:
-        """(bound, id) of the waiting records that can reach the top, best first."""
+    def _bounded(self, state: _Band, classes: list[_Class]) -> list[tuple[float, _Class]]:
+        """(bound, class) of the classes of waiting records that can reach the top, best first."""
         frontier = [0.0] * len(self.terms)  # by query position: 0 once a term is read
         for term in state.terms:
             if term.position < len(term.groups):
@@ -347,27 +360,24 @@ class _Searcher:
         live = len(frontier) - frontier.count(0.0)
         factor = state.factor / len(self.terms)
         floor = self.threshold() * (1 - 4 * EPSILON)
-        weights, top = _WEIGHTS, len(_WEIGHTS)
         bounded = []
-        for record_id, known in waiting.items():
+        for held in classes:
             total = unknown
             matched = live
-            for place, tf in known.items():
+            for place, tf in held[0].items():
                 weight = frontier[place]
                 if weight:
                     total -= weight
                 else:
                     matched += 1
-                total += weights[tf] if tf < top else _weight(tf)
+                total += _weight(tf)
             bound = total * matched * factor
             if bound >= floor:
-                bounded.append((bound, record_id))
-        bounded.sort(reverse=True)
+                bounded.append((bound, held))
+        bounded.sort(key=itemgetter(0), reverse=True)
         return bounded
 
-    def _settle(
-        self, state: _Band, waiting: dict[int, dict[int, int]], bounded: list[tuple[float, int]]
-    ) -> None:
+    def _settle(self, state: _Band, bounded: list[tuple[float, _Class]]) -> None:
         """Lower the frontiers of a band until its waiting records are known or few enough.
 
         The term with the fewest unread postings first, as many of its groups as cost less
@@ -380,9 +390,9 @@ class _Searcher:
             live = [term for term in state.terms if term.position < len(term.groups)]
             if not live:
                 # Every group of the band was read: what they are known to hold is all.
-                self._score_known({record_id: waiting[record_id] for _, record_id in bounded})
+                self._score_known([held for _, held in bounded])
                 return
-            budget = POSTINGS_PER_TEXT * len(bounded)
+            budget = POSTINGS_PER_TEXT * sum(len(held[1]) for _, held in bounded)
             term = min(live, key=_unread_postings)
             last = term.position
             spent = term.groups[last][1]
@@ -391,23 +401,26 @@ class _Searcher:
             while last + 1 < len(term.groups) and spent + term.groups[last + 1][1] <= budget:
                 last += 1
                 spent += term.groups[last][1]
-            wanted = {record_id for _, record_id in bounded}
-            for group in range(term.position, last + 1):
-                tf = term.groups[group][0]
-                for record_id in wanted.intersection(term.records(self.conn, group)):
-                    waiting[record_id][term.place] = tf
+            groups = [
+                (term.place, term.groups[group][0], term.records(self.conn, group))
+                for group in range(term.position, last + 1)
+            ]
             term.position = last + 1
             term.unread -= spent
-            bounded = self._bounded(state, {record_id: waiting[record_id] for record_id in wanted})
-        for start in range(0, len(bounded), 64):
-            chunk = bounded[start : start + 64]
+            bounded = self._bounded(state, _split([held for _, held in bounded], groups))
+        records = sorted(
+            ((bound, record_id) for bound, (_, ids) in bounded for record_id in ids), reverse=True
+        )
+        for start in range(0, len(records), 64):
+            chunk = records[start : start + 64]
             if self.settled(chunk[0][0]):
                 break
             floor = self.threshold() * (1 - 4 * EPSILON)
             self._score_records([record_id for bound, record_id in chunk if bound >= floor], None)
 
-    def _score_known(self, known: Mapping[int, Mapping[int, int]]) -> None:
+    def _score_known(self, classes: list[_Class]) -> None:
         """Score records whose frequencies are all known (a term not among them: 0)."""
+        known = {record_id: held for held, ids in classes for record_id in ids}
         places = range(len(self.terms))
         for row in self.conn.execute(
             f"SELECT {_COLUMNS} FROM records WHERE id IN (SELECT value FROM json_each(?))",
@@ -429,10 +442,9 @@ class _Searcher:
                 term.unread = 0
         state.live = 0
         found: list[dict[int, int]] = [{} for _ in range(width)]
-        waiting = self.pending.pop(state.band, {})
-        for record_id, known in waiting.items():
-            for place, tf in known.items():
-                found[place][record_id] = tf
+        waiting = self.pending.pop(state.band, [])
+        for place, tf, records in waiting:
+            found[place].update(zip(records, repeat(tf)))
         for term in live:
             for group, (tf, _) in enumerate(term.groups):
                 found[term.place].update(zip(term.records(self.conn, group), repeat(tf)))
@@ -458,9 +470,9 @@ class _Searcher:
                 for group, (tf, _) in enumerate(term.groups):
                     if _weight(tf) * factor >= floor:
                         everyone.update(term.records(self.conn, group))
-            for record_id, known in waiting.items():
-                if any(_weight(tf) * factor >= floor for tf in known.values()):
-                    everyone.add(record_id)
+            for _, tf, records in waiting:
+                if _weight(tf) * factor >= floor:
+                    everyone.update(records)
         # Bounds from the postings alone (exact for notes of an exact-length band), best first.
         bounded = []
         for record_id in everyone.difference(seen):
