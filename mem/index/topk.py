@@ -145,7 +145,7 @@ def search(
     for place, term in enumerate(terms):
         term_id = ids.get(term)
         if term_id is not None:
-            _load_groups(conn, bands, term_id, place, now_ms)
+            _load_groups(conn, bands, term_id, place, now_ms, width > 1)
     searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms, projects or {})
     queue = [(-state.bound(width), band) for band, state in bands.items()]
     heapq.heapify(queue)
@@ -179,15 +179,27 @@ def _load_groups(
     term_id: int,
     place: int,
     now_ms: float | None,
+    with_records: bool,
 ) -> None:
-    """A term's groups in every band, highest tf first; the small ones with their records."""
+    """A term's groups in every band, highest tf first; the small ones with their records.
+
+    A one-term query reads a few groups only: it takes none of their records up front.
+    """
     current = _Term(term_id, place, -1)  # no band is negative
-    for band, tf, size, blob in conn.execute(
-        "SELECT band, tf, sum(length(records)), CASE WHEN sum(length(records)) <= ?"
-        " THEN CAST(group_concat(records, '') AS BLOB) END FROM postings WHERE term = ?"
-        " GROUP BY band, tf ORDER BY band DESC, tf DESC",
-        (LOADED_BYTES, term_id),
-    ):
+    if with_records:
+        rows = conn.execute(
+            "SELECT band, tf, sum(length(records)), CASE WHEN sum(length(records)) <= ?"
+            " THEN CAST(group_concat(records, '') AS BLOB) END FROM postings WHERE term = ?"
+            " GROUP BY band, tf ORDER BY band DESC, tf DESC",
+            (LOADED_BYTES, term_id),
+        )
+    else:
+        rows = conn.execute(
+            "SELECT band, tf, sum(length(records)), NULL FROM postings WHERE term = ?"
+            " GROUP BY band, tf ORDER BY band DESC, tf DESC",
+            (term_id,),
+        )
+    for band, tf, size, blob in rows:
         if band != current.band:
             state = bands.get(band)
             if state is None:
