@@ -1,4 +1,4 @@
-"""`mem mcp` on pipes: only protocol on the wire, long requests, and any stdin at all.
+"""`mem mcp` on pipes: only protocol on the wire, long requests, and other streams too.
 
 An MCP client starts the server with pipes for stdin and stdout, which the server reads and
 writes on its event loop (mem.mcp.pipes); anything else goes the SDK's threaded way. Either
@@ -13,6 +13,7 @@ import os
 import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -86,19 +87,27 @@ def test_a_request_far_longer_than_a_pipe_buffer_is_answered(project: Path) -> N
     assert short_answer["results"][0]["ref"] == long_answer["results"][0]["ref"]
 
 
-def test_a_server_reading_a_regular_file_answers_too(project: Path, tmp_path: Path) -> None:
-    requests = tmp_path / "requests.ndjson"
-    requests.write_bytes(_lines(INITIALIZE, INITIALIZED, _recall(2, "postgres")))
-    with requests.open("rb") as stdin:
-        done = subprocess.run(
+def test_a_server_writing_to_a_regular_file_answers_too(project: Path, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.ndjson"
+    with (
+        answers.open("wb") as stdout,
+        subprocess.Popen(
             [*mem_command(), "mcp", "-d", str(project)],
-            stdin=stdin,
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )
-    assert done.returncode == 0, done.stderr
-    replies = _replies(done.stdout)
+            stdin=subprocess.PIPE,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+        ) as server,
+    ):
+        assert server.stdin is not None
+        server.stdin.write(_lines(INITIALIZE, INITIALIZED, _recall(2, "postgres")))
+        server.stdin.flush()
+        deadline = time.monotonic() + 60
+        while answers.read_bytes().count(b"\n") < 2:  # the answers before hanging up
+            assert time.monotonic() < deadline, "the server stopped answering"
+            time.sleep(0.05)
+        _, errors = server.communicate(timeout=60)
+    assert server.returncode == 0, errors
+    replies = _replies(answers.read_bytes())
     assert [reply["id"] for reply in replies] == [1, 2]
     assert replies[1]["result"]["structuredContent"]["count"] > 0
 
