@@ -6,11 +6,15 @@ the JavaScript regular-expression details the reference implementation depends o
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
-from typing import Any, NamedTuple
 
 from mem.core import js
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Bump when the records produced for the same bytes change: the index version includes it.
 PARSER_VERSION = 3
@@ -34,18 +38,27 @@ _WS = re.escape(js.JS_WHITESPACE)
 _WS_IN_LINE = re.escape(js.JS_WHITESPACE.replace("\n", ""))
 # JS /^###\s+(.*)/ on each "\n"-separated line: `.` stops at \r, U+2028 and U+2029.
 _HEADING = rf"###[{_WS_IN_LINE}]+([^\n\r\u2028\u2029]*)"
+
+
 # Searched from its literal "\n###" (far faster than trying `^` at every character); the
-# first line is matched on its own.
-_HEADING_AFTER_NEWLINE = re.compile(rf"\n({_HEADING})")
-_HEADING_AT_START = re.compile(rf"({_HEADING})")
+# first line is matched on its own. Compiled on first use: a recall only tokenizes its query,
+# and compiling these two costs it about 1 ms.
+@functools.cache
+def _heading_after_newline() -> re.Pattern[str]:
+    return re.compile(rf"\n({_HEADING})")
+
+
+@functools.cache
+def _heading_at_start() -> re.Pattern[str]:
+    return re.compile(rf"({_HEADING})")
 
 
 def _heading_lines(content: str) -> Iterator[tuple[int, int, int, str]]:
     """(line start, heading text start, its end, heading text) of every heading line."""
-    first = _HEADING_AT_START.match(content)
+    first = _heading_at_start().match(content)
     if first is not None:
         yield 0, first.start(2), first.end(2), first.group(2)
-    for match in _HEADING_AFTER_NEWLINE.finditer(content):
+    for match in _heading_after_newline().finditer(content):
         yield match.start(1), match.start(2), match.end(2), match.group(2)
 
 

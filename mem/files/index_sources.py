@@ -5,10 +5,13 @@ from __future__ import annotations
 import array
 import os
 import stat
-from typing import Literal, NamedTuple
 
 from mem.errors import MemError
 from mem.files.safe_paths import open_regular
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Literal
 
 
 class SourceSpec(NamedTuple):

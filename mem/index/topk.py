@@ -22,18 +22,21 @@ Functions take a connection and return ranked records: no state outlives a call.
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 import heapq
 import math
-import sqlite3
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from itertools import chain, repeat
 from operator import itemgetter
-from typing import Any, NamedTuple
 
 from mem.core import parse, score
 from mem.index import postings
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Far wider than any rounding difference between libm, V8 and the bound's own arithmetic.
 EPSILON = 1e-9
