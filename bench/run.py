@@ -322,9 +322,16 @@ def repeat_timed(
 
 
 def child_main(root: str, rounds: int, queries: list[str]) -> None:
-    """In-process recall on an open, synced index: per query class, `rounds` calls."""
-    from mem.commands import recall
+    """In-process recall on an open, synced index: per query class, `rounds` calls.
 
+    The index stays open between calls, as `mem mcp` keeps it (every call still checks
+    the files first); MEM_BENCH_REOPEN=1 opens and closes it per call instead.
+    """
+    from mem.commands import recall
+    from mem.index import sync
+
+    if not os.environ.get("MEM_BENCH_REOPEN"):
+        sync.keep_open(1)
     recall.recall(root, recall.Request(queries[0]), MEM_NOW)  # sync and warm up
     result = {}
     for query in queries:

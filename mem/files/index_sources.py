@@ -9,7 +9,10 @@ import stat
 
 from mem.errors import MemError
 from mem.files.safe_paths import open_regular
-from mem.tuples import NamedTuple
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Literal
 
 
 class SourceSpec(NamedTuple):
@@ -33,22 +36,71 @@ def stat_sources(root: str, specs: list[SourceSpec]) -> list[SourceStat]:
     """The sources present under root, each real file once (first in candidate order wins)."""
     found: list[SourceStat] = []
     seen: set[str] = set()
+    # Every recall checks every source: resolving each folder once and the file with one
+    # lstat gives what stat and realpath would (a link anywhere takes the long way).
+    folders: dict[str, str | None] = {}
     for spec in specs:
-        path = os.path.join(root, spec.relative)
-        try:
-            info = os.stat(path)
-        except (FileNotFoundError, NotADirectoryError):
+        folder, _, name = spec.relative.rpartition("/")
+        real_folder = _real_folder(root, folder, folders)
+        source = None if real_folder is None else _plain_file(spec, real_folder + "/" + name)
+        if source is None:
+            source = _resolved(root, spec)
+        if source is False:
             continue
-        except OSError as error:
-            raise MemError(f"Cannot read {path}: {error.strerror}.") from None
-        real = os.path.realpath(path)
-        if real in seen:
+        if source.real in seen:
             continue
-        seen.add(real)
-        found.append(
-            SourceStat(spec, real, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
-        )
+        seen.add(source.real)
+        found.append(source)
     return found
+
+
+def _real_folder(root: str, folder: str, folders: dict[str, str | None]) -> str | None:
+    """realpath(root/folder) when no part of folder is a link; None otherwise (or unsure)."""
+    if folder in folders:
+        return folders[folder]
+    real: str | None
+    if not folder:
+        real = os.path.realpath(root)
+    else:
+        parent, _, name = folder.rpartition("/")
+        real = _real_folder(root, parent, folders)
+        if real is not None:
+            real = real.rstrip("/") + "/" + name
+            try:
+                info = os.lstat(real)
+            except OSError:
+                real = None
+            else:
+                if name in (".", "..") or not stat.S_ISDIR(info.st_mode):
+                    real = None
+    folders[folder] = real
+    return real
+
+
+def _plain_file(spec: SourceSpec, real: str) -> SourceStat | Literal[False] | None:
+    """The source at a real path: False when absent, None when not a plain file's path."""
+    try:
+        info = os.lstat(real)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        return None
+    return SourceStat(spec, real, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+
+
+def _resolved(root: str, spec: SourceSpec) -> SourceStat | Literal[False]:
+    """The source through stat and realpath: links followed, errors as they are."""
+    path = os.path.join(root, spec.relative)
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as error:
+        raise MemError(f"Cannot read {path}: {error.strerror}.") from None
+    real = os.path.realpath(path)
+    return SourceStat(spec, real, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
 
 
 def read_source(path: str) -> bytes:

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 import heapq
-import json
 import math
+from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from itertools import repeat
+from itertools import chain, repeat
+from operator import itemgetter
 
 from mem.core import parse, score
 from mem.index import postings
@@ -58,13 +60,27 @@ class Candidate(NamedTuple):
 class _Term:
     """One query term's groups in one band, highest tf first."""
 
-    __slots__ = ("term_id", "place", "groups", "position")
+    __slots__ = ("term_id", "place", "band", "groups", "position", "unread", "loaded")
 
-    def __init__(self, term_id: int, place: int) -> None:
+    def __init__(self, term_id: int, place: int, band: int) -> None:
         self.term_id = term_id
         self.place = place  # position in the query
+        self.band = band
         self.groups: list[tuple[int, int]] = []  # (tf, records)
+        self.loaded: list[bytes | None] = []  # each group's record ids, when read with it
         self.position = 0
+        self.unread = 0  # records in the groups from `position` on
+
+    def records(self, conn: sqlite3.Connection, group: int) -> array[int]:
+        """The record ids of a group (by its position)."""
+        blob = self.loaded[group]
+        if blob is None:
+            parts = conn.execute(
+                "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?",
+                (self.term_id, self.band, self.groups[group][0]),
+            )
+            blob = b"".join(part for (part,) in parts)
+        return postings.decode(blob)
 
 
 class _Band:
@@ -81,8 +97,16 @@ class _Band:
         return self.factor * (self.live / width) * self.total
 
 
+def _json_ids(ids: Iterable[int]) -> str:
+    """A JSON array of record ids, for json_each (what json.dumps writes, without json)."""
+    return "[" + ",".join(map(str, ids)) + "]"
+
+
 def _weight(tf: int) -> float:
-    return 1.0 + math.log(tf)
+    return _WEIGHTS[tf] if tf < len(_WEIGHTS) else 1.0 + math.log(tf)
+
+
+_WEIGHTS = [-math.inf] + [1.0 + math.log(tf) for tf in range(1, 256)]
 
 
 def _factor(band: int, now_ms: float | None) -> float:
@@ -123,25 +147,8 @@ def search(
     bands: dict[int, _Band] = {}
     for place, term in enumerate(terms):
         term_id = ids.get(term)
-        if term_id is None:
-            continue
-        current = _Term(term_id, place)
-        previous = None
-        for band, tf, size in conn.execute(
-            "SELECT band, tf, sum(length(records)) FROM postings WHERE term = ?"
-            " GROUP BY band, tf ORDER BY band DESC, tf DESC",
-            (term_id,),
-        ):
-            if band != previous:
-                previous = band
-                state = bands.get(band)
-                if state is None:
-                    state = bands[band] = _Band(band, _factor(band, now_ms))
-                current = _Term(term_id, place)
-                state.terms.append(current)
-                state.live += 1
-                state.total += _weight(tf)
-            current.groups.append((tf, size // 8))
+        if term_id is not None:
+            _load_groups(conn, bands, term_id, place, now_ms, width > 1)
     searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms, projects or {})
     queue = [(-state.bound(width), band) for band, state in bands.items()]
     heapq.heapify(queue)
@@ -155,12 +162,9 @@ def search(
         if width > 1 and _whole_band_is_cheaper(state, size):
             searcher.read_band(state)
             continue
-        parts = conn.execute(
-            "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?",
-            (chosen.term_id, band, tf),
-        )
-        searcher.read(postings.decode(b"".join(blob for (blob,) in parts)), tf, band, chosen.place)
+        searcher.read(chosen.records(conn, chosen.position), tf, band, chosen.place)
         chosen.position += 1
+        chosen.unread -= size
         state.total -= _weight(tf)
         if chosen.position < len(chosen.groups):
             state.total += _weight(chosen.groups[chosen.position][0])
@@ -172,16 +176,65 @@ def search(
     return searcher.exact()
 
 
+def _load_groups(
+    conn: sqlite3.Connection,
+    bands: dict[int, _Band],
+    term_id: int,
+    place: int,
+    now_ms: float | None,
+    with_records: bool,
+) -> None:
+    """A term's groups in every band, highest tf first; the small ones with their records.
+
+    A one-term query reads a few groups only: it takes none of their records up front.
+    """
+    current = _Term(term_id, place, -1)  # no band is negative
+    if with_records:
+        rows = conn.execute(
+            "SELECT band, tf, sum(length(records)), CASE WHEN sum(length(records)) <= ?"
+            " THEN CAST(group_concat(records, '') AS BLOB) END FROM postings WHERE term = ?"
+            " GROUP BY band, tf ORDER BY band DESC, tf DESC",
+            (LOADED_BYTES, term_id),
+        )
+    else:
+        rows = conn.execute(
+            "SELECT band, tf, sum(length(records)), NULL FROM postings WHERE term = ?"
+            " GROUP BY band, tf ORDER BY band DESC, tf DESC",
+            (term_id,),
+        )
+    for band, tf, size, blob in rows:
+        if band != current.band:
+            state = bands.get(band)
+            if state is None:
+                state = bands[band] = _Band(band, _factor(band, now_ms))
+            current = _Term(term_id, place, band)
+            state.terms.append(current)
+            state.live += 1
+            state.total += _weight(tf)
+        current.groups.append((tf, size // 8))
+        current.loaded.append(blob)
+        current.unread += size // 8
+
+
+# Groups up to this size come with the term's first statement; bigger ones when read.
+LOADED_BYTES = 4096
 # Scoring a record from its text costs about as much as reading this many postings.
 TEXT_COST = 16
+# ... or as checking this many postings against a set of waiting records (in C).
+POSTINGS_PER_TEXT = 128
+# Reads of a band's groups for its waiting records, before the rest are scored from text.
+SETTLE_STEPS = 8
+# Records of a band held with two terms or more: found pairwise up to this many terms.
+PAIRWISE_TERMS = 8
 
 
 def _whole_band_is_cheaper(state: _Band, size: int) -> bool:
     """Read every unread group of the band at once rather than one group and its texts?"""
-    unread = sum(
-        groups_size for term in state.terms for _, groups_size in term.groups[term.position :]
-    )
-    return unread <= TEXT_COST * size
+    return sum(term.unread for term in state.terms) <= TEXT_COST * size
+
+
+def _unread_postings(term: _Term) -> int:
+    return term.unread
 
 
 def _cheapest(state: _Band, width: int) -> _Term:
@@ -205,6 +258,26 @@ def _cheapest(state: _Band, width: int) -> _Term:
     return best
 
 
+# Waiting records known to hold the same: (query position -> tf, their ids).
+_Class = tuple[dict[int, int], set[int]]
+
+
+def _split(classes: list[_Class], groups: list[tuple[int, int, array[int]]]) -> list[_Class]:
+    """The classes refined by the groups read: those a group holds know its term's tf."""
+    for place, tf, records in groups:
+        members = set(records)
+        refined = []
+        for known, ids in classes:
+            held = ids & members if place not in known else None
+            if held:
+                refined.append(({**known, place: tf}, held))
+                ids = ids - held
+            if ids:
+                refined.append((known, ids))
+        classes = refined
+    return classes
+
+
 class _Searcher:
     """The records read so far, their approximate scores, and the limit-th best of them."""
 
@@ -226,9 +299,10 @@ class _Searcher:
         self.now_ms = now_ms
         self.limit = limit
         self.seen: set[int] = set()  # scored, or proven out of the top
-        # Records read from some groups only, by band: what they are known to hold (query
-        # position -> tf). Scoring them waits until the bounds have fallen as far as they will.
-        self.pending: dict[int, dict[int, dict[int, int]]] = {}
+        # Groups read once the top was full, by band: (query position, tf, record ids). Their
+        # records wait with what they are known to hold until the bounds have fallen as far
+        # as they will.
+        self.pending: dict[int, list[tuple[int, int, array[int]]]] = {}
         self.found: list[Candidate] = []
         self.best: list[float] = []  # min-heap of the limit best approximate scores
 
@@ -243,18 +317,11 @@ class _Searcher:
         """No unread record can reach the top: every one scores at most `bound`."""
         return bound * (1 + 4 * EPSILON) < self.threshold()
 
-    def read(self, group: Iterable[int], tf: int, band: int, place: int) -> None:
+    def read(self, group: array[int], tf: int, band: int, place: int) -> None:
         """A group's new records: scored at once while the top is not full, else pending."""
         seen = self.seen
         if len(self.terms) > 1 and self.threshold() > -math.inf:
-            pending = self.pending.setdefault(band, {})
-            for record_id in group:
-                if record_id not in seen:
-                    known = pending.get(record_id)
-                    if known is None:
-                        pending[record_id] = {place: tf}
-                    else:
-                        known[place] = tf
+            self.pending.setdefault(band, []).append((place, tf, group))
             return
         new = [record_id for record_id in group if record_id not in seen]
         if new:
@@ -266,7 +333,7 @@ class _Searcher:
         rows = self.conn.execute(
             f"SELECT {_COLUMNS}{'' if frequencies else ', text'} FROM records"
             " WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps(ids),),
+            (_json_ids(ids),),
         )
         for row in rows:
             if frequencies is None:
@@ -276,67 +343,154 @@ class _Searcher:
                 self._score(row, frequencies)
 
     def resolve(self, bands: Mapping[int, _Band]) -> None:
-        """Score the pending records that could still reach the top, best bound first."""
-        width = len(self.terms)
-        bounded = []
-        for band, pending in self.pending.items():
-            state = bands[band]
-            frontier = [
-                (term.place, _weight(term.groups[term.position][0]))
-                if term.position < len(term.groups)
-                else (term.place, 0.0)
-                for term in state.terms
-            ]
-            factor = state.factor / width
-            for record_id, known in pending.items():
-                total = 0.0
-                matched = 0
-                for place, weight in frontier:
-                    tf = known.get(place)
-                    if tf:
-                        total += _weight(tf)
-                        matched += 1
-                    elif weight:
-                        total += weight
-                        matched += 1
-                bounded.append((total * matched * factor, record_id))
+        """Settle the waiting records: the best bounds first, each band's on its own.
+
+        A waiting record's bound counts each term it was not read with at the band's
+        frontier; reading that term's next group (its highest tf still unread, usually
+        few records) lowers the frontier for all of them at once, so it is read while that
+        costs less than scoring the records from their text. Records known to hold the
+        same are bounded together, as one class.
+        """
+        pending = self.pending
         self.pending = {}
-        bounded.sort(reverse=True)
-        self.seen.update(record_id for _, record_id in bounded)
-        for start in range(0, len(bounded), 64):
-            chunk = bounded[start : start + 64]
+        queue = []
+        for band, groups in pending.items():
+            state = bands[band]
+            waiting = set().union(*(records for _, _, records in groups)).difference(self.seen)
+            bounded = self._bounded(state, _split([({}, waiting)], groups))
+            if bounded:
+                queue.append((bounded[0][0], band, bounded))
+        queue.sort(key=itemgetter(0), reverse=True)
+        for best, band, bounded in queue:
+            if not self.settled(best):
+                self._settle(bands[band], bounded)
+
+    def _bounded(self, state: _Band, classes: list[_Class]) -> list[tuple[float, _Class]]:
+        """(bound, class) of the classes of waiting records that can reach the top, best first."""
+        frontier = [0.0] * len(self.terms)  # by query position: 0 once a term is read
+        for term in state.terms:
+            if term.position < len(term.groups):
+                frontier[term.place] = _weight(term.groups[term.position][0])
+        unknown = sum(frontier)
+        live = len(frontier) - frontier.count(0.0)
+        factor = state.factor / len(self.terms)
+        floor = self.threshold() * (1 - 4 * EPSILON)
+        bounded = []
+        for held in classes:
+            total = unknown
+            matched = live
+            for place, tf in held[0].items():
+                weight = frontier[place]
+                if weight:
+                    total -= weight
+                else:
+                    matched += 1
+                total += _weight(tf)
+            bound = total * matched * factor
+            if bound >= floor:
+                bounded.append((bound, held))
+        bounded.sort(key=itemgetter(0), reverse=True)
+        return bounded
+
+    def _settle(self, state: _Band, bounded: list[tuple[float, _Class]]) -> None:
+        """Lower the frontiers of a band until its waiting records are known or few enough.
+
+        The term with the fewest unread postings first, as many of its groups as cost less
+        than scoring the records from their text: a term read to its end is known for every
+        waiting record, and those that lack it lose its coverage too.
+        """
+        for _ in range(SETTLE_STEPS):
+            if not bounded:
+                return
+            live = [term for term in state.terms if term.position < len(term.groups)]
+            if not live:
+                # Every group of the band was read: what they are known to hold is all.
+                self._score_known([held for _, held in bounded])
+                return
+            budget = POSTINGS_PER_TEXT * sum(len(held[1]) for _, held in bounded)
+            term = min(live, key=_unread_postings)
+            last = term.position
+            spent = term.groups[last][1]
+            if spent > budget:
+                break
+            while last + 1 < len(term.groups) and spent + term.groups[last + 1][1] <= budget:
+                last += 1
+                spent += term.groups[last][1]
+            groups = [
+                (term.place, term.groups[group][0], term.records(self.conn, group))
+                for group in range(term.position, last + 1)
+            ]
+            term.position = last + 1
+            term.unread -= spent
+            bounded = self._bounded(state, _split([held for _, held in bounded], groups))
+        records = sorted(
+            ((bound, record_id) for bound, (_, ids) in bounded for record_id in ids), reverse=True
+        )
+        for start in range(0, len(records), 64):
+            chunk = records[start : start + 64]
             if self.settled(chunk[0][0]):
                 break
             floor = self.threshold() * (1 - 4 * EPSILON)
             self._score_records([record_id for bound, record_id in chunk if bound >= floor], None)
 
+    def _score_known(self, classes: list[_Class]) -> None:
+        """Score records whose frequencies are all known (a term not among them: 0)."""
+        known = {record_id: held for held, ids in classes for record_id in ids}
+        places = range(len(self.terms))
+        for row in self.conn.execute(
+            f"SELECT {_COLUMNS} FROM records WHERE id IN (SELECT value FROM json_each(?))",
+            (_json_ids(known),),
+        ):
+            frequencies = known[row[0]]
+            self._score(row, tuple(frequencies.get(place, 0) for place in places))
+
     def read_band(self, state: _Band) -> None:
         """Every unread group of a band at once: frequencies from the postings, no text read."""
         width = len(self.terms)
         seen = self.seen
-        places = {}
+        live = []
         for term in state.terms:
             if term.position < len(term.groups):
                 # A term with no group left: every record of the band holding it was read.
-                places[term.term_id] = term.place
+                live.append(term)
                 term.position = len(term.groups)
+                term.unread = 0
         state.live = 0
         found: list[dict[int, int]] = [{} for _ in range(width)]
-        for record_id, known in self.pending.pop(state.band, {}).items():
-            for place, tf in known.items():
-                found[place][record_id] = tf
-        for term_id, tf, blob in self.conn.execute(
-            "SELECT term, tf, records FROM postings"
-            " WHERE term IN (SELECT value FROM json_each(?)) AND band = ?",
-            (json.dumps(list(places)), state.band),
-        ):
-            found[places[term_id]].update(zip(postings.decode(blob), repeat(tf)))
+        waiting = self.pending.pop(state.band, [])
+        for place, tf, records in waiting:
+            found[place].update(zip(records, repeat(tf)))
+        for term in live:
+            for group, (tf, _) in enumerate(term.groups):
+                found[term.place].update(zip(term.records(self.conn, group), repeat(tf)))
         lookups = [frequencies.get for frequencies in found if frequencies]
         places_found = [place for place, frequencies in enumerate(found) if frequencies]
+        factor = state.factor / width
+        floor = self.threshold() * (1 - 4 * EPSILON)
+        if floor == -math.inf:
+            everyone = set().union(*found)
+        else:
+            # A record held with one term only scores at most (1 + ln tf) × factor: the
+            # groups whose tf cannot reach the top are passed over whole.
+            present = [frequencies.keys() for frequencies in found if frequencies]
+            everyone = set()
+            if len(present) <= PAIRWISE_TERMS:
+                for first, held in enumerate(present):
+                    for other in present[first + 1 :]:
+                        everyone |= held & other
+            else:
+                held_by = Counter(chain.from_iterable(present))
+                everyone = {record_id for record_id, terms in held_by.items() if terms > 1}
+            for term in live:
+                for group, (tf, _) in enumerate(term.groups):
+                    if _weight(tf) * factor >= floor:
+                        everyone.update(term.records(self.conn, group))
+            for _, tf, records in waiting:
+                if _weight(tf) * factor >= floor:
+                    everyone.update(records)
         # Bounds from the postings alone (exact for notes of an exact-length band), best first.
         bounded = []
-        factor = state.factor / width
-        for record_id in set().union(*found).difference(seen):
+        for record_id in everyone.difference(seen):
             hits = 0.0
             matched = 0
             for lookup in lookups:
@@ -355,7 +509,7 @@ class _Searcher:
             wanted = [record_id for bound, record_id in chunk if bound >= floor]
             for row in self.conn.execute(
                 f"SELECT {_COLUMNS} FROM records WHERE id IN (SELECT value FROM json_each(?))",
-                (json.dumps(wanted),),
+                (_json_ids(wanted),),
             ):
                 frequencies = [0] * width
                 for place, lookup in zip(places_found, lookups, strict=True):

@@ -1,0 +1,96 @@
+"""Whichever way recall reads the postings, its answer is the exhaustive scorer's.
+
+The pruned top-k (mem.index.topk) chooses, band by band, between reading one group, a
+whole band, settling the records it holds back by reading more groups, or scoring records
+from their text; and it loads small groups up front, big ones when it reads them. Those
+choices follow cost estimates that small test corpora rarely cross, so here each knob is
+pushed to both ends over one corpus big enough to hold groups of hundreds of records, many
+bands and dated events, and every answer is compared with the plain scorer's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+from plain import comparable, plain_recall
+
+from mem.commands import recall
+from mem.core import js
+from mem.index import topk
+
+NOW = "2026-10-18T09:30:00.000Z"
+NOW_MS = 1_792_315_800_000.0
+WORDS = ["the"] * 30 + ["to"] * 12 + ["postgres"] * 6 + ["cache"] * 5 + ["pool", "pgbouncer"]
+WORDS += [f"w{number}" for number in range(40)]
+QUERIES = [
+    "the",
+    "pgbouncer",
+    "postgres cache",
+    "the postgres cache pgbouncer w3",
+    "the to postgres cache pool pgbouncer w1 w2 w3 w4 w5",
+    "w7 w8",
+    " ".join(f"w{number}" for number in range(40)),
+]
+# Each knob at both ends: (attribute of mem.index.topk, value).
+STRATEGIES = [
+    {},
+    {"LOADED_BYTES": 0},  # every group read by its own statement
+    {"POSTINGS_PER_TEXT": 0, "TEXT_COST": 0},  # records scored from their text
+    {"POSTINGS_PER_TEXT": 10**9, "TEXT_COST": 10**9},  # postings read whole
+    {"PAIRWISE_TERMS": 1, "SETTLE_STEPS": 1},
+    {"SETTLE_STEPS": 0, "LOADED_BYTES": 64},
+]
+
+
+def _corpus(root: Path) -> None:
+    rng = random.Random(7)
+
+    def text(low: int, high: int) -> str:
+        return " ".join(rng.choice(WORDS) for _ in range(rng.randint(low, high)))
+
+    for directory in (".bmad/memory", ".agents/memory"):
+        for name in ("decisions.md", "lessons.md"):
+            sections = "".join(
+                f"### {text(1, 4)}\n{text(0, 60)}\n" for _ in range(rng.randint(150, 250))
+            )
+            path = root / directory / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("# Notes\n" + sections, encoding="utf-8")
+    events = []
+    for _ in range(300):
+        moment = NOW_MS - rng.randint(-3, 200) * 86_400_000 - rng.randint(0, 86_400_000)
+        stamp = js.iso_from_ms(moment)
+        if rng.random() < 0.2:
+            stamp = stamp[:-1]  # no zone: read in the reader's local time
+        events.append(json.dumps({"ts": stamp, "agent": "forge", "task": text(1, 14)}) + "\n")
+    (root / ".bmad/memory/journal.ndjson").write_text("".join(events), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("strategies") / "project"
+    _corpus(root)
+    return root
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda knobs: repr(knobs) or "defaults")
+def test_every_reading_strategy_answers_as_the_exhaustive_scorer(
+    project: Path,
+    strategy: dict[str, int],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("MEM_CACHE_DIR", str(tmp_path / "cache"))
+    for name, value in strategy.items():
+        assert hasattr(topk, name), name
+        monkeypatch.setattr(topk, name, value)
+    for words in QUERIES:
+        expected = plain_recall(str(project), words, NOW, 1000)
+        for wanted in (1, 3, 8, 40, 1000):
+            answer = recall.recall(str(project), recall.Request(words, limit=str(wanted)), NOW)
+            assert comparable(answer) == comparable(expected[:wanted]), (words, wanted)
+    assert os.path.isdir(tmp_path / "cache")
