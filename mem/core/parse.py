@@ -51,7 +51,11 @@ def _heading_lines(content: str) -> Iterator[tuple[int, int, int, str]]:
 
 def token_bytes(text: str) -> bytes:
     """The text with every separator a space: its split() is the tokens (and 1-character runs)."""
-    lowered = text.lower()
+    return lowered_token_bytes(text.lower())
+
+
+def lowered_token_bytes(lowered: str) -> bytes:
+    """token_bytes() of a text already lower-cased."""
     return lowered.encode("latin-1", "replace").translate(_SEPARATORS_TO_SPACE)
 
 
@@ -100,13 +104,14 @@ def section_bounds(content: str) -> Iterator[tuple[int, int]]:
         yield start, len(content)
 
 
-def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int, int]]]:
-    """(ordinal, heading, scored text, (heading start, heading end, body start, body end)).
+def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int, int, int]]]:
+    """(ordinal, heading, scored text, (heading start, heading end, body start, body end,
+    source start)).
 
     The spans index `content`: the scored text is content[hs:he] trimmed + "\n" + the body,
     whose lines all end with "\n" (the last one gets it added). A caller can tokenise a
     stretch of the file once and slice it per section. A section's source (section_bounds)
-    runs from its heading line's start, hs less the "###" and blanks, to the body's end.
+    runs from its heading line's start (hs less the "###" and blanks) to the body's end.
     """
     size = len(content)
     lines = _heading_lines(content)
@@ -114,7 +119,7 @@ def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int,
     position = 0
     while current is not None:
         following = next(lines, None)
-        _, text_start, text_end, text = current
+        line_start, text_start, text_end, text = current
         line_end = content.find("\n", text_end)
         if following is not None:
             body_end = following[0]
@@ -126,7 +131,7 @@ def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int,
             body_end = size
             body = content[line_end + 1 :] + "\n"
         heading = js.trim(text)
-        spans = (text_start, text_end, min(line_end + 1, size), body_end)
+        spans = (text_start, text_end, min(line_end + 1, size), body_end, line_start)
         yield position, heading, heading + "\n" + body, spans
         position += 1
         current = following

@@ -455,34 +455,24 @@ class Inserter:
         self.term_ids = postings.TermIds()
         # A fresh index gets one part per batch; later syncs add to the groups' part 0.
         self.parts = 0
+        # No records yet, so no postings either: batches are staged and sorted in at the end.
+        self.fresh = self.next_id == 1
+        self.staged = False
 
     def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
-        rows = []
-        groups = self.groups
+        rows: list[tuple[object, ...]] = []
+        add = self.groups.add
         record_id = self.next_id
         for record in records:
-            rows.append(
-                (
-                    record_id,
-                    file_id,
-                    record.ordinal,
-                    record.kind,
-                    record.ref,
-                    record.text,
-                    record.length,
-                    record.agent,
-                    record.ts,
-                    record.ts_ms,
-                    record.ts_local,
-                    record.line,
-                    record.digest,
-                    record.memory_id,
-                    record.revision,
-                )
-            )
+            # RecordRow's fields but counts, in the INSERT's column order.
+            rows.append((record_id, file_id, *record[:5], *record[6:]))
             if record.counts:
-                dated = postings.dated_ms(record.kind, record.ts_ms, record.ts_local)
-                groups.add(record_id, postings.band_of(record.length, dated), record.counts)
+                if record.kind == "note":
+                    band = postings.length_class(record.length)
+                else:
+                    dated = postings.dated_ms(record.kind, record.ts_ms, record.ts_local)
+                    band = postings.band_of(record.length, dated)
+                add(record_id, band, record.counts)
             record_id += 1
             if len(rows) >= self.ROWS_PER_WRITE:
                 self._write(rows)
@@ -492,17 +482,26 @@ class Inserter:
 
     def _write(self, rows: Sequence[tuple[object, ...]]) -> None:
         self.conn.executemany(
-            "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, agent, ts, ts_ms,"
-            " ts_local, line, digest, memory_id, revision)"
+            "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, digest, agent,"
+            " ts, ts_ms, ts_local, line, memory_id, revision)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
         if self.groups.size >= self.FLUSH_POSTINGS:
-            self.flush()
+            self._spill(staged=self.fresh)
+
+    def _spill(self, staged: bool) -> None:
+        self.groups.flush(self.conn, self.term_ids, self.parts, staged)
+        self.staged = self.staged or staged
+        self.parts += 1
 
     def flush(self) -> None:
-        self.groups.flush(self.conn, self.term_ids, self.parts)
-        self.parts += 1
+        """Write every posting gathered so far; call it once all records are inserted."""
+        self._spill(staged=self.staged)
+        if self.staged:
+            postings.unstage(self.conn)
+            self.staged = False
+        self.fresh = False
 
 
 def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[RecordRow]) -> None:

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import sqlite3
 from array import array
+from bisect import bisect_left
+from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping
+from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -73,51 +76,104 @@ def dated_ms(kind: str, ts_ms: float | None, ts_local: int | None) -> float | No
     return ts_ms
 
 
+# Where a fresh index's batches of postings wait until they are all written (see flush).
+STAGED = "temp.staged_postings"
+_UPSERT = (
+    " ON CONFLICT (term, band, tf, part) DO UPDATE"
+    # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB again.
+    " SET records = CAST(records || excluded.records AS BLOB)"
+)
+_consume = deque(maxlen=0).extend
+
+
+# A group member is its band's slot (in order of first sight) above its record id: sorting
+# the plain integers then orders a (term, tf) group by band, and by record id within one.
+ID_BITS = 40
+_ID_MASK = (1 << ID_BITS) - 1
+
+
 class Groups:
     """Postings gathered in memory, written in one batch: the build flushes them as it goes."""
 
     def __init__(self) -> None:
-        # band -> (term, tf) -> record ids: keyed by the very pairs counts.items() yields.
-        self.bands: dict[int, dict[tuple[bytes, int], list[int]]] = {}
+        # (term, tf) -> members holding the term tf times, every band together: far fewer
+        # keys than (band, term, tf) groups, so the build's hottest loop stays in the CPU's
+        # caches; writing splits them by band.
+        self.groups: defaultdict[tuple[bytes, int], list[int]] = defaultdict(list)
+        self.slots: dict[int, int] = {}  # band -> slot
         self.size = 0
 
     def add(self, record_id: int, band: int, counts: Mapping[bytes, int]) -> None:
-        groups = self.bands.get(band)
-        if groups is None:
-            groups = self.bands[band] = {}
-        for pair in counts.items():
-            group = groups.get(pair)
-            if group is None:
-                groups[pair] = [record_id]
-            else:
-                group.append(record_id)
+        slot = self.slots.get(band)
+        if slot is None:
+            slot = self.slots[band] = len(self.slots)
+        if record_id > _ID_MASK:
+            raise OverflowError(f"record id {record_id} beyond {ID_BITS} bits")
+        member = slot << ID_BITS | record_id
+        # In C: every (term, tf) pair's group gets the member appended.
+        _consume(map(list.append, map(self.groups.__getitem__, counts.items()), repeat(member)))
         self.size += len(counts)
 
-    def flush(self, conn: sqlite3.Connection, term_ids: TermIds, part: int = 0) -> None:
-        """Write the groups as `part` of each: a build gives each batch its own part."""
-        if not self.bands:
+    def rows(self, ids: Mapping[bytes, int], part: int) -> list[tuple[int, int, int, int, bytes]]:
+        """(term id, band, tf, part, records) of every group, in key order."""
+        bands = list(self.slots)
+        ids_of = _ID_MASK.__and__
+        rows = []
+        for (term, tf), members in self.groups.items():
+            term_id = ids[term]
+            members.sort()
+            start, size = 0, len(members)
+            while start < size:
+                slot = members[start] >> ID_BITS
+                end = bisect_left(members, (slot + 1) << ID_BITS, start)
+                records = array(ITEM, map(ids_of, members[start:end])).tobytes()
+                rows.append((term_id, bands[slot], tf, part, records))
+                start = end
+        # In key order SQLite fills each B-tree page once instead of splitting pages all over.
+        rows.sort(key=_KEY)
+        return rows
+
+    def flush(
+        self, conn: sqlite3.Connection, term_ids: TermIds, part: int = 0, staged: bool = False
+    ) -> None:
+        """Write the groups as `part` of each: a build gives each batch its own part.
+
+        `staged` batches go to a temporary table, moved into the postings by `unstage`.
+        """
+        if not self.groups:
             return
-        ids = term_ids.resolve(conn, {term for groups in self.bands.values() for term, _ in groups})
-        # In term order, SQLite writes each term's part of its B-tree at once instead of
-        # splitting pages all over it (sorting on the integer alone is the cheap sort).
-        rows = [
-            (ids[term], band, tf, group)
-            for band, groups in self.bands.items()
-            for (term, tf), group in groups.items()
-        ]
-        rows.sort(key=itemgetter(0))
-        # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB again.
-        conn.executemany(
-            "INSERT INTO postings (term, band, tf, part, records) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (term, band, tf, part) DO UPDATE"
-            " SET records = CAST(records || excluded.records AS BLOB)",
-            (
-                (term, band, tf, part, array(ITEM, group).tobytes())
-                for term, band, tf, group in rows
-            ),
-        )
-        self.bands = {}
+        rows = self.rows(term_ids.resolve(conn, {term for term, _ in self.groups}), part)
+        if staged:
+            conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {STAGED}"
+                " (term INTEGER, band INTEGER, tf INTEGER, part INTEGER, records BLOB)"
+            )
+            conn.executemany(f"INSERT INTO {STAGED} VALUES (?, ?, ?, ?, ?)", rows)
+        else:
+            conn.executemany(
+                "INSERT INTO postings (term, band, tf, part, records) VALUES (?, ?, ?, ?, ?)"
+                + _UPSERT,
+                rows,
+            )
+        self.groups = defaultdict(list)
+        self.slots = {}
         self.size = 0
+
+
+def unstage(conn: sqlite3.Connection) -> None:
+    """Move staged batches into the (empty) postings at once: SQLite sorts them into key order.
+
+    Written batch by batch, each batch's groups would land between every earlier one's
+    and split B-tree pages all over the table.
+    """
+    conn.execute(
+        "INSERT INTO postings (term, band, tf, part, records)"
+        f" SELECT term, band, tf, part, records FROM {STAGED} ORDER BY term, band, tf, part"
+    )
+    conn.execute(f"DROP TABLE {STAGED}")
+
+
+_KEY = itemgetter(0, 1, 2)
 
 
 class TermIds:

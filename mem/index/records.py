@@ -8,6 +8,7 @@ so a re-sync keeps every record whose digest is still in the file and parses onl
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 import xxhash
 
@@ -38,8 +39,7 @@ def records_for(
             if record is not None:
                 yield record
         return
-    notes = note_records(data.decode("utf-8", errors="replace"))
-    yield from (as_memory(record, relative) for record in notes) if is_memory(relative) else notes
+    yield from note_records(data.decode("utf-8", errors="replace"), relative)
 
 
 def is_memory(relative: str) -> bool:
@@ -55,31 +55,54 @@ def as_memory(record: RecordRow, relative: str) -> RecordRow:
     )
 
 
-def note_records(content: str) -> Iterator[RecordRow]:
+# A RecordRow straight from its fields' tuple: the class's own __new__ is a Python function.
+_record = partial(tuple.__new__, RecordRow)
+
+
+def note_records(content: str, relative: str = "") -> Iterator[RecordRow]:
+    """The notes of a file's text; those of a memory file (`relative`) with id and revision."""
+    memory_id = revision_of = None
+    if is_memory(relative):
+        from mem.core import memory  # hashing ids and revisions: only when memory files change
+
+        memory_id, revision_of = memory.memory_id, memory.revision_of
     start = end = 0
     spaced: bytes | None = None
-    bounds = parse.section_bounds(content)
-    for ordinal, heading, text, (head_start, head_end, body_start, body_end) in parse.sections(
-        content
-    ):
-        source_start, source_end = next(bounds)
+    for ordinal, heading, text, spans in parse.sections(content):
+        head_start, head_end, body_start, body_end, source_start = spans
         if body_end > end:
             # Tokenise the next stretch at once, then slice it per section: lower-casing
             # keeps positions unless a character expands (İ), and then this falls back.
             start, end = head_start, max(body_end, head_start + STRETCH)
             stretch = content[start:end]
             lowered = stretch.lower()
-            spaced = parse.token_bytes(stretch) if len(lowered) == len(stretch) else None
-        if spaced is not None:
+            spaced = parse.lowered_token_bytes(lowered) if len(lowered) == len(stretch) else None
+        if spaced is None:
+            counts, length = parse.term_counts(parse.token_bytes(text))
+        elif body_start == head_end + 1:
+            # The heading runs to its line's "\n", a separator like the one the scored
+            # text puts between heading and body: one slice holds both.
+            counts, length = parse.term_counts(spaced[head_start - start : body_end - start])
+        else:
             counts, length = parse.term_counts(
                 spaced[head_start - start : head_end - start]
                 + b" "
                 + spaced[body_start - start : body_end - start]
             )
-        else:
-            counts, length = parse.term_counts(parse.token_bytes(text))
-        record_digest = digest(content[source_start:source_end])
-        yield RecordRow(ordinal, "note", heading, js.trim(text), length, counts, record_digest)
+        trimmed = js.trim(text)
+        source_digest = digest(content[source_start:body_end])
+        identity = revision = None
+        if memory_id is not None and revision_of is not None:
+            identity, revision = memory_id(relative, heading), revision_of(trimmed)
+        # In RecordRow's field order, agent to line being None for notes.
+        yield _record(
+            (ordinal, "note", heading, trimmed, length, counts, source_digest)
+            + _NOTE_NULLS
+            + (identity, revision)
+        )
+
+
+_NOTE_NULLS = (None, None, None, None, None)
 
 
 def note_digests(content: str) -> Iterator[tuple[int, int, tuple[int, int]]]:
