@@ -137,6 +137,9 @@ def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int,
         current = following
 
 
+_TEXT_FIELDS = ("agent", "cli", "model", "task", "outcome")
+
+
 class Event(NamedTuple):
     offset: int  # byte offset of the line in the journal: a total, append-stable order
     data: dict[str, Any]
@@ -152,10 +155,21 @@ class Event(NamedTuple):
     @property
     def text(self) -> str:
         data = self.data
-        fields = [data.get(k) for k in ("agent", "cli", "model", "task", "outcome")]
+        fields = []
+        for key in _TEXT_FIELDS:
+            value = data.get(key)
+            if value.__class__ is str:  # the usual case, spelt out: String() of a string
+                if value:
+                    fields.append(value)
+            elif _truthy(value):
+                fields.append(to_js_string(value))
         signals = data.get("signals")
-        fields.append(js.stringify(signals if _truthy(signals) else {}))
-        return " ".join(to_js_string(v) for v in fields if _truthy(v))
+        # JSON.stringify never gives an empty string: the signals always take a place.
+        if signals.__class__ is dict and not signals:
+            fields.append("{}")
+        else:
+            fields.append(js.stringify(signals if _truthy(signals) else {}))
+        return " ".join(fields)
 
     @property
     def agent(self) -> str | None:
@@ -164,6 +178,8 @@ class Event(NamedTuple):
 
     def timestamp(self) -> js.ParsedDate | None:
         ts = self.data.get("ts")
+        if ts.__class__ is str:
+            return js.parse_date(ts)
         if isinstance(ts, bool) or ts is None:
             return None
         if isinstance(ts, int | float):
@@ -181,6 +197,8 @@ _UNDEFINED = _Undefined()
 
 
 def _truthy(value: Any) -> bool:
+    if value.__class__ is str:
+        return value != ""
     if value is None or value is False or isinstance(value, _Undefined):
         return False
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -192,6 +210,8 @@ def _truthy(value: Any) -> bool:
 
 def to_js_string(value: Any) -> str:
     """String(value) for JSON-parsed values."""
+    if value.__class__ is str:
+        return value
     if isinstance(value, _Undefined):
         return "undefined"
     if value is None:

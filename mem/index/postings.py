@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sqlite3
 from array import array
-from bisect import bisect_left
 from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping
 from itertools import repeat
@@ -83,52 +82,33 @@ _UPSERT = (
     # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB again.
     " SET records = CAST(records || excluded.records AS BLOB)"
 )
-_consume = deque(maxlen=0).extend
-
-
-# A group member is its band's slot (in order of first sight) above its record id: sorting
-# the plain integers then orders a (term, tf) group by band, and by record id within one.
-ID_BITS = 40
-_ID_MASK = (1 << ID_BITS) - 1
+_sink: deque[object] = deque(maxlen=0)
+_consume = _sink.extend  # runs an iterator to its end, keeping nothing
 
 
 class Groups:
     """Postings gathered in memory, written in one batch: the build flushes them as it goes."""
 
     def __init__(self) -> None:
-        # (term, tf) -> members holding the term tf times, every band together: far fewer
-        # keys than (band, term, tf) groups, so the build's hottest loop stays in the CPU's
-        # caches; writing splits them by band.
-        self.groups: defaultdict[tuple[bytes, int], list[int]] = defaultdict(list)
-        self.slots: dict[int, int] = {}  # band -> slot
+        # band -> (term, tf) -> record ids: keyed by the very pairs counts.items() yields.
+        self.bands: dict[int, defaultdict[tuple[bytes, int], list[int]]] = {}
         self.size = 0
 
     def add(self, record_id: int, band: int, counts: Mapping[bytes, int]) -> None:
-        slot = self.slots.get(band)
-        if slot is None:
-            slot = self.slots[band] = len(self.slots)
-        if record_id > _ID_MASK:
-            raise OverflowError(f"record id {record_id} beyond {ID_BITS} bits")
-        member = slot << ID_BITS | record_id
-        # In C: every (term, tf) pair's group gets the member appended.
-        _consume(map(list.append, map(self.groups.__getitem__, counts.items()), repeat(member)))
+        groups = self.bands.get(band)
+        if groups is None:
+            groups = self.bands[band] = defaultdict(list)
+        # In C: every (term, tf) pair's group gets the record id appended.
+        _consume(map(list.append, map(groups.__getitem__, counts.items()), repeat(record_id)))
         self.size += len(counts)
 
     def rows(self, ids: Mapping[bytes, int], part: int) -> list[tuple[int, int, int, int, bytes]]:
         """(term id, band, tf, part, records) of every group, in key order."""
-        bands = list(self.slots)
-        ids_of = _ID_MASK.__and__
-        rows = []
-        for (term, tf), members in self.groups.items():
-            term_id = ids[term]
-            members.sort()
-            start, size = 0, len(members)
-            while start < size:
-                slot = members[start] >> ID_BITS
-                end = bisect_left(members, (slot + 1) << ID_BITS, start)
-                records = array(ITEM, map(ids_of, members[start:end])).tobytes()
-                rows.append((term_id, bands[slot], tf, part, records))
-                start = end
+        rows = [
+            (ids[term], band, tf, part, array(ITEM, group).tobytes())
+            for band, groups in self.bands.items()
+            for (term, tf), group in groups.items()
+        ]
         # In key order SQLite fills each B-tree page once instead of splitting pages all over.
         rows.sort(key=_KEY)
         return rows
@@ -140,9 +120,10 @@ class Groups:
 
         `staged` batches go to a temporary table, moved into the postings by `unstage`.
         """
-        if not self.groups:
+        if not self.bands:
             return
-        rows = self.rows(term_ids.resolve(conn, {term for term, _ in self.groups}), part)
+        terms = {term for groups in self.bands.values() for term, _ in groups}
+        rows = self.rows(term_ids.resolve(conn, terms), part)
         if staged:
             conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {STAGED}"
@@ -155,8 +136,7 @@ class Groups:
                 + _UPSERT,
                 rows,
             )
-        self.groups = defaultdict(list)
-        self.slots = {}
+        self.bands = {}
         self.size = 0
 
 

@@ -137,17 +137,21 @@ def event_record(offset: int, line: str) -> RecordRow | None:
     counts, length = parse.term_counts(parse.token_bytes(text))
     moment = event.timestamp()
     ts = event.data.get("ts")
-    return RecordRow(
-        ordinal=offset,
-        kind="event",
-        ref=event.ref,
-        text=text,
-        length=length,
-        counts=counts,
-        digest=digest(line),
-        agent=event.agent,
-        ts=None if ts is None else parse.to_js_string(ts),
-        ts_ms=None if moment is None else moment.ms,
-        ts_local=None if moment is None else int(moment.local),
-        line=line,
+    return _record(
+        (
+            offset,
+            "event",
+            event.ref,
+            text,
+            length,
+            counts,
+            digest(line),
+            event.agent,
+            None if ts is None else parse.to_js_string(ts),
+            None if moment is None else moment.ms,
+            None if moment is None else int(moment.local),
+            line,
+            None,
+            None,
+        )
     )
