@@ -93,15 +93,30 @@ def split_sections(content: str) -> list[Note]:
     return [Note(ordinal, heading, text) for ordinal, heading, text, _ in sections(content)]
 
 
-def section_bounds(content: str) -> Iterator[tuple[int, int]]:
+# Where a heading line starts: "###" and one blank say so, whatever follows on the line.
+_HEADING_LINE_AFTER_NEWLINE = re.compile(rf"\n###[{_WS_IN_LINE}]")
+
+
+def section_bounds(content: str) -> list[tuple[int, int]]:
     """(start, end) of each section's source: its heading line up to the next one, or the end."""
-    start = None
-    for line_start, _, _, _ in _heading_lines(content):
-        if start is not None:
-            yield start, line_start
-        start = line_start
-    if start is not None:
-        yield start, len(content)
+    starts = [match.start() + 1 for match in _HEADING_LINE_AFTER_NEWLINE.finditer(content)]
+    if _HEADING_AT_START.match(content):
+        starts.insert(0, 0)
+    return list(zip(starts, [*starts[1:], len(content)], strict=True))
+
+
+# The same in UTF-8: "###" and the bytes of one blank.
+_UTF8_BLANK = b"|".join(re.escape(blank.encode()) for blank in js.JS_WHITESPACE if blank != "\n")
+_UTF8_HEADING_LINE_AFTER_NEWLINE = re.compile(rb"\n###(?:" + _UTF8_BLANK + rb")")
+_UTF8_HEADING_LINE_AT_START = re.compile(rb"###(?:" + _UTF8_BLANK + rb")")
+
+
+def utf8_section_bounds(data: bytes) -> list[tuple[int, int]]:
+    """section_bounds() in bytes of valid UTF-8: no decoding needed."""
+    starts = [match.start() + 1 for match in _UTF8_HEADING_LINE_AFTER_NEWLINE.finditer(data)]
+    if _UTF8_HEADING_LINE_AT_START.match(data):
+        starts.insert(0, 0)
+    return list(zip(starts, [*starts[1:], len(data)], strict=True))
 
 
 def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int, int, int]]]:

@@ -533,21 +533,54 @@ def delete_records(conn: sqlite3.Connection, ids: list[int]) -> None:
         conn.execute(f"DELETE FROM records WHERE id IN ({chunk})")
 
 
-def record_digests(conn: sqlite3.Connection, file_id: int) -> list[tuple[int, int, int]]:
-    """(id, ordinal, digest) of a file's records, in file order."""
+def record_digests(
+    conn: sqlite3.Connection, file_id: int, start: int = 0, end: int | None = None
+) -> list[tuple[int, int, int]]:
+    """(id, ordinal, digest) of a file's records (those with start <= ordinal < end), in order."""
     return conn.execute(
-        "SELECT id, ordinal, digest FROM records WHERE file_id = ? ORDER BY ordinal", (file_id,)
+        "SELECT id, ordinal, digest FROM records WHERE file_id = ? AND ordinal >= ?"
+        " AND ordinal < ? ORDER BY ordinal",
+        (file_id, start, (1 << 63) - 1 if end is None else end),
     ).fetchall()
 
 
-def move_records(conn: sqlite3.Connection, file_id: int, moves: list[tuple[int, int]]) -> None:
-    """Give kept records their new ordinals ((id, ordinal) pairs) without a transient clash."""
-    if not moves:
+def note_digests(conn: sqlite3.Connection, file_id: int) -> list[int] | None:
+    """The digests of a notes file's records by section number, or None if one is missing.
+
+    Two strings instead of a row per record: a file of 50,000 notes comes back at once.
+    """
+    ordinals, digests, count = conn.execute(
+        "SELECT group_concat(ordinal), group_concat(digest), count(*)"
+        " FROM (SELECT ordinal, digest FROM records WHERE file_id = ? ORDER BY ordinal)",
+        (file_id,),
+    ).fetchone()
+    if not count:
+        return []
+    if ordinals != ",".join(map(str, range(count))):
+        return None
+    return list(map(int, digests.split(",")))
+
+
+def move_records(
+    conn: sqlite3.Connection,
+    file_id: int,
+    moves: list[tuple[int, int]],
+    shift: tuple[int, int] = (0, 0),
+) -> None:
+    """Give kept records their new ordinals ((id, ordinal) pairs) without a transient clash;
+    `shift` (from, by) moves every record from that ordinal on by as many places too."""
+    start, by = shift
+    if not moves and not by:
         return
     conn.executemany(
         "UPDATE records SET ordinal = ? WHERE id = ?",
         [(-1 - ordinal, record_id) for record_id, ordinal in moves],
     )
+    if by:
+        conn.execute(
+            "UPDATE records SET ordinal = -1 - (ordinal + ?) WHERE file_id = ? AND ordinal >= ?",
+            (by, file_id, start),
+        )
     conn.execute(
         "UPDATE records SET ordinal = -1 - ordinal WHERE file_id = ? AND ordinal < 0", (file_id,)
     )

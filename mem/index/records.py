@@ -25,6 +25,11 @@ def digest(text: str) -> int:
     return xxhash.xxh3_64_intdigest(text.encode("utf-8", "surrogatepass")) - (1 << 63)
 
 
+def utf8_digest(encoded: bytes) -> int:
+    """digest() of a text given in UTF-8."""
+    return xxhash.xxh3_64_intdigest(encoded) - (1 << 63)
+
+
 def records_for(
     kind: str, data: bytes, base_offset: int = 0, relative: str = ""
 ) -> Iterator[RecordRow]:
@@ -105,10 +110,24 @@ def note_records(content: str, relative: str = "") -> Iterator[RecordRow]:
 _NOTE_NULLS = (None, None, None, None, None)
 
 
-def note_digests(content: str) -> Iterator[tuple[int, int, tuple[int, int]]]:
-    """(ordinal, digest, source bounds) of every section: no section is parsed."""
-    for ordinal, (start, end) in enumerate(parse.section_bounds(content)):
-        yield ordinal, digest(content[start:end]), (start, end)
+def note_digests(data: bytes, utf8: bool) -> tuple[list[tuple[int, int]], list[int]]:
+    """The source bounds and digests of every section of a notes file: none is parsed.
+
+    Bounds index the bytes when they are valid UTF-8 (`utf8`), else their decoded text.
+    """
+    if utf8:
+        bounds = parse.utf8_section_bounds(data)
+        return bounds, [utf8_digest(data[start:end]) for start, end in bounds]
+    content = data.decode("utf-8", errors="replace")
+    bounds = parse.section_bounds(content)
+    return bounds, [digest(content[start:end]) for start, end in bounds]
+
+
+def note_source(data: bytes, utf8: bool, start: int, end: int) -> str:
+    """The source of a section at note_digests() bounds."""
+    if utf8:
+        return data[start:end].decode("utf-8")
+    return data.decode("utf-8", errors="replace")[start:end]
 
 
 def note_record(content: str, ordinal: int, start: int, end: int, relative: str = "") -> RecordRow:
