@@ -102,7 +102,7 @@ def section_bounds(content: str) -> list[tuple[int, int]]:
     starts = [match.start() + 1 for match in _HEADING_LINE_AFTER_NEWLINE.finditer(content)]
     if _HEADING_AT_START.match(content):
         starts.insert(0, 0)
-    return list(zip(starts, [*starts[1:], len(content)], strict=True))
+    return list(zip(starts, starts[1:] + [len(content)], strict=False))  # none: no end
 
 
 # The same in UTF-8: "###" and the bytes of one blank.
@@ -116,7 +116,7 @@ def utf8_section_bounds(data: bytes) -> list[tuple[int, int]]:
     starts = [match.start() + 1 for match in _UTF8_HEADING_LINE_AFTER_NEWLINE.finditer(data)]
     if _UTF8_HEADING_LINE_AT_START.match(data):
         starts.insert(0, 0)
-    return list(zip(starts, [*starts[1:], len(data)], strict=True))
+    return list(zip(starts, starts[1:] + [len(data)], strict=False))
 
 
 def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int, int, int]]]:
