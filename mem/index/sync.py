@@ -109,7 +109,7 @@ def _trusted(source: SourceStat, row: index.FileRow) -> bool:
     )
 
 
-def digest(data: bytes) -> str:
+def digest(data: bytes | memoryview) -> str:
     import xxhash  # only paid when bytes must be hashed
 
     return "xxh3:" + xxhash.xxh3_128_hexdigest(data)
@@ -189,7 +189,9 @@ def apply(
         if _same_file_and_bytes(row, source, hashed):
             index.touch_file(conn, project_id, spec.relative, hashed, *stat_args, source.ctime_ns)
             continue
-        utf8 = _is_utf8(data)
+        grew = row is not None and _is_append(spec.kind, row, data)
+        # What grew after a complete line is valid UTF-8 with it iff the tail is.
+        utf8 = bool(row.utf8) and _is_utf8(data[row.size :]) if grew and row else _is_utf8(data)
         file_id = index.upsert_file(
             conn,
             project_id,
@@ -202,10 +204,11 @@ def apply(
             utf8,
             source.ctime_ns,
         )
-        if row is not None and _is_append(spec.kind, row, data):
+        if grew and row is not None:
             tail = list(records.records_for(spec.kind, data[row.size :], row.size))
             # A line already above is the same event (deviation D11), as a full parse finds.
-            known = index.known_lines(conn, file_id, [record.line for record in tail])
+            above = [record.line for record in tail if _maybe_above(record.line, data, row.size)]
+            known = index.known_lines(conn, file_id, above)
             inserter.insert(file_id, [record for record in tail if record.line not in known])
             appended += 1
             continue
@@ -374,8 +377,19 @@ def _is_append(kind: str, row: index.FileRow, data: bytes) -> bool:
         kind == "journal"
         and len(data) > row.size
         and (row.size == 0 or data[row.size - 1 : row.size] == b"\n")
-        and digest(data[: row.size]) == row.hash
+        and digest(memoryview(data)[: row.size]) == row.hash
     )
+
+
+def _maybe_above(line: str | None, data: bytes, size: int) -> bool:
+    """Whether a journal line may also stand in data[:size]; False is certain.
+
+    A line decoded without replacement characters has its bytes among those above if it
+    stands there; one byte search saves looking the line up among the indexed records.
+    """
+    if line is None:
+        return False
+    return "\ufffd" in line or data.find(line.encode("utf-8", "surrogatepass"), 0, size) >= 0
 
 
 class Synced(NamedTuple):
