@@ -15,7 +15,7 @@ from typing import Any
 
 from mem import layout
 from mem.commands import memories, scan
-from mem.core import js, secrets, templates
+from mem.core import js, registry, secrets, templates
 from mem.errors import MemError
 from mem.files import brain, host, locking, safe_paths, writing
 
@@ -113,7 +113,7 @@ def _complete_global_brain(directory: str) -> list[str]:
 def _index_project(brain_dir: str, root: str, date: str) -> str:
     relative = f"projects/{scan.project_hash(root)}.yaml"
     prior_text = safe_paths.read_bounded(brain_dir, relative)
-    prior = {} if prior_text is None else scan.read_project_yaml(prior_text)
+    prior = {} if prior_text is None else registry.read_entry(prior_text)
     fields = {**prior}  # keep what a scan learned (stack, has_git)
     fields.update(
         {
@@ -437,7 +437,7 @@ def _promotion_candidates(
     for name in safe_paths.list_names(brain_dir, "projects"):
         if not name.endswith(".yaml"):
             continue
-        entry = scan.read_project_yaml(safe_paths.read_bounded(brain_dir, f"projects/{name}") or "")
+        entry = registry.read_entry(safe_paths.read_bounded(brain_dir, f"projects/{name}") or "")
         other = entry.get("path")
         if not isinstance(other, str) or os.path.realpath(other) == root:
             continue

@@ -160,10 +160,6 @@ def discover(
     return found
 
 
-project_yaml = registry.entry_text
-read_project_yaml = registry.read_entry
-
-
 def projects_index(entries: list[dict[str, object]], date: str) -> str:
     def cell(entry: dict[str, object], key: str) -> str:
         value = entry.get(key)
@@ -196,7 +192,7 @@ def projects_index(entries: list[dict[str, object]], date: str) -> str:
 def write_project_entry(brain_dir: str, fields: dict[str, object]) -> str:
     """Rewrite `projects/<hash>.yaml` (mem's own file); returns its path."""
     relative = f"projects/{fields['hash']}.yaml"
-    writing.replace_owned(brain_dir, relative, project_yaml(fields))
+    writing.replace_owned(brain_dir, relative, registry.entry_text(fields))
     return os.path.join(brain_dir, relative)
 
 
@@ -207,7 +203,7 @@ def rebuild_projects_index(brain_dir: str, date: str) -> str:
         if name.endswith(".yaml"):
             text = safe_paths.read_bounded(brain_dir, f"projects/{name}")
             if text is not None:
-                entries.append(read_project_yaml(text))
+                entries.append(registry.read_entry(text))
     writing.replace_owned(brain_dir, "projects-index.md", projects_index(entries, date))
     return os.path.join(brain_dir, "projects-index.md")
 

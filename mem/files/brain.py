@@ -12,6 +12,7 @@ from typing import NamedTuple
 from mem import layout
 from mem.core import js
 from mem.errors import MemError
+from mem.files.safe_paths import open_regular
 
 LINK = layout.BRAIN_LINK
 
@@ -28,8 +29,8 @@ def global_brain_dir() -> str:
 def read_link(root: str) -> dict[str, object] | None:
     """The parsed `.brain-link` object; None when it is missing or not a JSON object."""
     try:
-        with open(os.path.join(root, LINK), encoding="utf-8") as handle:
-            link = js.parse_json(handle.read())
+        with open_regular(os.path.join(root, LINK)) as handle:
+            link = js.parse_json(handle.read().decode("utf-8"))
     except (OSError, ValueError):
         return None
     return link if isinstance(link, dict) else None

@@ -6,7 +6,7 @@ import os
 import stat
 
 from mem.errors import MemError
-from mem.files.safe_paths import STORE_LIMIT
+from mem.files.safe_paths import STORE_LIMIT, open_regular
 
 
 def file_info(path: str) -> os.stat_result | None:
@@ -28,7 +28,7 @@ def subdirectories(path: str) -> list[str] | None:
 def read_small_text(path: str, limit: int = STORE_LIMIT) -> str | None:
     """A file outside any memory store (a package.json), None when missing, unreadable or large."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             data = handle.read(limit + 1)
     except OSError:
         return None
@@ -77,7 +77,7 @@ def directory_names(path: str) -> list[str]:
 def read_limited(path: str, limit: int) -> bytes | None:
     """A file's bytes, or None when it holds more than `limit` bytes; missing is ENOENT."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             if os.fstat(handle.fileno()).st_size > limit:
                 return None
             data = handle.read(limit + 1)
@@ -116,7 +116,7 @@ def executable_bytes(command: str) -> bytes:
     if not stat.S_ISREG(info.st_mode):
         raise MemError("Nexus: Check command is not a regular executable.")
     try:
-        with open(real, "rb") as handle:
+        with open_regular(real) as handle:
             return handle.read()
     except OSError as error:
         raise MemError(f"Cannot read {real}: {error.strerror}.") from None

@@ -8,6 +8,7 @@ import stat
 from typing import NamedTuple
 
 from mem.errors import MemError
+from mem.files.safe_paths import open_regular
 
 
 class SourceSpec(NamedTuple):
@@ -52,7 +53,7 @@ def stat_sources(root: str, specs: list[SourceSpec]) -> list[SourceStat]:
 def read_source(path: str) -> bytes:
     """A canonical file read as lexical recall does: following links, without a size limit."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return handle.read()
     except OSError as error:
         raise MemError(f"Cannot read {path}: {error.strerror}.") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -13,7 +14,7 @@ from typing import NamedTuple
 from mem import layout
 from mem.core import js
 from mem.errors import MemError
-from mem.files.safe_paths import MEMORY_DIR, safe_path
+from mem.files.safe_paths import MEMORY_DIR, NotRegularFile, open_regular, safe_path
 
 LOCK_ATTEMPTS = 200
 
@@ -73,13 +74,14 @@ class LockOwner(NamedTuple):
 def read_lock_owner(root: str) -> LockOwner | None:
     path = safe_path(root, layout.WRITER_LOCK)
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
+        with open_regular(path) as handle:
             info = os.fstat(handle.fileno())
-            raw = handle.read(64 * 1024)
+            raw = handle.read(64 * 1024).decode("utf-8", errors="replace")
     except FileNotFoundError:
         return None
-    except IsADirectoryError:
-        raise MemError(f"{layout.WRITER_LOCK} is a directory; inspect it.") from None
+    except NotRegularFile as error:
+        what = "a directory" if error.errno == errno.EISDIR else "not a regular file"
+        raise MemError(f"{layout.WRITER_LOCK} is {what}; inspect it.") from None
     stamp = (info.st_ino, info.st_mtime_ns)
     try:
         record = js.parse_json(raw)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
+from typing import BinaryIO
 
 from mem import layout
 from mem.errors import MemError
@@ -12,6 +14,27 @@ STORE_LIMIT = 2 * 1024 * 1024
 
 
 MEMORY_DIR = layout.BMAD_MEMORY
+
+
+class NotRegularFile(OSError):
+    """What open_regular raises for a directory, FIFO, socket or device."""
+
+
+def open_regular(path: str) -> BinaryIO:
+    """`path` opened for reading, following links, if what it names is a regular file.
+
+    A FIFO, socket or device at a store's name would block a plain open or never end its
+    read, so the open does not block and the opened file (not the name, which can be
+    swapped) is checked; anything else raises NotRegularFile, whose strerror says why.
+    """
+    handle = os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb")
+    mode = os.fstat(handle.fileno()).st_mode
+    if stat.S_ISREG(mode):
+        return handle
+    handle.close()
+    if stat.S_ISDIR(mode):
+        raise NotRegularFile(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    raise NotRegularFile(errno.EINVAL, "Not a regular file", path)
 
 
 def project_root(directory: str | None) -> str:
@@ -90,10 +113,14 @@ def read_bounded(root: str, relative: str) -> str | None:
     if not stat.S_ISREG(info.st_mode) or info.st_size > STORE_LIMIT:
         raise MemError("Memory source must be a regular file of at most 2 MiB.")
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             data = handle.read(STORE_LIMIT + 1)
     except FileNotFoundError:
         return None
+    except NotRegularFile:
+        raise MemError("Memory source must be a regular file of at most 2 MiB.") from None
+    except OSError as error:
+        raise MemError(f"Cannot read {path}: {error.strerror}.") from None
     if len(data) > STORE_LIMIT:
         raise MemError("Memory source exceeded 2 MiB while reading.")
     try:
@@ -107,7 +134,7 @@ def read_plain(root: str, relative: str) -> bytes | None:
     without a size limit; None if missing."""
     path = os.path.join(root, relative)
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return handle.read()
     except (FileNotFoundError, NotADirectoryError):
         return None
