@@ -23,8 +23,9 @@ from mem.index import postings
 from mem.layout import ARCHIVE_RANK_BASE
 
 BUSY_TIMEOUT_MS = 10_000
-# SQLite's page cache while building: most postings groups stay in memory until written.
-BUILD_CACHE_KIB = 32 * 1024
+# SQLite's page cache while building. The build only appends (records in id order, postings
+# staged and then sorted in), so a small cache costs no time, and it bounds the sort's memory.
+BUILD_CACHE_KIB = 8 * 1024
 Connection = sqlite3.Connection
 
 
@@ -442,8 +443,9 @@ def touch_file(
 class Inserter:
     """Inserts records and their postings; the build keeps one for the whole index."""
 
-    # Postings held in memory before they are written: bounds the build's memory.
-    FLUSH_POSTINGS = 400_000
+    # Postings held in memory before they are written (about 16 bytes each): bounds the
+    # build's memory; fewer, larger batches mean fewer parts for recall to read.
+    FLUSH_POSTINGS = 1_000_000
     ROWS_PER_WRITE = 5_000
 
     def __init__(self, conn: sqlite3.Connection) -> None:

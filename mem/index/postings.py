@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from array import array
 from collections import defaultdict, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple
@@ -102,16 +102,21 @@ class Groups:
         _consume(map(list.append, map(groups.__getitem__, counts.items()), repeat(record_id)))
         self.size += len(counts)
 
-    def rows(self, ids: Mapping[bytes, int], part: int) -> list[tuple[int, int, int, int, bytes]]:
-        """(term id, band, tf, part, records) of every group, in key order."""
-        rows = [
-            (ids[term], band, tf, part, array(ITEM, group).tobytes())
-            for band, groups in self.bands.items()
-            for (term, tf), group in groups.items()
+    def rows(
+        self, ids: Mapping[bytes, int], part: int
+    ) -> Iterator[tuple[int, int, int, int, bytes]]:
+        """(term id, band, tf, part, records) of every group, in term order."""
+        groups = [
+            (ids[term], band, tf, group)
+            for band, band_groups in self.bands.items()
+            for (term, tf), group in band_groups.items()
         ]
-        # In key order SQLite fills each B-tree page once instead of splitting pages all over.
-        rows.sort(key=_KEY)
-        return rows
+        # In term order SQLite fills each B-tree page once instead of splitting pages all over.
+        groups.sort(key=_TERM)
+        # Each blob only as SQLite takes it: a batch's groups are not held twice.
+        return (
+            (term, band, tf, part, array(ITEM, group).tobytes()) for term, band, tf, group in groups
+        )
 
     def flush(
         self, conn: sqlite3.Connection, term_ids: TermIds, part: int = 0, staged: bool = False
@@ -153,7 +158,7 @@ def unstage(conn: sqlite3.Connection) -> None:
     conn.execute(f"DROP TABLE {STAGED}")
 
 
-_KEY = itemgetter(0, 1, 2)
+_TERM = itemgetter(0)
 
 
 class TermIds:
