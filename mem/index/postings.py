@@ -146,14 +146,16 @@ class Groups:
 
 
 def unstage(conn: sqlite3.Connection) -> None:
-    """Move staged batches into the (empty) postings at once: SQLite sorts them into key order.
+    """Move staged batches into the postings at once: SQLite sorts them into key order.
 
     Written batch by batch, each batch's groups would land between every earlier one's
     and split B-tree pages all over the table.
     """
     conn.execute(
         "INSERT INTO postings (term, band, tf, part, records)"
-        f" SELECT term, band, tf, part, records FROM {STAGED} ORDER BY term, band, tf, part"
+        f" SELECT term, band, tf, part, records FROM {STAGED}"
+        # WHERE true: SQLite's upsert after a SELECT needs one to parse unambiguously.
+        " WHERE true ORDER BY term, band, tf, part" + _UPSERT
     )
     conn.execute(f"DROP TABLE {STAGED}")
 
