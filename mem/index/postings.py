@@ -14,7 +14,7 @@ import sqlite3
 from array import array
 from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator, Mapping
-from itertools import repeat
+from itertools import chain, islice, repeat
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -134,15 +134,34 @@ class Groups:
                 f"CREATE TABLE IF NOT EXISTS {STAGED}"
                 " (term INTEGER, band INTEGER, tf INTEGER, part INTEGER, records BLOB)"
             )
-            conn.executemany(f"INSERT INTO {STAGED} VALUES (?, ?, ?, ?, ?)", rows)
+            _insert(conn, f"INSERT INTO {STAGED} VALUES ", "", rows)
         else:
-            conn.executemany(
-                "INSERT INTO postings (term, band, tf, part, records) VALUES (?, ?, ?, ?, ?)"
-                + _UPSERT,
-                rows,
+            _insert(
+                conn, "INSERT INTO postings (term, band, tf, part, records) VALUES ", _UPSERT, rows
             )
         self.bands = {}
         self.size = 0
+
+
+# Rows per INSERT: one statement step for many rows costs SQLite and Python less per row.
+ROWS_PER_INSERT = 100
+_ROW = "(?, ?, ?, ?, ?)"
+
+
+def _insert(
+    conn: sqlite3.Connection,
+    head: str,
+    tail: str,
+    rows: Iterable[tuple[int, int, int, int, bytes]],
+) -> None:
+    """`head` VALUES of every row, then `tail`, as a few multi-row INSERTs."""
+    many = head + ",".join([_ROW] * ROWS_PER_INSERT) + tail
+    remaining = iter(rows)
+    while chunk := list(islice(remaining, ROWS_PER_INSERT)):
+        if len(chunk) == ROWS_PER_INSERT:
+            conn.execute(many, list(chain.from_iterable(chunk)))
+        else:
+            conn.executemany(head + _ROW + tail, chunk)
 
 
 def unstage(conn: sqlite3.Connection) -> None:
