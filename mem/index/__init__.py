@@ -455,7 +455,8 @@ class Inserter:
         ]
         self.groups = postings.Groups()
         self.term_ids = postings.TermIds()
-        # A fresh index gets one part per batch; later syncs add to the groups' part 0.
+        # Batches of a fresh index are merged into whole groups (postings.MERGED_PART) at the
+        # end; later syncs add to the groups' part 0.
         self.parts = 0
         # No records yet, so no postings either: batches are staged and sorted in at the end.
         self.fresh = self.next_id == 1
@@ -499,10 +500,15 @@ class Inserter:
 
     def flush(self) -> None:
         """Write every posting gathered so far; call it once all records are inserted."""
-        self._spill(staged=self.staged)
         if self.staged:
+            self._spill(staged=True)
             postings.unstage(self.conn)
             self.staged = False
+        elif self.fresh:
+            # Written in one batch, each group is whole already: the part unstage gives it.
+            self.groups.flush(self.conn, self.term_ids, postings.MERGED_PART)
+        else:
+            self._spill(staged=False)
         self.fresh = False
 
 

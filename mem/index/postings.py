@@ -165,20 +165,27 @@ def _insert(
 
 
 def unstage(conn: sqlite3.Connection) -> None:
-    """Move staged batches into the postings at once: SQLite sorts them into key order.
+    """Move staged batches into the postings at once, each group whole, in key order.
 
-    Written batch by batch, each batch's groups would land between every earlier one's
-    and split B-tree pages all over the table.
+    Written batch by batch, each batch's groups would land between every earlier one's and
+    split B-tree pages all over the table, and recall would read every group in as many
+    parts as there were batches. A merged group is part 1: a later sync's part 0 stays
+    apart and small instead of rewriting the whole group.
     """
+    # group_concat joins the parts' bytes whole (a BLOB read as TEXT keeps its bytes, NULs
+    # included; the CAST makes it a BLOB again). Whatever order it met the parts in, a
+    # group holds the same records: readers never rely on their order.
     conn.execute(
         "INSERT INTO postings (term, band, tf, part, records)"
-        f" SELECT term, band, tf, part, records FROM {STAGED}"
+        f" SELECT term, band, tf, {MERGED_PART}, CAST(group_concat(records, '') AS BLOB)"
+        f" FROM {STAGED}"
         # WHERE true: SQLite's upsert after a SELECT needs one to parse unambiguously.
-        " WHERE true ORDER BY term, band, tf, part" + _UPSERT
+        " WHERE true GROUP BY term, band, tf" + _UPSERT
     )
     conn.execute(f"DROP TABLE {STAGED}")
 
 
+MERGED_PART = 1
 _TERM = itemgetter(0)
 
 
