@@ -15,7 +15,9 @@ from hypothesis import HealthCheck, settings
 
 # Timing is never the behaviour under test here (performance lives in bench/), and on a
 # shared 2-core machine a per-example deadline only makes the suite flaky.
-settings.register_profile("mem", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "mem", deadline=None, suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow]
+)
 settings.load_profile("mem")
 
 REPO = Path(__file__).resolve().parent.parent

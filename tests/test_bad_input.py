@@ -215,7 +215,9 @@ phrases = st.lists(st.sampled_from(corpus_words), max_size=8).map(" ".join)
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
 )
 @given(
     notes=st.lists(phrases, max_size=8),

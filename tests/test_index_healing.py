@@ -203,7 +203,11 @@ EDITS = st.one_of(
 @settings(
     max_examples=15,
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    suppress_health_check=[
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+    ],
 )
 @given(steps=st.lists(EDITS, min_size=1, max_size=8))
 def test_every_recall_equals_a_recall_from_an_empty_cache(

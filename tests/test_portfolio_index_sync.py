@@ -83,7 +83,11 @@ def _snapshot(brain: Path) -> dict[str, list[tuple[object, ...]]]:
         return portfolio.snapshot(conn)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow],
+)
 @given(st.lists(operation, min_size=1, max_size=12), text.map(" ".join))
 def test_incremental_portfolio_sync_equals_a_fresh_build(
     operations: list[tuple[str, int, str]], query: str

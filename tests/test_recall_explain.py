@@ -68,7 +68,11 @@ def check_result(entry: dict[str, Any], query: str) -> None:
     assert parts["n"] == len(tokens)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow],
+)
 @given(
     notes=st.lists(section, max_size=6).map("".join),
     events=st.lists(event, max_size=6).map("".join),

@@ -91,7 +91,11 @@ def apply(root: Path, step: int, kind: str, relative: str, payload: str) -> None
         os.utime(path, ns=(stamp, stamp))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow],
+)
 @given(
     st.lists(operation, min_size=1, max_size=10),
     words.filter(lambda q: parse.query_tokens(q) != []),
@@ -147,7 +151,11 @@ def test_ranking_does_not_depend_on_arrival_order(
     assert [(r.score, r.rank, r.ordinal) for r in score.order(shuffled, 1000)] == key
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow],
+)
 @given(
     st.lists(
         st.sampled_from(["postgres pool", "postgres postgres pool x", "pool", "redis postgres"]),

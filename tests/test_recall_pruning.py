@@ -99,7 +99,11 @@ def scratch() -> Path:  # type: ignore[misc]
 @settings(
     max_examples=80,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.data_too_large,  # long notes and many sections are the point here
+    ],
 )
 @given(files=corpus, words=query, limits=st.lists(limit, min_size=1, max_size=4))
 def test_pruned_top_k_equals_the_exhaustive_scorer(
@@ -155,7 +159,11 @@ def test_a_thousand_terms_are_exact(scratch: Path) -> None:
 @settings(
     max_examples=30,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.data_too_large,  # long notes and many sections are the point here
+    ],
 )
 @given(
     journal=st.lists(

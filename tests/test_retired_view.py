@@ -26,7 +26,11 @@ event = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow],
+)
 @given(st.lists(section, max_size=8), st.lists(event, max_size=6))
 def test_retired_view_equals_lifecycle_statuses(
     sections: list[tuple[str, str, str]],
