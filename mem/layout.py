@@ -9,7 +9,7 @@ archived journals `ARCHIVE_RANK_BASE` and up. A path the index does not mirror h
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from mem.tuples import NamedTuple
 
 
 class Entry(NamedTuple):

@@ -4,6 +4,7 @@
 
 `mcp` (the MCP server) is a second front end beside the CLI that never touches click; only
 `mem mcp` in the CLI starts it.
+`tuples` (typing.NamedTuple without typing's start-up cost) sits below every layer.
 `clock` (the one reading of "now") sits beside the commands: only the CLI and the
 commands ask for the time, and they hand it down as a value.
 """
@@ -19,23 +20,36 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mem"
 
 # package -> the mem packages it may import (itself always allowed)
 ALLOWED: dict[str, set[str]] = {
-    "errors": set(),
-    "layout": {"errors"},
-    "core": {"errors", "layout"},
-    "files": {"core", "errors", "layout"},
-    "index": {"files", "core", "errors", "layout"},
-    "render": {"core", "errors", "layout"},
-    "clock": {"core", "errors"},
-    "commands": {"index", "files", "render", "core", "clock", "errors", "layout"},
-    "mcp": {"commands", "index", "files", "render", "core", "clock", "errors", "layout"},
-    "cli": {"mcp", "commands", "index", "files", "render", "core", "clock", "errors", "layout"},
-    "__main__": {"cli"},
+    "errors": {"tuples"},
+    "layout": {"errors", "tuples"},
+    "core": {"errors", "layout", "tuples"},
+    "files": {"core", "errors", "layout", "tuples"},
+    "index": {"files", "core", "errors", "layout", "tuples"},
+    "render": {"core", "errors", "layout", "tuples"},
+    "clock": {"core", "errors", "tuples"},
+    "commands": {"index", "files", "render", "core", "clock", "errors", "layout", "tuples"},
+    "mcp": {"commands", "index", "files", "render", "core", "clock", "errors", "layout", "tuples"},
+    "cli": {
+        "mcp",
+        "commands",
+        "index",
+        "files",
+        "render",
+        "core",
+        "clock",
+        "errors",
+        "layout",
+        "tuples",
+    },
+    "__main__": {"cli", "tuples"},
     "__init__": set(),
+    "tuples": set(),
 }
 # third-party and standard modules that only one layer may touch
 ONLY_IN = {
     "click": {"cli"},
     "sqlite3": {"index"},
+    "_sqlite3": {"index"},
     "sqlite_utils": {"index"},
     "filelock": {"index", "files"},
     "subprocess": {"files"},

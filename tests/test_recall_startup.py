@@ -1,4 +1,4 @@
-"""A warm recall stays light: no sqlite_utils, no filelock."""
+"""A warm recall stays light: no sqlite_utils, no filelock, no typing."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ import pytest
 HEAVY = ("sqlite_utils", "filelock")
 # Code only some recalls need: a plain recall does not load it.
 ON_DEMAND = ("mem.core.explain", "mem.core.secrets", "mem.mcp")
+# Standard modules a plain recall does without, each costing milliseconds to import: typing
+# (annotations are strings; NamedTuples come from mem.tuples) and datetime (the sqlite3
+# package's adapters; mem.index imports _sqlite3).
+UNUSED_STDLIB = ("typing", "datetime", "sqlite3")
 
 
 def _imported_by_recall(project: Path) -> set[str]:
@@ -35,3 +39,4 @@ def test_warm_recall_imports_nothing_heavy(project: Path, files_are_old: bool) -
     assert "mem.commands.recall" in modules
     assert not [name for name in modules if name.split(".")[0] in HEAVY]
     assert not [name for name in modules if name.startswith(ON_DEMAND)]
+    assert not [name for name in modules if name in UNUSED_STDLIB]

@@ -79,7 +79,7 @@ def test_the_example_schema_is_valid_sql() -> None:
 
 
 def test_mems_schemas_describe_every_table_they_create() -> None:
-    for sql in (index.SCHEMA, browse_copy.BROWSE_SCHEMA):
+    for sql in (index.schema(), browse_copy.BROWSE_SCHEMA):
         created = re.findall(r"^CREATE (?:VIRTUAL TABLE|TABLE|VIEW) (\w+)", sql, re.MULTILINE)
         docs = schema_docs.describe(sql)
         assert list(docs) == created

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+
+from mem.tuples import NamedTuple
 
 HELP = ("-h", "--help")
 # Compiled on first use only: a plain recall never needs them.

@@ -9,11 +9,13 @@ them, as the click CLI does) is answered here without importing click; everythin
 
 from __future__ import annotations
 
-from typing import Any
-
 from mem.cli import commander
 from mem.cli.options import DESTINATION, LEGACY_TABLE
 from mem.files import safe_paths
+from mem.tuples import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from mem.cli import commander
+from mem.tuples import NamedTuple
 
 LEGACY_ACTIONS = ("recall", "write", "reinforce", "observe", "outcomes")
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import sys
 import time
-from types import TracebackType
-from typing import TextIO
+
+from mem.tuples import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import TracebackType
+    from typing import TextIO
 
 DELAY_SECONDS = 1.0
 REFRESH_SECONDS = 0.1

@@ -17,12 +17,13 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
+from mem import index
 from mem.commands import audit, evidence, lifecycle, memories, outcomes
 from mem.core import schema_docs
 from mem.core.memory import Memory, MemoryAudit
 from mem.errors import MemError
 from mem.files import gitrepo
-from mem.index import SCHEMA, browse_copy
+from mem.index import browse_copy
 from mem.render import datasette_metadata
 
 HOST = "127.0.0.1"  # never another interface: the pages show a project's memory unauthenticated
@@ -107,7 +108,7 @@ def metadata(root: str, *, portfolio: bool = False) -> dict[str, Any]:
         ),
         database=PORTFOLIO_DATABASE if portfolio else DATABASE,
         docs={
-            **schema_docs.describe(SCHEMA),
+            **schema_docs.describe(index.schema()),
             **schema_docs.describe(browse_copy.BROWSE_SCHEMA),
         },
         queries=browse_copy.canned_queries(portfolio=portfolio),

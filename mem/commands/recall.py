@@ -5,15 +5,17 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mem import clock, index
 from mem.core import js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
 from mem.index import healing, sync
+from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from mem.index.portfolio import Progress
 
 # Evidence ranking's reward: the reward folding of {acceptance: true}.
@@ -96,7 +98,8 @@ def recall(
     return entries
 
 
-Evidence = list[tuple[dict[str, Any], str | None]]
+if TYPE_CHECKING:
+    Evidence = list[tuple[dict[str, Any], str | None]]
 
 
 def _ranked(

@@ -6,11 +6,15 @@ the JavaScript regular-expression details the reference implementation depends o
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
-from typing import Any, NamedTuple
 
 from mem.core import js
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Bump when the records produced for the same bytes change: the index version includes it.
 PARSER_VERSION = 3
@@ -34,18 +38,27 @@ _WS = re.escape(js.JS_WHITESPACE)
 _WS_IN_LINE = re.escape(js.JS_WHITESPACE.replace("\n", ""))
 # JS /^###\s+(.*)/ on each "\n"-separated line: `.` stops at \r, U+2028 and U+2029.
 _HEADING = rf"###[{_WS_IN_LINE}]+([^\n\r\u2028\u2029]*)"
+
+
 # Searched from its literal "\n###" (far faster than trying `^` at every character); the
-# first line is matched on its own.
-_HEADING_AFTER_NEWLINE = re.compile(rf"\n({_HEADING})")
-_HEADING_AT_START = re.compile(rf"({_HEADING})")
+# first line is matched on its own. Compiled on first use: a recall only tokenizes its query,
+# and compiling these two costs it about 1 ms.
+@functools.cache
+def _heading_after_newline() -> re.Pattern[str]:
+    return re.compile(rf"\n({_HEADING})")
+
+
+@functools.cache
+def _heading_at_start() -> re.Pattern[str]:
+    return re.compile(rf"({_HEADING})")
 
 
 def _heading_lines(content: str) -> Iterator[tuple[int, int, int, str]]:
     """(line start, heading text start, its end, heading text) of every heading line."""
-    first = _HEADING_AT_START.match(content)
+    first = _heading_at_start().match(content)
     if first is not None:
         yield 0, first.start(2), first.end(2), first.group(2)
-    for match in _HEADING_AFTER_NEWLINE.finditer(content):
+    for match in _heading_after_newline().finditer(content):
         yield match.start(1), match.start(2), match.end(2), match.group(2)
 
 
@@ -94,27 +107,31 @@ def split_sections(content: str) -> list[Note]:
 
 
 # Where a heading line starts: "###" and one blank say so, whatever follows on the line.
-_HEADING_LINE_AFTER_NEWLINE = re.compile(rf"\n###[{_WS_IN_LINE}]")
+@functools.cache
+def _heading_line_after_newline() -> re.Pattern[str]:
+    return re.compile(rf"\n###[{_WS_IN_LINE}]")
 
 
 def section_bounds(content: str) -> list[tuple[int, int]]:
     """(start, end) of each section's source: its heading line up to the next one, or the end."""
-    starts = [match.start() + 1 for match in _HEADING_LINE_AFTER_NEWLINE.finditer(content)]
-    if _HEADING_AT_START.match(content):
+    starts = [match.start() + 1 for match in _heading_line_after_newline().finditer(content)]
+    if _heading_at_start().match(content):
         starts.insert(0, 0)
     return list(zip(starts, starts[1:] + [len(content)], strict=False))  # none: no end
 
 
-# The same in UTF-8: "###" and the bytes of one blank.
-_UTF8_BLANK = b"|".join(re.escape(blank.encode()) for blank in js.JS_WHITESPACE if blank != "\n")
-_UTF8_HEADING_LINE_AFTER_NEWLINE = re.compile(rb"\n###(?:" + _UTF8_BLANK + rb")")
-_UTF8_HEADING_LINE_AT_START = re.compile(rb"###(?:" + _UTF8_BLANK + rb")")
+@functools.cache
+def _utf8_heading_lines() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """The same in UTF-8, after a newline and at the start: "###" and one blank's bytes."""
+    blank = b"|".join(re.escape(one.encode()) for one in js.JS_WHITESPACE if one != "\n")
+    return re.compile(rb"\n###(?:" + blank + rb")"), re.compile(rb"###(?:" + blank + rb")")
 
 
 def utf8_section_bounds(data: bytes) -> list[tuple[int, int]]:
     """section_bounds() in bytes of valid UTF-8: no decoding needed."""
-    starts = [match.start() + 1 for match in _UTF8_HEADING_LINE_AFTER_NEWLINE.finditer(data)]
-    if _UTF8_HEADING_LINE_AT_START.match(data):
+    after_newline, at_start = _utf8_heading_lines()
+    starts = [match.start() + 1 for match in after_newline.finditer(data)]
+    if at_start.match(data):
         starts.insert(0, 0)
     return list(zip(starts, starts[1:] + [len(data)], strict=False))
 

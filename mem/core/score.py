@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from mem import layout
 from mem.core import jsmath
+from mem.tuples import NamedTuple
 
 HALF_LIFE_DAYS = 30
 DAY_MS = 86_400_000

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from mem import layout
 from mem.core import js
 from mem.errors import MemError
 from mem.files.safe_paths import open_regular
+from mem.tuples import NamedTuple
 
 LINK = layout.BRAIN_LINK
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import BinaryIO
 
 from mem import layout
 from mem.errors import MemError
+from mem.tuples import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 STORE_LIMIT = 2 * 1024 * 1024
 

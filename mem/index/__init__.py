@@ -8,19 +8,21 @@ files, never altered. The warm read path uses the standard library's sqlite3 onl
 
 from __future__ import annotations
 
+# The sqlite3 package is _sqlite3 plus datetime adapters mem never uses; importing it costs
+# every process about 3 ms (datetime), so the index modules import _sqlite3 itself.
+import _sqlite3 as sqlite3
 import contextlib
 import errno
 import os
 import re
-import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import NamedTuple
 
 import xxhash
 
 from mem.core import parse
 from mem.index import postings
 from mem.layout import ARCHIVE_RANK_BASE
+from mem.tuples import NamedTuple
 
 BUSY_TIMEOUT_MS = 10_000
 # SQLite's page cache while building. The build only appends (records in id order, postings
@@ -42,9 +44,20 @@ def _schema_path() -> str:
     raise FileNotFoundError("migrations/schema.sql is missing from this installation of mem")
 
 
-with open(_schema_path(), encoding="utf-8") as _schema_file:
-    SCHEMA = _schema_file.read()
-INDEX_VERSION = xxhash.xxh3_64_hexdigest(f"{SCHEMA}\0parser {parse.PARSER_VERSION}".encode())
+def schema() -> str:
+    """The SQL that builds an index (only builders and the browse docs read it)."""
+    with open(_schema_path(), encoding="utf-8") as file:
+        return file.read()
+
+
+def schema_version(schema_text: str) -> str:
+    return xxhash.xxh3_64_hexdigest(f"{schema_text}\0parser {parse.PARSER_VERSION}".encode())
+
+
+# schema_version(schema()), kept as a constant so that a recall need not read and hash the
+# schema: tests/test_index_version.py fails, naming the new value, whenever schema.sql or
+# PARSER_VERSION changes without it.
+INDEX_VERSION = "b5a1ac78f65ba380"
 
 
 def cache_dir() -> str:
@@ -191,7 +204,8 @@ def remove_lock_if_damaged(path: str) -> None:
         shutil.rmtree(lock)
 
 
-_FTS5_TABLE = re.compile(r"CREATE VIRTUAL TABLE .* USING fts5\s*\(", re.IGNORECASE | re.DOTALL)
+# Only `mem index check` needs it: compiled (and cached) by re on first use, not by every recall.
+_FTS5_TABLE = r"CREATE VIRTUAL TABLE .* USING fts5\s*\("
 
 
 def integrity_problems(conn: sqlite3.Connection) -> list[str]:
@@ -201,7 +215,7 @@ def integrity_problems(conn: sqlite3.Connection) -> list[str]:
         "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
     ).fetchall()
     for name, sql in tables:
-        if not _FTS5_TABLE.match(sql or ""):
+        if not re.match(_FTS5_TABLE, sql or "", re.IGNORECASE | re.DOTALL):
             continue  # fts5vocab and plain tables have no integrity-check command
         try:
             conn.execute(f'INSERT INTO "{name}" ("{name}") VALUES (\'integrity-check\')')
@@ -223,7 +237,7 @@ def build(path: str, root: str) -> Iterator[sqlite3.Connection]:
         conn.execute("PRAGMA journal_mode = OFF")
         conn.execute("PRAGMA synchronous = OFF")
         conn.execute(f"PRAGMA cache_size = -{BUILD_CACHE_KIB}")
-        conn.executescript(SCHEMA)
+        conn.executescript(schema())
         conn.execute("BEGIN")
         conn.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",

@@ -10,21 +10,25 @@ project's own files, which the user must fix) is never caught here.
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 import contextlib
 import functools
-import sqlite3
 from collections.abc import Callable
-from typing import Any, TypeVar
 
 from mem import index
 from mem.index import sync
+from mem.tuples import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
 
 # What a damaged cache raises. Canonical-file errors arrive as MemError and pass through.
 FAULTS = (sqlite3.Error, OSError, UnicodeDecodeError)
 
-Answer = TypeVar("Answer")
-# Opens an index synced with its root: its connection, what the sync did, its files rows.
-Opener = Callable[..., contextlib.AbstractContextManager[Any]]
+if TYPE_CHECKING:
+    Answer = TypeVar("Answer")
+    # Opens an index synced with its root: its connection, what the sync did, its files rows.
+    Opener = Callable[..., contextlib.AbstractContextManager[Any]]
 
 
 def answer(use: Callable[[Opener], Answer], opener: Opener = sync.opened) -> Answer:

@@ -10,13 +10,14 @@ never raise a score, so the bound is safe; reading a group only ever lowers it.
 
 from __future__ import annotations
 
-import sqlite3
+import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 from array import array
 from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain, islice, repeat
 from operator import itemgetter
-from typing import NamedTuple
+
+from mem.tuples import NamedTuple
 
 # Exact lengths below this; above, classes an eighth of a power of two wide: a class's
 # bound is at most 6 % above its longest record's, and a common term has few groups.

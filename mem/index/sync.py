@@ -15,12 +15,12 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from itertools import compress, count
-from typing import NamedTuple
 
 from mem import index, layout
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec, SourceStat
 from mem.index import records
+from mem.tuples import NamedTuple
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
 RACY_WINDOW_NS = 2_000_000_000

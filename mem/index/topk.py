@@ -22,16 +22,19 @@ Functions take a connection and return ranked records: no state outlives a call.
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 import heapq
 import json
 import math
-import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from itertools import repeat
-from typing import Any, NamedTuple
 
 from mem.core import parse, score
 from mem.index import postings
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Far wider than any rounding difference between libm, V8 and the bound's own arithmetic.
 EPSILON = 1e-9

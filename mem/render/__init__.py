@@ -6,21 +6,27 @@ returns the exact bytes to print, text or JSON; the CLI only echoes them.
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
-
 from mem.core import js
+from mem.tuples import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from mem.core.patterns import Reinforcement, ScoredPattern
 
-_WHITESPACE_RUN = re.compile(f"[{re.escape(js.JS_WHITESPACE)}]+")
+# Every JS whitespace character to a space: split on spaces, the non-empty parts joined are
+# JS `text.replace(/\s+/g, " ").trim()` (a table, where a regex costs 0.4 ms to compile).
+_WHITESPACE_TO_SPACE = str.maketrans(dict.fromkeys(js.JS_WHITESPACE, " "))
 TRUNCATE_AT = 120
 
 
 def truncate(text: str) -> str:
     """Collapse whitespace and cut to 120 UTF-16 code units, as the reference counts them."""
-    flat = js.trim(_WHITESPACE_RUN.sub(" ", text))
+    flat = " ".join(part for part in text.translate(_WHITESPACE_TO_SPACE).split(" ") if part)
+    # Below the surrogates every character is one UTF-16 code unit: no codec to load. Only
+    # the first TRUNCATE_AT characters decide: a longer text is cut within them.
+    if max(flat[:TRUNCATE_AT], default="") < "\ud800":
+        return flat if len(flat) <= TRUNCATE_AT else flat[: TRUNCATE_AT - 1] + "…"
     units = flat.encode("utf-16-le", errors="surrogatepass")
     if len(units) <= TRUNCATE_AT * 2:
         return flat
