@@ -38,7 +38,8 @@ def test_split_sections_matches_the_line_splitter(content: str) -> None:
 @settings(max_examples=300)
 @given(st.one_of(lines, lines.map(lambda text: text + "\n")))
 def test_section_spans_tokenise_as_the_scored_text(content: str) -> None:
-    for _, _, text, (heading_start, heading_end, body_start, body_end) in parse.sections(content):
+    for _, _, text, spans in parse.sections(content):
+        heading_start, heading_end, body_start, body_end, _ = spans
         pieces = content[heading_start:heading_end] + "\n" + content[body_start:body_end]
         assert parse.tokenize(pieces) == legacy_parse.tokenize(text)
 

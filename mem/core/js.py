@@ -15,6 +15,7 @@ import re
 from mem.tuples import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import json
     from typing import Any
 
 # JS `\s` and the characters `String.prototype.trim` removes: the same set.
@@ -218,9 +219,19 @@ def parse_json(text: str) -> Any:
     """JSON.parse: raises ValueError where JavaScript would throw, and for nesting too deep."""
     if text.count("[") + text.count("{") > MAX_JSON_DEPTH and json_depth(text) > MAX_JSON_DEPTH:
         raise JsonTooDeep()
+    if text.startswith("\ufeff"):  # as json.loads refuses it
+        import json
+
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _json_decoder().decode(text)
+
+
+@functools.cache
+def _json_decoder() -> json.JSONDecoder:
+    """One decoder for every call: json.loads with hooks builds a new one each time."""
     import json
 
-    return json.loads(text, parse_constant=_reject_constant, parse_int=_js_int)
+    return json.JSONDecoder(parse_constant=_reject_constant, parse_int=_js_int)
 
 
 @functools.cache
@@ -276,15 +287,17 @@ def parse_date(text: str) -> ParsedDate | None:
     match = _ISO_DATE.fullmatch(trim(text))
     if not match:
         return None
-    parts = match.groupdict()
-    year = int(parts["year"])
-    month = int(parts["month"] or 1)
-    day = int(parts["day"] or 1)
-    hour = int(parts["hour"] or 0)
-    minute = int(parts["minute"] or 0)
-    second = int(parts["second"] or 0)
-    millis = int((parts["frac"] or "0")[:3].ljust(3, "0"))
-    if parts["year"] == "-000000" or not (1 <= month <= 12 and 0 <= minute <= 59):
+    year_text, month_text, day_text, hour_text, minute_text, second_text, frac, zone = (
+        match.groups()
+    )
+    year = int(year_text)
+    month = int(month_text or 1)
+    day = int(day_text or 1)
+    hour = int(hour_text or 0)
+    minute = int(minute_text or 0)
+    second = int(second_text or 0)
+    millis = int((frac or "0")[:3].ljust(3, "0"))
+    if year_text == "-000000" or not (1 <= month <= 12 and 0 <= minute <= 59):
         return None
     if not (0 <= second <= 59 and (hour <= 23 or (hour == 24 and minute == second == millis == 0))):
         return None
@@ -292,8 +305,7 @@ def parse_date(text: str) -> ParsedDate | None:
         return None
     days = _days_from_civil(year, month, day)
     ms = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis
-    zone = parts["zone"]
-    has_time = parts["hour"] is not None
+    has_time = hour_text is not None
     if zone:
         if zone.upper() != "Z":
             sign = -1 if zone[0] == "-" else 1

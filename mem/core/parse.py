@@ -64,7 +64,11 @@ def _heading_lines(content: str) -> Iterator[tuple[int, int, int, str]]:
 
 def token_bytes(text: str) -> bytes:
     """The text with every separator a space: its split() is the tokens (and 1-character runs)."""
-    lowered = text.lower()
+    return lowered_token_bytes(text.lower())
+
+
+def lowered_token_bytes(lowered: str) -> bytes:
+    """token_bytes() of a text already lower-cased."""
     return lowered.encode("latin-1", "replace").translate(_SEPARATORS_TO_SPACE)
 
 
@@ -102,24 +106,44 @@ def split_sections(content: str) -> list[Note]:
     return [Note(ordinal, heading, text) for ordinal, heading, text, _ in sections(content)]
 
 
-def section_bounds(content: str) -> Iterator[tuple[int, int]]:
+# Where a heading line starts: "###" and one blank say so, whatever follows on the line.
+@functools.cache
+def _heading_line_after_newline() -> re.Pattern[str]:
+    return re.compile(rf"\n###[{_WS_IN_LINE}]")
+
+
+def section_bounds(content: str) -> list[tuple[int, int]]:
     """(start, end) of each section's source: its heading line up to the next one, or the end."""
-    start = None
-    for line_start, _, _, _ in _heading_lines(content):
-        if start is not None:
-            yield start, line_start
-        start = line_start
-    if start is not None:
-        yield start, len(content)
+    starts = [match.start() + 1 for match in _heading_line_after_newline().finditer(content)]
+    if _heading_at_start().match(content):
+        starts.insert(0, 0)
+    return list(zip(starts, starts[1:] + [len(content)], strict=False))  # none: no end
 
 
-def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int, int]]]:
-    """(ordinal, heading, scored text, (heading start, heading end, body start, body end)).
+@functools.cache
+def _utf8_heading_lines() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """The same in UTF-8, after a newline and at the start: "###" and one blank's bytes."""
+    blank = b"|".join(re.escape(one.encode()) for one in js.JS_WHITESPACE if one != "\n")
+    return re.compile(rb"\n###(?:" + blank + rb")"), re.compile(rb"###(?:" + blank + rb")")
+
+
+def utf8_section_bounds(data: bytes) -> list[tuple[int, int]]:
+    """section_bounds() in bytes of valid UTF-8: no decoding needed."""
+    after_newline, at_start = _utf8_heading_lines()
+    starts = [match.start() + 1 for match in after_newline.finditer(data)]
+    if at_start.match(data):
+        starts.insert(0, 0)
+    return list(zip(starts, starts[1:] + [len(data)], strict=False))
+
+
+def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int, int, int]]]:
+    """(ordinal, heading, scored text, (heading start, heading end, body start, body end,
+    source start)).
 
     The spans index `content`: the scored text is content[hs:he] trimmed + "\n" + the body,
     whose lines all end with "\n" (the last one gets it added). A caller can tokenise a
     stretch of the file once and slice it per section. A section's source (section_bounds)
-    runs from its heading line's start, hs less the "###" and blanks, to the body's end.
+    runs from its heading line's start (hs less the "###" and blanks) to the body's end.
     """
     size = len(content)
     lines = _heading_lines(content)
@@ -127,7 +151,7 @@ def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int,
     position = 0
     while current is not None:
         following = next(lines, None)
-        _, text_start, text_end, text = current
+        line_start, text_start, text_end, text = current
         line_end = content.find("\n", text_end)
         if following is not None:
             body_end = following[0]
@@ -139,10 +163,13 @@ def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int,
             body_end = size
             body = content[line_end + 1 :] + "\n"
         heading = js.trim(text)
-        spans = (text_start, text_end, min(line_end + 1, size), body_end)
+        spans = (text_start, text_end, min(line_end + 1, size), body_end, line_start)
         yield position, heading, heading + "\n" + body, spans
         position += 1
         current = following
+
+
+_TEXT_FIELDS = ("agent", "cli", "model", "task", "outcome")
 
 
 class Event(NamedTuple):
@@ -160,10 +187,21 @@ class Event(NamedTuple):
     @property
     def text(self) -> str:
         data = self.data
-        fields = [data.get(k) for k in ("agent", "cli", "model", "task", "outcome")]
+        fields = []
+        for key in _TEXT_FIELDS:
+            value = data.get(key)
+            if value.__class__ is str:  # the usual case, spelt out: String() of a string
+                if value:
+                    fields.append(value)
+            elif _truthy(value):
+                fields.append(to_js_string(value))
         signals = data.get("signals")
-        fields.append(js.stringify(signals if _truthy(signals) else {}))
-        return " ".join(to_js_string(v) for v in fields if _truthy(v))
+        # JSON.stringify never gives an empty string: the signals always take a place.
+        if signals.__class__ is dict and not signals:
+            fields.append("{}")
+        else:
+            fields.append(js.stringify(signals if _truthy(signals) else {}))
+        return " ".join(fields)
 
     @property
     def agent(self) -> str | None:
@@ -172,6 +210,8 @@ class Event(NamedTuple):
 
     def timestamp(self) -> js.ParsedDate | None:
         ts = self.data.get("ts")
+        if ts.__class__ is str:
+            return js.parse_date(ts)
         if isinstance(ts, bool) or ts is None:
             return None
         if isinstance(ts, int | float):
@@ -189,6 +229,8 @@ _UNDEFINED = _Undefined()
 
 
 def _truthy(value: Any) -> bool:
+    if value.__class__ is str:
+        return value != ""
     if value is None or value is False or isinstance(value, _Undefined):
         return False
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -200,6 +242,8 @@ def _truthy(value: Any) -> bool:
 
 def to_js_string(value: Any) -> str:
     """String(value) for JSON-parsed values."""
+    if value.__class__ is str:
+        return value
     if isinstance(value, _Undefined):
         return "undefined"
     if value is None:

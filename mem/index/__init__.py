@@ -25,8 +25,9 @@ from mem.layout import ARCHIVE_RANK_BASE
 from mem.tuples import NamedTuple
 
 BUSY_TIMEOUT_MS = 10_000
-# SQLite's page cache while building: most postings groups stay in memory until written.
-BUILD_CACHE_KIB = 32 * 1024
+# SQLite's page cache while building. The build only appends (records in id order, postings
+# staged and then sorted in), so a small cache costs no time, and it bounds the sort's memory.
+BUILD_CACHE_KIB = 8 * 1024
 Connection = sqlite3.Connection
 
 
@@ -456,8 +457,9 @@ def touch_file(
 class Inserter:
     """Inserts records and their postings; the build keeps one for the whole index."""
 
-    # Postings held in memory before they are written: bounds the build's memory.
-    FLUSH_POSTINGS = 400_000
+    # Postings held in memory before they are written (about 16 bytes each): bounds the
+    # build's memory; fewer, larger batches mean fewer parts for recall to read.
+    FLUSH_POSTINGS = 1_000_000
     ROWS_PER_WRITE = 5_000
 
     def __init__(self, conn: sqlite3.Connection) -> None:
@@ -467,36 +469,27 @@ class Inserter:
         ]
         self.groups = postings.Groups()
         self.term_ids = postings.TermIds()
-        # A fresh index gets one part per batch; later syncs add to the groups' part 0.
+        # Batches of a fresh index are merged into whole groups (postings.MERGED_PART) at the
+        # end; later syncs add to the groups' part 0.
         self.parts = 0
+        # No records yet, so no postings either: batches are staged and sorted in at the end.
+        self.fresh = self.next_id == 1
+        self.staged = False
 
     def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
-        rows = []
-        groups = self.groups
+        rows: list[tuple[object, ...]] = []
+        add = self.groups.add
         record_id = self.next_id
         for record in records:
-            rows.append(
-                (
-                    record_id,
-                    file_id,
-                    record.ordinal,
-                    record.kind,
-                    record.ref,
-                    record.text,
-                    record.length,
-                    record.agent,
-                    record.ts,
-                    record.ts_ms,
-                    record.ts_local,
-                    record.line,
-                    record.digest,
-                    record.memory_id,
-                    record.revision,
-                )
-            )
+            # RecordRow's fields but counts, in the INSERT's column order.
+            rows.append((record_id, file_id, *record[:5], *record[6:]))
             if record.counts:
-                dated = postings.dated_ms(record.kind, record.ts_ms, record.ts_local)
-                groups.add(record_id, postings.band_of(record.length, dated), record.counts)
+                if record.kind == "note":
+                    band = postings.length_class(record.length)
+                else:
+                    dated = postings.dated_ms(record.kind, record.ts_ms, record.ts_local)
+                    band = postings.band_of(record.length, dated)
+                add(record_id, band, record.counts)
             record_id += 1
             if len(rows) >= self.ROWS_PER_WRITE:
                 self._write(rows)
@@ -506,17 +499,31 @@ class Inserter:
 
     def _write(self, rows: Sequence[tuple[object, ...]]) -> None:
         self.conn.executemany(
-            "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, agent, ts, ts_ms,"
-            " ts_local, line, digest, memory_id, revision)"
+            "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, digest, agent,"
+            " ts, ts_ms, ts_local, line, memory_id, revision)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
         if self.groups.size >= self.FLUSH_POSTINGS:
-            self.flush()
+            self._spill(staged=self.fresh)
+
+    def _spill(self, staged: bool) -> None:
+        self.groups.flush(self.conn, self.term_ids, self.parts, staged)
+        self.staged = self.staged or staged
+        self.parts += 1
 
     def flush(self) -> None:
-        self.groups.flush(self.conn, self.term_ids, self.parts)
-        self.parts += 1
+        """Write every posting gathered so far; call it once all records are inserted."""
+        if self.staged:
+            self._spill(staged=True)
+            postings.unstage(self.conn)
+            self.staged = False
+        elif self.fresh:
+            # Written in one batch, each group is whole already: the part unstage gives it.
+            self.groups.flush(self.conn, self.term_ids, postings.MERGED_PART)
+        else:
+            self._spill(staged=False)
+        self.fresh = False
 
 
 def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[RecordRow]) -> None:
@@ -548,21 +555,54 @@ def delete_records(conn: sqlite3.Connection, ids: list[int]) -> None:
         conn.execute(f"DELETE FROM records WHERE id IN ({chunk})")
 
 
-def record_digests(conn: sqlite3.Connection, file_id: int) -> list[tuple[int, int, int]]:
-    """(id, ordinal, digest) of a file's records, in file order."""
+def record_digests(
+    conn: sqlite3.Connection, file_id: int, start: int = 0, end: int | None = None
+) -> list[tuple[int, int, int]]:
+    """(id, ordinal, digest) of a file's records (those with start <= ordinal < end), in order."""
     return conn.execute(
-        "SELECT id, ordinal, digest FROM records WHERE file_id = ? ORDER BY ordinal", (file_id,)
+        "SELECT id, ordinal, digest FROM records WHERE file_id = ? AND ordinal >= ?"
+        " AND ordinal < ? ORDER BY ordinal",
+        (file_id, start, (1 << 63) - 1 if end is None else end),
     ).fetchall()
 
 
-def move_records(conn: sqlite3.Connection, file_id: int, moves: list[tuple[int, int]]) -> None:
-    """Give kept records their new ordinals ((id, ordinal) pairs) without a transient clash."""
-    if not moves:
+def note_digests(conn: sqlite3.Connection, file_id: int) -> list[int] | None:
+    """The digests of a notes file's records by section number, or None if one is missing.
+
+    Two strings instead of a row per record: a file of 50,000 notes comes back at once.
+    """
+    ordinals, digests, count = conn.execute(
+        "SELECT group_concat(ordinal), group_concat(digest), count(*)"
+        " FROM (SELECT ordinal, digest FROM records WHERE file_id = ? ORDER BY ordinal)",
+        (file_id,),
+    ).fetchone()
+    if not count:
+        return []
+    if ordinals != ",".join(map(str, range(count))):
+        return None
+    return list(map(int, digests.split(",")))
+
+
+def move_records(
+    conn: sqlite3.Connection,
+    file_id: int,
+    moves: list[tuple[int, int]],
+    shift: tuple[int, int] = (0, 0),
+) -> None:
+    """Give kept records their new ordinals ((id, ordinal) pairs) without a transient clash;
+    `shift` (from, by) moves every record from that ordinal on by as many places too."""
+    start, by = shift
+    if not moves and not by:
         return
     conn.executemany(
         "UPDATE records SET ordinal = ? WHERE id = ?",
         [(-1 - ordinal, record_id) for record_id, ordinal in moves],
     )
+    if by:
+        conn.execute(
+            "UPDATE records SET ordinal = -1 - (ordinal + ?) WHERE file_id = ? AND ordinal >= ?",
+            (by, file_id, start),
+        )
     conn.execute(
         "UPDATE records SET ordinal = -1 - ordinal WHERE file_id = ? AND ordinal < 0", (file_id,)
     )

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 from array import array
-from collections.abc import Iterable, Mapping
+from collections import defaultdict, deque
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain, islice, repeat
 from operator import itemgetter
 
 from mem.tuples import NamedTuple
@@ -74,51 +76,118 @@ def dated_ms(kind: str, ts_ms: float | None, ts_local: int | None) -> float | No
     return ts_ms
 
 
+# Where a fresh index's batches of postings wait until they are all written (see flush).
+STAGED = "temp.staged_postings"
+_UPSERT = (
+    " ON CONFLICT (term, band, tf, part) DO UPDATE"
+    # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB again.
+    " SET records = CAST(records || excluded.records AS BLOB)"
+)
+_sink: deque[object] = deque(maxlen=0)
+_consume = _sink.extend  # runs an iterator to its end, keeping nothing
+
+
 class Groups:
     """Postings gathered in memory, written in one batch: the build flushes them as it goes."""
 
     def __init__(self) -> None:
         # band -> (term, tf) -> record ids: keyed by the very pairs counts.items() yields.
-        self.bands: dict[int, dict[tuple[bytes, int], list[int]]] = {}
+        self.bands: dict[int, defaultdict[tuple[bytes, int], list[int]]] = {}
         self.size = 0
 
     def add(self, record_id: int, band: int, counts: Mapping[bytes, int]) -> None:
         groups = self.bands.get(band)
         if groups is None:
-            groups = self.bands[band] = {}
-        for pair in counts.items():
-            group = groups.get(pair)
-            if group is None:
-                groups[pair] = [record_id]
-            else:
-                group.append(record_id)
+            groups = self.bands[band] = defaultdict(list)
+        # In C: every (term, tf) pair's group gets the record id appended.
+        _consume(map(list.append, map(groups.__getitem__, counts.items()), repeat(record_id)))
         self.size += len(counts)
 
-    def flush(self, conn: sqlite3.Connection, term_ids: TermIds, part: int = 0) -> None:
-        """Write the groups as `part` of each: a build gives each batch its own part."""
+    def rows(
+        self, ids: Mapping[bytes, int], part: int
+    ) -> Iterator[tuple[int, int, int, int, bytes]]:
+        """(term id, band, tf, part, records) of every group, in term order."""
+        groups = [
+            (ids[term], band, tf, group)
+            for band, band_groups in self.bands.items()
+            for (term, tf), group in band_groups.items()
+        ]
+        # In term order SQLite fills each B-tree page once instead of splitting pages all over.
+        groups.sort(key=_TERM)
+        # Each blob only as SQLite takes it: a batch's groups are not held twice.
+        return (
+            (term, band, tf, part, array(ITEM, group).tobytes()) for term, band, tf, group in groups
+        )
+
+    def flush(
+        self, conn: sqlite3.Connection, term_ids: TermIds, part: int = 0, staged: bool = False
+    ) -> None:
+        """Write the groups as `part` of each: a build gives each batch its own part.
+
+        `staged` batches go to a temporary table, moved into the postings by `unstage`.
+        """
         if not self.bands:
             return
-        ids = term_ids.resolve(conn, {term for groups in self.bands.values() for term, _ in groups})
-        # In term order, SQLite writes each term's part of its B-tree at once instead of
-        # splitting pages all over it (sorting on the integer alone is the cheap sort).
-        rows = [
-            (ids[term], band, tf, group)
-            for band, groups in self.bands.items()
-            for (term, tf), group in groups.items()
-        ]
-        rows.sort(key=itemgetter(0))
-        # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB again.
-        conn.executemany(
-            "INSERT INTO postings (term, band, tf, part, records) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (term, band, tf, part) DO UPDATE"
-            " SET records = CAST(records || excluded.records AS BLOB)",
-            (
-                (term, band, tf, part, array(ITEM, group).tobytes())
-                for term, band, tf, group in rows
-            ),
-        )
+        terms = {term for groups in self.bands.values() for term, _ in groups}
+        rows = self.rows(term_ids.resolve(conn, terms), part)
+        if staged:
+            conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {STAGED}"
+                " (term INTEGER, band INTEGER, tf INTEGER, part INTEGER, records BLOB)"
+            )
+            _insert(conn, f"INSERT INTO {STAGED} VALUES ", "", rows)
+        else:
+            _insert(
+                conn, "INSERT INTO postings (term, band, tf, part, records) VALUES ", _UPSERT, rows
+            )
         self.bands = {}
         self.size = 0
+
+
+# Rows per INSERT: one statement step for many rows costs SQLite and Python less per row.
+ROWS_PER_INSERT = 100
+_ROW = "(?, ?, ?, ?, ?)"
+
+
+def _insert(
+    conn: sqlite3.Connection,
+    head: str,
+    tail: str,
+    rows: Iterable[tuple[int, int, int, int, bytes]],
+) -> None:
+    """`head` VALUES of every row, then `tail`, as a few multi-row INSERTs."""
+    many = head + ",".join([_ROW] * ROWS_PER_INSERT) + tail
+    remaining = iter(rows)
+    while chunk := list(islice(remaining, ROWS_PER_INSERT)):
+        if len(chunk) == ROWS_PER_INSERT:
+            conn.execute(many, list(chain.from_iterable(chunk)))
+        else:
+            conn.executemany(head + _ROW + tail, chunk)
+
+
+def unstage(conn: sqlite3.Connection) -> None:
+    """Move staged batches into the postings at once, each group whole, in key order.
+
+    Written batch by batch, each batch's groups would land between every earlier one's and
+    split B-tree pages all over the table, and recall would read every group in as many
+    parts as there were batches. A merged group is part 1: a later sync's part 0 stays
+    apart and small instead of rewriting the whole group.
+    """
+    # group_concat joins the parts' bytes whole (a BLOB read as TEXT keeps its bytes, NULs
+    # included; the CAST makes it a BLOB again). Whatever order it met the parts in, a
+    # group holds the same records: readers never rely on their order.
+    conn.execute(
+        "INSERT INTO postings (term, band, tf, part, records)"
+        f" SELECT term, band, tf, {MERGED_PART}, CAST(group_concat(records, '') AS BLOB)"
+        f" FROM {STAGED}"
+        # WHERE true: SQLite's upsert after a SELECT needs one to parse unambiguously.
+        " WHERE true GROUP BY term, band, tf" + _UPSERT
+    )
+    conn.execute(f"DROP TABLE {STAGED}")
+
+
+MERGED_PART = 1
+_TERM = itemgetter(0)
 
 
 class TermIds:

@@ -8,6 +8,7 @@ so a re-sync keeps every record whose digest is still in the file and parses onl
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 import xxhash
 
@@ -24,6 +25,11 @@ def digest(text: str) -> int:
     return xxhash.xxh3_64_intdigest(text.encode("utf-8", "surrogatepass")) - (1 << 63)
 
 
+def utf8_digest(encoded: bytes) -> int:
+    """digest() of a text given in UTF-8."""
+    return xxhash.xxh3_64_intdigest(encoded) - (1 << 63)
+
+
 def records_for(
     kind: str, data: bytes, base_offset: int = 0, relative: str = ""
 ) -> Iterator[RecordRow]:
@@ -38,8 +44,7 @@ def records_for(
             if record is not None:
                 yield record
         return
-    notes = note_records(data.decode("utf-8", errors="replace"))
-    yield from (as_memory(record, relative) for record in notes) if is_memory(relative) else notes
+    yield from note_records(data.decode("utf-8", errors="replace"), relative)
 
 
 def is_memory(relative: str) -> bool:
@@ -55,37 +60,74 @@ def as_memory(record: RecordRow, relative: str) -> RecordRow:
     )
 
 
-def note_records(content: str) -> Iterator[RecordRow]:
+# A RecordRow straight from its fields' tuple: the class's own __new__ is a Python function.
+_record = partial(tuple.__new__, RecordRow)
+
+
+def note_records(content: str, relative: str = "") -> Iterator[RecordRow]:
+    """The notes of a file's text; those of a memory file (`relative`) with id and revision."""
+    memory_id = revision_of = None
+    if is_memory(relative):
+        from mem.core import memory  # hashing ids and revisions: only when memory files change
+
+        memory_id, revision_of = memory.memory_id, memory.revision_of
     start = end = 0
     spaced: bytes | None = None
-    bounds = parse.section_bounds(content)
-    for ordinal, heading, text, (head_start, head_end, body_start, body_end) in parse.sections(
-        content
-    ):
-        source_start, source_end = next(bounds)
+    for ordinal, heading, text, spans in parse.sections(content):
+        head_start, head_end, body_start, body_end, source_start = spans
         if body_end > end:
             # Tokenise the next stretch at once, then slice it per section: lower-casing
             # keeps positions unless a character expands (İ), and then this falls back.
             start, end = head_start, max(body_end, head_start + STRETCH)
             stretch = content[start:end]
             lowered = stretch.lower()
-            spaced = parse.token_bytes(stretch) if len(lowered) == len(stretch) else None
-        if spaced is not None:
+            spaced = parse.lowered_token_bytes(lowered) if len(lowered) == len(stretch) else None
+        if spaced is None:
+            counts, length = parse.term_counts(parse.token_bytes(text))
+        elif body_start == head_end + 1:
+            # The heading runs to its line's "\n", a separator like the one the scored
+            # text puts between heading and body: one slice holds both.
+            counts, length = parse.term_counts(spaced[head_start - start : body_end - start])
+        else:
             counts, length = parse.term_counts(
                 spaced[head_start - start : head_end - start]
                 + b" "
                 + spaced[body_start - start : body_end - start]
             )
-        else:
-            counts, length = parse.term_counts(parse.token_bytes(text))
-        record_digest = digest(content[source_start:source_end])
-        yield RecordRow(ordinal, "note", heading, js.trim(text), length, counts, record_digest)
+        trimmed = js.trim(text)
+        source_digest = digest(content[source_start:body_end])
+        identity = revision = None
+        if memory_id is not None and revision_of is not None:
+            identity, revision = memory_id(relative, heading), revision_of(trimmed)
+        # In RecordRow's field order, agent to line being None for notes.
+        yield _record(
+            (ordinal, "note", heading, trimmed, length, counts, source_digest)
+            + _NOTE_NULLS
+            + (identity, revision)
+        )
 
 
-def note_digests(content: str) -> Iterator[tuple[int, int, tuple[int, int]]]:
-    """(ordinal, digest, source bounds) of every section: no section is parsed."""
-    for ordinal, (start, end) in enumerate(parse.section_bounds(content)):
-        yield ordinal, digest(content[start:end]), (start, end)
+_NOTE_NULLS = (None, None, None, None, None)
+
+
+def note_digests(data: bytes, utf8: bool) -> tuple[list[tuple[int, int]], list[int]]:
+    """The source bounds and digests of every section of a notes file: none is parsed.
+
+    Bounds index the bytes when they are valid UTF-8 (`utf8`), else their decoded text.
+    """
+    if utf8:
+        bounds = parse.utf8_section_bounds(data)
+        return bounds, [utf8_digest(data[start:end]) for start, end in bounds]
+    content = data.decode("utf-8", errors="replace")
+    bounds = parse.section_bounds(content)
+    return bounds, [digest(content[start:end]) for start, end in bounds]
+
+
+def note_source(data: bytes, utf8: bool, start: int, end: int) -> str:
+    """The source of a section at note_digests() bounds."""
+    if utf8:
+        return data[start:end].decode("utf-8")
+    return data.decode("utf-8", errors="replace")[start:end]
 
 
 def note_record(content: str, ordinal: int, start: int, end: int, relative: str = "") -> RecordRow:
@@ -114,17 +156,21 @@ def event_record(offset: int, line: str) -> RecordRow | None:
     counts, length = parse.term_counts(parse.token_bytes(text))
     moment = event.timestamp()
     ts = event.data.get("ts")
-    return RecordRow(
-        ordinal=offset,
-        kind="event",
-        ref=event.ref,
-        text=text,
-        length=length,
-        counts=counts,
-        digest=digest(line),
-        agent=event.agent,
-        ts=None if ts is None else parse.to_js_string(ts),
-        ts_ms=None if moment is None else moment.ms,
-        ts_local=None if moment is None else int(moment.local),
-        line=line,
+    return _record(
+        (
+            offset,
+            "event",
+            event.ref,
+            text,
+            length,
+            counts,
+            digest(line),
+            event.agent,
+            None if ts is None else parse.to_js_string(ts),
+            None if moment is None else moment.ms,
+            None if moment is None else int(moment.local),
+            line,
+            None,
+            None,
+        )
     )

@@ -10,9 +10,11 @@ just its new lines parsed.
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 import time
 from collections.abc import Callable, Iterator
+from itertools import compress, count
 
 from mem import index, layout
 from mem.files import index_sources
@@ -107,7 +109,7 @@ def _trusted(source: SourceStat, row: index.FileRow) -> bool:
     )
 
 
-def digest(data: bytes) -> str:
+def digest(data: bytes | memoryview) -> str:
     import xxhash  # only paid when bytes must be hashed
 
     return "xxh3:" + xxhash.xxh3_128_hexdigest(data)
@@ -187,6 +189,9 @@ def apply(
         if _same_file_and_bytes(row, source, hashed):
             index.touch_file(conn, project_id, spec.relative, hashed, *stat_args, source.ctime_ns)
             continue
+        grew = row is not None and _is_append(spec.kind, row, data)
+        # What grew after a complete line is valid UTF-8 with it iff the tail is.
+        utf8 = bool(row.utf8) and _is_utf8(data[row.size :]) if grew and row else _is_utf8(data)
         file_id = index.upsert_file(
             conn,
             project_id,
@@ -196,13 +201,14 @@ def apply(
             source.real,
             hashed,
             *stat_args,
-            _is_utf8(data),
+            utf8,
             source.ctime_ns,
         )
-        if row is not None and _is_append(spec.kind, row, data):
+        if grew and row is not None:
             tail = list(records.records_for(spec.kind, data[row.size :], row.size))
             # A line already above is the same event (deviation D11), as a full parse finds.
-            known = index.known_lines(conn, file_id, [record.line for record in tail])
+            above = [record.line for record in tail if _maybe_above(record.line, data, row.size)]
+            known = index.known_lines(conn, file_id, above)
             inserter.insert(file_id, [record for record in tail if record.line not in known])
             appended += 1
             continue
@@ -213,7 +219,7 @@ def apply(
         elif row is None:
             inserter.insert(file_id, records.records_for(spec.kind, data, 0, spec.relative))
         else:
-            _resync_records(conn, inserter, file_id, spec, data)
+            _resync_records(conn, inserter, file_id, spec, data, utf8)
         if row is None:
             added += 1
         else:
@@ -224,35 +230,74 @@ def apply(
 
 
 def _resync_records(
-    conn: index.Connection, inserter: index.Inserter, file_id: int, spec: SourceSpec, data: bytes
+    conn: index.Connection,
+    inserter: index.Inserter,
+    file_id: int,
+    spec: SourceSpec,
+    data: bytes,
+    utf8: bool,
 ) -> None:
     """Replace only the records whose text changed; kept records just take their new place."""
+    if spec.kind == "journal":
+        _resync_journal(conn, inserter, file_id, data)
+        return
+    bounds, digests = records.note_digests(data, utf8)
+    old = index.note_digests(conn, file_id)
+    if old is None:  # not numbered 0..n-1: match every section by digest
+        same, end, old_end = 0, len(digests), None
+    else:
+        # An edit changes a stretch of the file: the sections before and after it keep
+        # their digests and records (those after move by as many places as the stretch
+        # grew), and only the stretch's sections are matched by digest.
+        same = _common_prefix(old, digests)
+        tail = _common_prefix(old[same:][::-1], digests[same:][::-1])
+        end, old_end = len(digests) - tail, len(old) - tail
+    kept: dict[int, list[tuple[int, int]]] = {}
+    for record_id, ordinal, record_digest in reversed(
+        index.record_digests(conn, file_id, same, old_end)
+    ):
+        kept.setdefault(record_digest, []).append((record_id, ordinal))
+    moves = []
+    new: list[index.RecordRow] = []
+    for ordinal in range(same, end):
+        matched = kept.get(digests[ordinal])
+        if matched:
+            record_id, old_ordinal = matched.pop()
+            if old_ordinal != ordinal:
+                moves.append((record_id, ordinal))
+        else:
+            source = records.note_source(data, utf8, *bounds[ordinal])
+            new.append(records.note_record(source, ordinal, 0, len(source), spec.relative))
+    index.delete_records(conn, [record_id for gone in kept.values() for record_id, _ in gone])
+    shift = (0, 0) if old_end is None else (old_end, end - old_end)
+    index.move_records(conn, file_id, moves, shift)
+    inserter.insert(file_id, new)
+
+
+def _common_prefix(first: list[int], second: list[int]) -> int:
+    """How many leading items two lists share (compared in C, not item by item in Python)."""
+    unequal = compress(count(), map(operator.ne, first, second))
+    return next(unequal, min(len(first), len(second)))
+
+
+def _resync_journal(
+    conn: index.Connection, inserter: index.Inserter, file_id: int, data: bytes
+) -> None:
     kept: dict[int, list[tuple[int, int]]] = {}
     for record_id, ordinal, record_digest in reversed(index.record_digests(conn, file_id)):
         kept.setdefault(record_digest, []).append((record_id, ordinal))
     moves = []
     new: list[index.RecordRow] = []
-    if spec.kind == "journal":
-        for offset, line_digest, line in records.journal_digests(data):
-            same = kept.get(line_digest)
-            if same:
-                record_id, ordinal = same.pop()
-                if ordinal != offset:
-                    moves.append((record_id, offset))
-            else:
-                event = records.event_record(offset, line)
-                if event is not None:
-                    new.append(event)
-    else:
-        content = data.decode("utf-8", errors="replace")
-        for ordinal, note_digest, (start, end) in records.note_digests(content):
-            same = kept.get(note_digest)
-            if same:
-                record_id, old_ordinal = same.pop()
-                if old_ordinal != ordinal:
-                    moves.append((record_id, ordinal))
-            else:
-                new.append(records.note_record(content, ordinal, start, end, spec.relative))
+    for offset, line_digest, line in records.journal_digests(data):
+        same = kept.get(line_digest)
+        if same:
+            record_id, ordinal = same.pop()
+            if ordinal != offset:
+                moves.append((record_id, offset))
+        else:
+            event = records.event_record(offset, line)
+            if event is not None:
+                new.append(event)
     index.delete_records(conn, [record_id for gone in kept.values() for record_id, _ in gone])
     index.move_records(conn, file_id, moves)
     inserter.insert(file_id, new)
@@ -332,8 +377,19 @@ def _is_append(kind: str, row: index.FileRow, data: bytes) -> bool:
         kind == "journal"
         and len(data) > row.size
         and (row.size == 0 or data[row.size - 1 : row.size] == b"\n")
-        and digest(data[: row.size]) == row.hash
+        and digest(memoryview(data)[: row.size]) == row.hash
     )
+
+
+def _maybe_above(line: str | None, data: bytes, size: int) -> bool:
+    """Whether a journal line may also stand in data[:size]; False is certain.
+
+    A line decoded without replacement characters has its bytes among those above if it
+    stands there; one byte search saves looking the line up among the indexed records.
+    """
+    if line is None:
+        return False
+    return "\ufffd" in line or data.find(line.encode("utf-8", "surrogatepass"), 0, size) >= 0
 
 
 class Synced(NamedTuple):

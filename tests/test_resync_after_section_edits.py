@@ -1,0 +1,113 @@
+"""Editing a stretch of a notes file re-syncs to exactly what a fresh build holds.
+
+The re-sync keeps the sections before and after the edited stretch by their digests and
+parses only the stretch; these histories insert, delete, replace and repeat sections
+anywhere in a file, in valid UTF-8 and not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mem import index
+from mem.core import parse
+from mem.index import sync
+
+# A project's memory file (notes with ids and revisions), and a brain's notes (without).
+WHERE = [("project", ".bmad/memory/decisions.md"), ("brain", "decisions.md")]
+
+section = st.tuples(
+    st.sampled_from(["### ", "###\t", "###\u00a0", "#### ", "###\u3000", "###"]),
+    st.sampled_from(["cache", "pool", "café", "the cache", "", "x\r"]),
+    st.sampled_from(["", "postgres\n", "the pool — redis\n", "\n\n", "### \n"]),
+).map(lambda parts: f"{parts[0]}{parts[1]}\n{parts[2]}")
+sections = st.lists(section, max_size=12)
+edit = st.tuples(
+    st.integers(min_value=0, max_value=12),  # where
+    st.integers(min_value=0, max_value=3),  # how many sections go
+    st.lists(section, max_size=3),  # what comes instead
+)
+
+
+@contextlib.contextmanager
+def cache_at(directory: Path) -> Iterator[None]:
+    previous = os.environ.get("MEM_CACHE_DIR")
+    os.environ["MEM_CACHE_DIR"] = str(directory)
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ["MEM_CACHE_DIR"]
+        else:
+            os.environ["MEM_CACHE_DIR"] = previous
+
+
+def _bytes(preamble: bytes, parts: list[str]) -> bytes:
+    return preamble + "".join(parts).encode()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    sections,
+    st.lists(edit, min_size=1, max_size=4),
+    st.sampled_from([b"", b"# Decisions\n\n", b"\xff broken UTF-8\n"]),
+    st.sampled_from(WHERE),
+)
+def test_edited_stretches_resync_to_a_fresh_build(
+    start: list[str],
+    edits: list[tuple[int, int, list[str]]],
+    preamble: bytes,
+    where: tuple[str, str],
+) -> None:
+    role, relative = where
+    scratch = Path(tempfile.mkdtemp(prefix="mem-edits-"))
+    try:
+        root = scratch / "project"
+        path = root / relative
+        path.parent.mkdir(parents=True)
+        parts = list(start)
+        path.write_bytes(_bytes(preamble, parts))
+        with cache_at(scratch / "incremental"), sync.synced(str(root), role):
+            pass
+        for step, (where, gone, instead) in enumerate(edits):
+            parts[where : where + gone] = instead
+            path.write_bytes(_bytes(preamble, parts))
+            stamp = (1_700_000_000 + step) * 10**9  # far in the past: the stat must notice
+            os.utime(path, ns=(stamp, stamp))
+            with cache_at(scratch / "incremental"), sync.synced(str(root), role) as (conn, _):
+                incremental = index.snapshot(conn)
+            with cache_at(scratch / f"fresh-{step}"), sync.synced(str(root), role) as (conn, _):
+                fresh = index.snapshot(conn)
+            assert incremental == fresh
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+ALPHABET = "ab #\n\r\t\u00a0\u2028\u2029\u3000\ufeff\u1680é—😀"
+texts = st.text(alphabet=st.sampled_from(list(ALPHABET)), max_size=60)
+
+
+@settings(max_examples=300)
+@given(texts)
+def test_section_bounds_in_utf8_are_those_of_the_text(content: str) -> None:
+    encoded = content.encode()
+    by_text = [
+        (len(content[:start].encode()), len(content[:end].encode()))
+        for start, end in parse.section_bounds(content)
+    ]
+    assert parse.utf8_section_bounds(encoded) == by_text
+
+
+@settings(max_examples=300)
+@given(texts)
+def test_sections_start_where_their_sources_do(content: str) -> None:
+    starts = [spans[4] for _, _, _, spans in parse.sections(content)]
+    assert starts == [start for start, _ in parse.section_bounds(content)]
