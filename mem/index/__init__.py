@@ -90,6 +90,32 @@ def remove_other_versions(path: str) -> int:
     return removed
 
 
+_HEX = frozenset("0123456789abcdef")
+
+
+def remove_killed_builds(path: str) -> int:
+    """Delete the half-built copies (`<path>.<uuid hex>.tmp`) of builds that were killed.
+
+    A killed build leaves its temporary file behind, as large as it had grown (a whole
+    index of a big project). Every build of `path` runs under write_lock(path) or in a
+    directory of its own, so a builder that starts finds only dead builders' files.
+    """
+    directory, name = os.path.split(path)
+    removed = 0
+    for other in os.listdir(directory or "."):
+        middle = other[len(name) + 1 : -len(".tmp")]
+        if (
+            other.startswith(name + ".")
+            and other.endswith(".tmp")
+            and len(middle) == 32
+            and _HEX.issuperset(middle)
+        ):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(os.path.join(directory, other))
+                removed += 1
+    return removed
+
+
 def usable_cache_dir() -> str | None:
     directory = cache_dir()
     try:
@@ -226,9 +252,13 @@ def integrity_problems(conn: sqlite3.Connection) -> list[str]:
 
 @contextlib.contextmanager
 def build(path: str, root: str) -> Iterator[sqlite3.Connection]:
-    """A new index, populated by the caller, that appears at `path` whole or not at all."""
+    """A new index, populated by the caller, that appears at `path` whole or not at all.
+
+    The caller holds write_lock(path), or builds in a directory of its own.
+    """
     import uuid  # builders only
 
+    remove_killed_builds(path)
     temp = f"{path}.{uuid.uuid4().hex}.tmp"
     conn = sqlite3.connect(temp, isolation_level=None)
     try:
