@@ -55,6 +55,7 @@ def _mem_process(
     cwd: Path | str | None = None,
     env: dict[str, str] | None = None,
     input: str | None = None,
+    timeout: float | None = None,
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*mem_command(), *args],
@@ -64,6 +65,7 @@ def _mem_process(
         text=True,
         input=input,
         check=False,
+        timeout=timeout,
     )
 
 

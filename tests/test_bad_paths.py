@@ -50,19 +50,6 @@ def tree(*roots: Path) -> dict[str, bytes | None]:
     return found
 
 
-def run_from(
-    cwd: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*mem_command(), *args],
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
 def refused(done: subprocess.CompletedProcess[str], args: tuple[str, ...], message: str) -> bool:
     if "--json" in args:
         return (
@@ -76,11 +63,11 @@ def refused(done: subprocess.CompletedProcess[str], args: tuple[str, ...], messa
 
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda args: " ".join(args))
 def test_every_command_refuses_a_directory_that_does_not_exist(
-    args: tuple[str, ...], tmp_path: Path, isolated_env: Path
+    args: tuple[str, ...], tmp_path: Path, isolated_env: Path, run_mem: RunMem
 ) -> None:
     missing = tmp_path / "no such project"
     before = tree(tmp_path, isolated_env)
-    done = run_from(tmp_path, *args, "-d", str(missing))
+    done = run_mem(*args, "-d", str(missing), cwd=tmp_path)
     assert refused(done, args, f"Project directory does not exist: {missing}"), done
     assert tree(tmp_path, isolated_env) == before
 
@@ -89,21 +76,23 @@ def test_every_command_refuses_a_directory_that_does_not_exist(
     "args", [("recall", "x"), ("write", "--agent", "a"), ("status",), ("init",), ("index", "path")]
 )
 def test_a_file_and_the_file_system_root_are_refused(
-    args: tuple[str, ...], tmp_path: Path, isolated_env: Path
+    args: tuple[str, ...], tmp_path: Path, isolated_env: Path, run_mem: RunMem
 ) -> None:
     a_file = tmp_path / "notes.txt"
     a_file.write_text("not a project\n")
     before = tree(tmp_path, isolated_env)
-    done = run_from(tmp_path, *args, "-d", str(a_file))
+    done = run_mem(*args, "-d", str(a_file), cwd=tmp_path)
     assert refused(done, args, f"Project directory is not a directory: {a_file}"), done
-    done = run_from(tmp_path, *args, "-d", "/")
+    done = run_mem(*args, "-d", "/", cwd=tmp_path)
     assert refused(done, args, "Project directory cannot be the file system root: /"), done
     assert not Path("/.bmad/memory/journal.ndjson").exists()
     assert tree(tmp_path, isolated_env) == before
 
 
-def test_a_relative_directory_is_named_by_its_absolute_path(tmp_path: Path) -> None:
-    done = run_from(tmp_path, "write", "--agent", "a", "-d", "typo/dir")
+def test_a_relative_directory_is_named_by_its_absolute_path(
+    tmp_path: Path, run_mem: RunMem
+) -> None:
+    done = run_mem("write", "--agent", "a", "-d", "typo/dir", cwd=tmp_path)
     assert done.stderr == f"mem write: Project directory does not exist: {tmp_path}/typo/dir\n"
     assert list(tmp_path.iterdir()) == []
 

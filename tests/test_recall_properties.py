@@ -7,16 +7,15 @@ equals a plain in-memory scorer over the files, and deleting the index changes n
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from plain import comparable, plain_recall
+from portfolio_support import cache_at
 
 from mem import index
 from mem.commands import recall
@@ -60,19 +59,6 @@ operation = st.one_of(
         st.just("rewrite-journal"), st.just(JOURNAL), st.lists(event, max_size=3).map("".join)
     ),
 )
-
-
-@contextlib.contextmanager
-def cache_at(directory: str) -> Iterator[None]:
-    previous = os.environ.get("MEM_CACHE_DIR")
-    os.environ["MEM_CACHE_DIR"] = directory
-    try:
-        yield
-    finally:
-        if previous is None:
-            del os.environ["MEM_CACHE_DIR"]
-        else:
-            os.environ["MEM_CACHE_DIR"] = previous
 
 
 def apply(root: Path, step: int, kind: str, relative: str, payload: str) -> None:

@@ -7,15 +7,14 @@ anywhere in a file, in valid UTF-8 and not.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from portfolio_support import cache_at
 
 from mem import index
 from mem.core import parse
@@ -35,19 +34,6 @@ edit = st.tuples(
     st.integers(min_value=0, max_value=3),  # how many sections go
     st.lists(section, max_size=3),  # what comes instead
 )
-
-
-@contextlib.contextmanager
-def cache_at(directory: Path) -> Iterator[None]:
-    previous = os.environ.get("MEM_CACHE_DIR")
-    os.environ["MEM_CACHE_DIR"] = str(directory)
-    try:
-        yield
-    finally:
-        if previous is None:
-            del os.environ["MEM_CACHE_DIR"]
-        else:
-            os.environ["MEM_CACHE_DIR"] = previous
 
 
 def _bytes(preamble: bytes, parts: list[str]) -> bytes:
@@ -75,16 +61,19 @@ def test_edited_stretches_resync_to_a_fresh_build(
         path.parent.mkdir(parents=True)
         parts = list(start)
         path.write_bytes(_bytes(preamble, parts))
-        with cache_at(scratch / "incremental"), sync.synced(str(root), role):
+        with cache_at(str(scratch / "incremental")), sync.synced(str(root), role):
             pass
         for step, (where, gone, instead) in enumerate(edits):
             parts[where : where + gone] = instead
             path.write_bytes(_bytes(preamble, parts))
             stamp = (1_700_000_000 + step) * 10**9  # far in the past: the stat must notice
             os.utime(path, ns=(stamp, stamp))
-            with cache_at(scratch / "incremental"), sync.synced(str(root), role) as (conn, _):
+            with cache_at(str(scratch / "incremental")), sync.synced(str(root), role) as (conn, _):
                 incremental = index.snapshot(conn)
-            with cache_at(scratch / f"fresh-{step}"), sync.synced(str(root), role) as (conn, _):
+            with (
+                cache_at(str(scratch / f"fresh-{step}")),
+                sync.synced(str(root), role) as (conn, _),
+            ):
                 fresh = index.snapshot(conn)
             assert incremental == fresh
     finally:
