@@ -84,3 +84,26 @@ def test_a_memory_file_linked_to_an_endless_device_is_refused(
     done = _mem(mem_process, project, "recall", "cache")
     assert done.returncode == 1
     assert done.stderr == "mem recall: Cannot read /dev/zero: Not a regular file.\n"
+
+
+def test_a_directory_in_place_of_the_writer_lock_is_named(
+    project: Path, mem_process: RunMem
+) -> None:
+    (project / layout.WRITER_LOCK).mkdir(parents=True)
+    done = _mem(mem_process, project, "write", "--agent", "forge", "--task", "pin the clock")
+    assert done.returncode == 1
+    assert done.stderr == "mem write: .bmad/memory/writer.lock is a directory; inspect it.\n"
+
+
+def test_recall_names_a_directory_in_place_of_a_memory_file(
+    project: Path, mem_process: RunMem
+) -> None:
+    relative = layout.MEMORY_FILES[1]
+    (project / relative).unlink(missing_ok=True)
+    (project / relative).mkdir(parents=True)
+    done = _mem(mem_process, project, "recall", "cache")
+    assert done.returncode == 1
+    assert (
+        done.stderr
+        == f"mem recall: Cannot read {(project / relative).resolve()}: Is a directory.\n"
+    )

@@ -12,7 +12,7 @@ import os
 import stat
 
 from mem.errors import MemError
-from mem.files.safe_paths import STORE_LIMIT, safe_path
+from mem.files.safe_paths import STORE_LIMIT, NotRegularFile, open_regular, safe_path
 from mem.files.writing import fsync_directory
 
 
@@ -40,18 +40,15 @@ def instruction_path(root: str, relative: str) -> str:
 def read_instructions(root: str, relative: str) -> str | None:
     """The file's text (UTF-8, at most 2 MiB), or None when it does not exist."""
     path = instruction_path(root, relative)
-    # Non-blocking: a FIFO in the file's place must be refused, not waited on.
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        handle = open_regular(path, follow_links=False)
     except FileNotFoundError:
         return None
+    except NotRegularFile:
+        raise MemError(f"{relative}: is not a regular file.") from None
     except OSError as error:
         raise MemError(f"{relative}: cannot be read: {error.strerror}.") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise MemError(f"{relative}: is not a regular file.")
-    with os.fdopen(fd, "rb") as handle:
+    with handle:
         data = handle.read(STORE_LIMIT + 1)
     if len(data) > STORE_LIMIT:
         raise MemError(f"{relative}: is larger than 2 MiB; mem leaves it alone.")

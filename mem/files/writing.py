@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 
 from mem.core import ndjson
 from mem.errors import MemError
 from mem.files.locking import writer_lock
-from mem.files.safe_paths import STORE_LIMIT, read_bounded, safe_path
+from mem.files.safe_paths import STORE_LIMIT, NotRegularFile, open_regular, read_bounded, safe_path
 
 
 def append_line(root: str, relative: str, line: str) -> None:
@@ -48,23 +47,16 @@ def check_appendable(root: str, relative: str, line: str) -> int:
 
 def _store_bytes(path: str) -> bytes:
     """A store's bytes as the bounded reader admits them (regular, 2 MiB, UTF-8); b"" if missing."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, flags)
+        handle = open_regular(path, follow_links=False)
     except FileNotFoundError:
         return b""
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > STORE_LIMIT:
+    except NotRegularFile:
+        raise MemError("Memory source must be a regular file of at most 2 MiB.") from None
+    with handle:
+        if os.fstat(handle.fileno()).st_size > STORE_LIMIT:
             raise MemError("Memory source must be a regular file of at most 2 MiB.")
-        chunks = []
-        remaining = STORE_LIMIT + 1
-        while remaining > 0 and (chunk := os.read(fd, remaining)):
-            chunks.append(chunk)
-            remaining -= len(chunk)
-    finally:
-        os.close(fd)
-    data = b"".join(chunks)
+        data = handle.read(STORE_LIMIT + 1)
     if len(data) > STORE_LIMIT:
         raise MemError("Memory source exceeded 2 MiB while reading.")
     if not data.isascii():
