@@ -188,7 +188,7 @@ def _stat_values(paths: list[str]) -> list[int]:
         except OSError:
             values += _UNREADABLE
             continue
-        values += (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
+        values += _STAT_FIELDS(info)
     return values
 
 
