@@ -14,7 +14,6 @@ import _sqlite3 as sqlite3
 import contextlib
 import errno
 import os
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import xxhash
@@ -236,6 +235,8 @@ _FTS5_TABLE = r"CREATE VIRTUAL TABLE .* USING fts5\s*\("
 
 def integrity_problems(conn: sqlite3.Connection) -> list[str]:
     """What SQLite's own checks find wrong: PRAGMA integrity_check, and each FTS5 table's."""
+    import re
+
     problems = [row[0] for row in conn.execute("PRAGMA integrity_check") if row[0] != "ok"]
     tables = conn.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
