@@ -22,12 +22,11 @@ Functions take a connection and return ranked records: no state outlives a call.
 
 from __future__ import annotations
 
+import _heapq as heapq  # heapq's own C functions, without importing heapq.py
 import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
-import heapq
 import math
-from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, repeat
 from operator import itemgetter
 
@@ -71,7 +70,7 @@ class _Term:
         self.position = 0
         self.unread = 0  # records in the groups from `position` on
 
-    def records(self, conn: sqlite3.Connection, group: int) -> array[int]:
+    def records(self, conn: sqlite3.Connection, group: int) -> Sequence[int]:
         """The record ids of a group (by its position)."""
         blob = self.loaded[group]
         if blob is None:
@@ -262,7 +261,7 @@ def _cheapest(state: _Band, width: int) -> _Term:
 _Class = tuple[dict[int, int], set[int]]
 
 
-def _split(classes: list[_Class], groups: list[tuple[int, int, array[int]]]) -> list[_Class]:
+def _split(classes: list[_Class], groups: list[tuple[int, int, Sequence[int]]]) -> list[_Class]:
     """The classes refined by the groups read: those a group holds know its term's tf."""
     for place, tf, records in groups:
         members = set(records)
@@ -302,7 +301,7 @@ class _Searcher:
         # Groups read once the top was full, by band: (query position, tf, record ids). Their
         # records wait with what they are known to hold until the bounds have fallen as far
         # as they will.
-        self.pending: dict[int, list[tuple[int, int, array[int]]]] = {}
+        self.pending: dict[int, list[tuple[int, int, Sequence[int]]]] = {}
         self.found: list[Candidate] = []
         self.best: list[float] = []  # min-heap of the limit best approximate scores
 
@@ -317,7 +316,7 @@ class _Searcher:
         """No unread record can reach the top: every one scores at most `bound`."""
         return bound * (1 + 4 * EPSILON) < self.threshold()
 
-    def read(self, group: array[int], tf: int, band: int, place: int) -> None:
+    def read(self, group: Sequence[int], tf: int, band: int, place: int) -> None:
         """A group's new records: scored at once while the top is not full, else pending."""
         seen = self.seen
         if len(self.terms) > 1 and self.threshold() > -math.inf:
