@@ -19,6 +19,7 @@ from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
+    from typing import Final
 
 # Exact lengths below this; above, classes an eighth of a power of two wide: a class's
 # bound is at most 6 % above its longest record's, and a common term has few groups.
@@ -27,7 +28,7 @@ LENGTH_CLASSES = 4096
 BUCKET_MS = 4 * 86_400_000
 # Buckets of every ts JavaScript can represent (±8.64e15 ms) are positive from here.
 BUCKET_BASE = -25_000_001
-ITEM = "q"  # record ids in a group: 8-byte integers
+ITEM: Final = "q"  # record ids in a group: 8-byte integers
 
 
 def length_class(length: int) -> int:
