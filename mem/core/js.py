@@ -16,6 +16,7 @@ from mem.tuples import TYPE_CHECKING
 if TYPE_CHECKING:
     import json
     import re
+    from collections.abc import Callable
     from typing import Any
 
 # JS `\s` and the characters `String.prototype.trim` removes: the same set.
@@ -229,7 +230,40 @@ def parse_json(text: str) -> Any:
         import json
 
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    return _json_decoder().decode(text)
+    # JSONDecoder.decode, by the C scanner it calls: a text it cannot read whole goes to the
+    # decoder itself, which raises what json raises.
+    start = len(text) - len(text.lstrip(_JSON_BLANKS))
+    try:
+        value, end = _json_scanner()(text, start)
+    except (StopIteration, ValueError):
+        end = -1
+    if end != len(text.rstrip(_JSON_BLANKS)):
+        return _json_decoder().decode(text)
+    return value
+
+
+# What JSON (and json's decoder) skips around a value.
+_JSON_BLANKS = " \t\n\r"
+
+
+class _ScannerSettings:
+    """What json's C scanner reads from its JSONDecoder: the settings of _json_decoder()."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = staticmethod(_js_int)
+    parse_constant = staticmethod(_reject_constant)
+
+
+@functools.cache
+def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """json's C scanner on its own: importing json (its decoder imports re) would cost a
+    recall that shows an event 5 ms."""
+    from _json import make_scanner
+
+    return make_scanner(_ScannerSettings())  # type: ignore[arg-type]
 
 
 @functools.cache
