@@ -70,8 +70,9 @@ NOWS = ["2026-10-18T09:30:00.000Z", "2026-10-18T09:30:00Z", None]
         ("connection", "pooling"),
         ("the",),
         ("the", "postgres", "cache", "pool", "zz"),
+        ("postgres", "--json"),  # an event among the results, as JSON
     ],
-    ids=["one-word", "two-words", "common-word", "five-words"],
+    ids=["one-word", "two-words", "common-word", "five-words", "json"],
 )
 def test_plain_recall_imports_no_unused_stdlib(
     project: Path, now: str | None, words: tuple[str, ...]

@@ -106,14 +106,19 @@ def _lone_surrogate() -> re.Pattern[str]:
 
 
 def _string(value: str) -> str:
-    # What json.dumps(value, ensure_ascii=False) returns, without its encoder object per call.
-    from json.encoder import encode_basestring
+    # What json.dumps(value, ensure_ascii=False) returns, without its encoder object per call:
+    # json.encoder's own C function, without importing json (its decoder imports re).
+    from _json import encode_basestring
 
     text = encode_basestring(value)
     if text.isascii():
         return text
-    # Well-formed JSON.stringify escapes a lone surrogate instead of emitting invalid UTF-16.
-    return _lone_surrogate().sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    try:
+        text.encode("utf-8")  # refuses surrogates, and only them: most texts have none
+    except UnicodeEncodeError:
+        # Well-formed JSON.stringify escapes a lone surrogate instead of emitting invalid UTF-16.
+        return _lone_surrogate().sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return text
 
 
 def _scalar(value: Any) -> str | None:
