@@ -181,9 +181,11 @@ def connect(path: str) -> sqlite3.Connection | None:
     """An open index of the current version, or None when it is missing, foreign or corrupt."""
     if not os.path.exists(path):
         return None
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    # The busy timeout as connect sets it (sqlite3_busy_timeout): no statement to prepare.
+    conn = sqlite3.connect(
+        path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+    )
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # WAL without a sync per commit: a crash can only lose the last syncs, which the
         # files table then shows as not done, so the next read redoes them.
         conn.execute("PRAGMA synchronous = NORMAL")
