@@ -8,6 +8,8 @@ the error raised, is the one JSONDecoder.decode gives with the same settings.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -59,3 +61,23 @@ def _outcome(read: object, text: str) -> tuple[str, object]:
 @example("1 2")
 def test_json_text_reads_as_the_decoder_reads_it(text: str) -> None:
     assert _outcome(js.parse_json, text) == _outcome(js._json_decoder().decode, text)
+
+
+def test_a_malformed_line_is_a_value_error_before_json_is_imported() -> None:
+    # The test process has imported json; a recall has not, and the scanner behaves
+    # differently then (Python 3.11 raises SystemError).
+    script = (
+        "import sys\n"
+        "from mem.core import js\n"
+        "assert 'json.decoder' not in sys.modules\n"
+        # A bad escape first: the decoder's fallback imports json.decoder.
+        "for text in ('\"\\\\x\"', '{\"a\": ', '[1,]', 'nope', '{\"a\": 1} x'):\n"
+        "    try:\n"
+        "        js.parse_json(text)\n"
+        "    except ValueError as error:\n"
+        "        print(type(error).__name__)\n"
+        'print(js.parse_json(\' {"a": [1, 2.5, "\\\\u00e9", null]} \'))\n'
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stderr == ""
+    assert done.stdout.split("\n") == ["JSONDecodeError"] * 5 + ["{'a': [1, 2.5, 'é', None]}", ""]

@@ -240,7 +240,10 @@ def parse_json(text: str) -> Any:
     start = len(text) - len(text.lstrip(_JSON_BLANKS))
     try:
         value, end = _json_scanner()(text, start)
-    except (StopIteration, ValueError):
+    except (StopIteration, ValueError, SystemError):
+        # Python 3.11's scanner reports a malformed text with json.decoder's exception, and
+        # without json.decoder imported it raises SystemError instead: either way the
+        # decoder below reads the text again and raises what json raises.
         end = -1
     if end != len(text.rstrip(_JSON_BLANKS)):
         return _json_decoder().decode(text)
