@@ -150,6 +150,9 @@ def search(
         if term_id is not None:
             _load_groups(conn, bands, term_id, place, now_ms, width > 1)
     searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms, projects or {})
+    if width > 1 and _all_loaded_and_few(bands):
+        searcher.read_all(bands)
+        return searcher.exact()
     queue = [(-state.bound(width), band) for band, state in bands.items()]
     heapq.heapify(queue)
     while queue:
@@ -240,6 +243,25 @@ POSTINGS_PER_TEXT = 128
 SETTLE_STEPS = 8
 # Records of a band held with two terms or more: found pairwise up to this many terms.
 PAIRWISE_TERMS = 8
+
+
+_BAND_SHIFT = 32
+_TF = (1 << _BAND_SHIFT) - 1
+
+
+# A query whose postings are all loaded and this few reads them all at once, every band in
+# one pass: fewer statements and less bookkeeping than the band-by-band search.
+FEW_POSTINGS = 4096
+
+
+def _all_loaded_and_few(bands: Mapping[int, _Band]) -> bool:
+    total = 0
+    for state in bands.values():
+        for term in state.terms:
+            if None in term.loaded:
+                return False
+            total += term.unread
+    return total <= FEW_POSTINGS
 
 
 def _whole_band_is_cheaper(state: _Band, size: int) -> bool:
@@ -480,7 +502,6 @@ class _Searcher:
             for group, (tf, _) in enumerate(term.groups):
                 found[term.place].update(zip(term.records(self.conn, group), repeat(tf)))
         lookups = [frequencies.get for frequencies in found if frequencies]
-        places_found = [place for place, frequencies in enumerate(found) if frequencies]
         factor = state.factor / width
         floor = self.threshold() * (1 - 4 * EPSILON)
         if floor == -math.inf:
@@ -516,9 +537,85 @@ class _Searcher:
                     hits += _weight(tf)
             bounded.append((hits * matched * factor, record_id))
         bounded.sort(reverse=True)
-        seen.update(record_id for _, record_id in bounded)
-        for start in range(0, len(bounded), 64):
-            chunk = bounded[start : start + 64]
+        self._score_bounded(bounded, found)
+
+    def read_all(self, bands: Mapping[int, _Band]) -> None:
+        """Every group of every band at once (all loaded): frequencies from the postings.
+
+        The records held with two terms or more are bounded and scored first, best first;
+        then the records held with one term only, group by group while a group's bound
+        (1 + ln tf) × the band's factor / |Q| still reaches the top.
+        """
+        width = len(self.terms)
+        # record id -> its band's position in `factors` << 32 | tf: one dict per term
+        # holds both, as a record lies in one band only.
+        found: list[dict[int, int]] = [{} for _ in range(width)]
+        factors = []
+        singles = []
+        for state in bands.values():
+            factor = state.factor / width
+            code = len(factors) << _BAND_SHIFT
+            factors.append(factor)
+            for term in state.terms:
+                into = found[term.place]
+                for group, (tf, _) in enumerate(term.groups):
+                    records = term.records(self.conn, group)
+                    into.update(zip(records, repeat(code | tf)))
+                    singles.append((_weight(tf) * factor, records))
+                term.position = len(term.groups)
+                term.unread = 0
+            state.live = 0
+        present = [frequencies.keys() for frequencies in found if frequencies]
+        lookups = [frequencies.get for frequencies in found if frequencies]
+        several: set[int] = set()
+        if len(present) <= PAIRWISE_TERMS:
+            for first, held in enumerate(present):
+                for other in present[first + 1 :]:
+                    several |= held & other
+        else:
+            held_by = Counter(chain.from_iterable(present))
+            several = {record_id for record_id, terms in held_by.items() if terms > 1}
+        bounded = []
+        for record_id in several:
+            hits = 0.0
+            matched = 0
+            coded = 0
+            for lookup in lookups:
+                value = lookup(record_id, 0)
+                if value:
+                    matched += 1
+                    hits += _weight(value & _TF)
+                    coded = value
+            bounded.append((hits * matched * factors[coded >> _BAND_SHIFT], record_id))
+        bounded.sort(reverse=True)
+        self._score_bounded(bounded, found, _TF)
+        # Held with one term only: scores at most the group's bound.
+        singles.sort(key=itemgetter(0), reverse=True)
+        floor = self.threshold() * (1 - 4 * EPSILON)
+        bounded = []
+        seen = self.seen
+        for bound, records in singles:
+            if bound < floor:
+                break
+            bounded.extend((bound, record_id) for record_id in records if record_id not in seen)
+        self._score_bounded(bounded, found, _TF)
+
+    def _score_bounded(
+        self, bounded: list[tuple[float, int]], found: list[dict[int, int]], mask: int = -1
+    ) -> None:
+        """Score records, best bound first, with their frequencies from `found` (by place).
+
+        The first chunk is as big as the top, so that the next ones are already pruned.
+        """
+        self.seen.update(record_id for _, record_id in bounded)
+        width = len(self.terms)
+        places = [(place, held.get) for place, held in enumerate(found) if held]
+        start = 0
+        size = self.limit or 64
+        while start < len(bounded):
+            chunk = bounded[start : start + size]
+            start += size
+            size = 64
             if self.settled(chunk[0][0]):
                 break
             floor = self.threshold() * (1 - 4 * EPSILON)
@@ -528,8 +625,8 @@ class _Searcher:
                 (_json_ids(wanted),),
             ):
                 frequencies = [0] * width
-                for place, lookup in zip(places_found, lookups, strict=True):
-                    frequencies[place] = lookup(row[0], 0)
+                for place, lookup in places:
+                    frequencies[place] = lookup(row[0], 0) & mask
                 self._score(row, tuple(frequencies))
 
     def _score(self, row: tuple[Any, ...], frequencies: tuple[int, ...]) -> None:
