@@ -153,28 +153,48 @@ def search(
     if width > 1 and _all_loaded_and_few(bands):
         searcher.read_all(bands)
         return searcher.exact()
-    queue = [(-state.bound(width), band) for band, state in bands.items()]
+    # (-bound, band, -1) for a band's unread records; (-bound, band, slot) for a small group
+    # read once the top was full, whose records wait in `early[slot]`: when no band can
+    # beat its bound they are scored from their text, which raises the top's floor sooner
+    # than waiting for resolve would.
+    queue = [(-state.bound(width), band, -1) for band, state in bands.items()]
     heapq.heapify(queue)
+    early: list[array[int]] = []
     while queue:
-        highest, band = heapq.heappop(queue)
+        highest, band, slot = heapq.heappop(queue)
         if searcher.settled(-highest):
             break
+        if slot >= 0:
+            searcher.score_early(early[slot])
+            continue
         state = bands[band]
         chosen = _cheapest(state, width)
         tf, size = chosen.groups[chosen.position]
         if width > 1 and _whole_band_is_cheaper(state, size):
             searcher.read_band(state)
             continue
-        searcher.read(chosen.records(conn, chosen.position), tf, band, chosen.place)
+        group = chosen.records(conn, chosen.position)
+        waits = searcher.read(group, tf, band, chosen.place)
         chosen.position += 1
         chosen.unread -= size
         state.total -= _weight(tf)
         if chosen.position < len(chosen.groups):
-            state.total += _weight(chosen.groups[chosen.position][0])
+            following = _weight(chosen.groups[chosen.position][0])
+            state.total += following
+            matched = state.live
         else:
+            following = 0.0
             state.live -= 1
+            matched = state.live + 1
+        if waits and size <= EARLY_TEXT and searcher.early_budget > 0:
+            searcher.early_budget -= size
+            # Its records hold the term with this tf, the band's other terms at most at
+            # their frontiers (a priority: resolve bounds them exactly).
+            bound = state.factor * (matched / width) * (state.total - following + _weight(tf))
+            heapq.heappush(queue, (-bound, band, len(early)))
+            early.append(group)
         if state.live:
-            heapq.heappush(queue, (-state.bound(width), band))
+            heapq.heappush(queue, (-state.bound(width), band, -1))
     searcher.resolve(bands)
     return searcher.exact()
 
@@ -239,6 +259,9 @@ LOADED_BYTES = 4096
 TEXT_COST = 16
 # ... or as checking this many postings against a set of waiting records (in C).
 POSTINGS_PER_TEXT = 128
+# Groups read once the top was full of up to this many records are scored early.
+EARLY_TEXT = 32
+EARLY_RECORDS = int(__import__("os").environ.get("EARLY", "64"))
 # Reads of a band's groups for its waiting records, before the rest are scored from text.
 SETTLE_STEPS = 8
 # Records of a band held with two terms or more: found pairwise up to this many terms.
@@ -342,6 +365,8 @@ class _Searcher:
         # as they will.
         self.pending: dict[int, list[tuple[int, int, array[int]]]] = {}
         self.found: list[Candidate] = []
+        # Records that may still be scored early, from their text (see search).
+        self.early_budget = EARLY_RECORDS if limit is None else min(EARLY_RECORDS, 8 * limit)
         self.best: list[float] = []  # min-heap of the limit best approximate scores
 
     def threshold(self) -> float:
@@ -355,16 +380,28 @@ class _Searcher:
         """No unread record can reach the top: every one scores at most `bound`."""
         return bound * (1 + 4 * EPSILON) < self.threshold()
 
-    def read(self, group: array[int], tf: int, band: int, place: int) -> None:
-        """A group's new records: scored at once while the top is not full, else pending."""
+    def read(self, group: array[int], tf: int, band: int, place: int) -> bool:
+        """A group's new records: scored at once while the top is not full, else pending.
+
+        True when they wait.
+        """
         seen = self.seen
         if len(self.terms) > 1 and self.threshold() > -math.inf:
             self.pending.setdefault(band, []).append((place, tf, group))
-            return
+            return True
         new = [record_id for record_id in group if record_id not in seen]
         if new:
             seen.update(new)
             self._score_records(new, (tf,) if len(self.terms) == 1 else None)
+        return False
+
+    def score_early(self, group: array[int]) -> None:
+        """Score a waiting group's records from their text now (those not scored yet)."""
+        seen = self.seen
+        new = [record_id for record_id in group if record_id not in seen]
+        if new:
+            seen.update(new)
+            self._score_records(new, None)
 
     def _score_records(self, ids: list[int], frequencies: tuple[int, ...] | None) -> None:
         """Score records from their text (or with the frequencies given for them all)."""
