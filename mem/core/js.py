@@ -183,15 +183,15 @@ def stringify_pretty(value: Any, indent: str = "") -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        items = (
+        items = [
             inner + _string(k) + ": " + stringify_pretty(value[k], inner)
             for k in property_order(value)
-        )
+        ]
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     if isinstance(value, list | tuple):
         if not value:
             return "[]"
-        items = (inner + stringify_pretty(v, inner) for v in value)
+        items = [inner + stringify_pretty(v, inner) for v in value]
         return "[\n" + ",\n".join(items) + "\n" + indent + "]"
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
 

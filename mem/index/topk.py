@@ -102,11 +102,15 @@ def _json_ids(ids: Iterable[int]) -> str:
     return "[" + ",".join(map(str, ids)) + "]"
 
 
-def _weight(tf: int) -> float:
-    return _WEIGHTS[tf] if tf < len(_WEIGHTS) else 1.0 + math.log(tf)
+class _Weights(dict[int, float]):
+    """1 + ln tf by tf, computed on first use: a look-up costs less than a call."""
+
+    def __missing__(self, tf: int) -> float:
+        weight = self[tf] = 1.0 + math.log(tf)
+        return weight
 
 
-_WEIGHTS = [-math.inf] + [1.0 + math.log(tf) for tf in range(1, 256)]
+_WEIGHT = _Weights()
 
 
 def _factor(band: int, now_ms: float | None) -> float:
@@ -165,7 +169,11 @@ def search(
         if searcher.settled(-highest):
             break
         if slot >= 0:
-            searcher.score_early(early[slot])
+            # With the other waiting groups no band can beat either: one statement for all.
+            groups = [early[slot]]
+            while queue and queue[0][2] >= 0 and not searcher.settled(-queue[0][0]):
+                groups.append(early[heapq.heappop(queue)[2]])
+            searcher.score_early(chain.from_iterable(groups))
             continue
         state = bands[band]
         chosen = _cheapest(state, width)
@@ -177,9 +185,9 @@ def search(
         waits = searcher.read(group, tf, band, chosen.place)
         chosen.position += 1
         chosen.unread -= size
-        state.total -= _weight(tf)
+        state.total -= _WEIGHT[tf]
         if chosen.position < len(chosen.groups):
-            following = _weight(chosen.groups[chosen.position][0])
+            following = _WEIGHT[chosen.groups[chosen.position][0]]
             state.total += following
             matched = state.live
         else:
@@ -190,7 +198,7 @@ def search(
             searcher.early_budget -= size
             # Its records hold the term with this tf, the band's other terms at most at
             # their frontiers (a priority: resolve bounds them exactly).
-            bound = state.factor * (matched / width) * (state.total - following + _weight(tf))
+            bound = state.factor * (matched / width) * (state.total - following + _WEIGHT[tf])
             heapq.heappush(queue, (-bound, band, len(early)))
             early.append(group)
         if state.live:
@@ -237,7 +245,7 @@ def _load_groups(
             groups = current.groups
             state.terms.append(current)
             state.live += 1
-            state.total += _weight(tf)
+            state.total += _WEIGHT[tf]
         elif tf == last_tf:
             # Another part of the group: its records are loaded only if every part was.
             count = groups[-1][1] + size // 8
@@ -261,7 +269,7 @@ TEXT_COST = 16
 POSTINGS_PER_TEXT = 128
 # Groups read once the top was full of up to this many records are scored early.
 EARLY_TEXT = 32
-EARLY_RECORDS = int(__import__("os").environ.get("EARLY", "64"))
+EARLY_RECORDS = 64
 # Reads of a band's groups for its waiting records, before the rest are scored from text.
 SETTLE_STEPS = 8
 # Records of a band held with two terms or more: found pairwise up to this many terms.
@@ -300,17 +308,20 @@ def _cheapest(state: _Band, width: int) -> _Term:
     """The live term whose next group lowers the band's bound most per record read."""
     best: _Term | None = None
     best_gain = -1.0
+    total = state.total
+    live = state.live
+    now = live * total  # the bound over factor / width, the same for every term
     for term in state.terms:
-        if term.position == len(term.groups):
+        groups = term.groups
+        position = term.position
+        if position == len(groups):
             continue
-        tf, size = term.groups[term.position]
-        total = state.total - _weight(tf)
-        live = state.live
-        if term.position + 1 < len(term.groups):
-            total += _weight(term.groups[term.position + 1][0])
+        tf, size = groups[position]
+        if position + 1 < len(groups):
+            after = live * (total - _WEIGHT[tf] + _WEIGHT[groups[position + 1][0]])
         else:
-            live -= 1
-        gain = (state.bound(width) - state.factor * (live / width) * total) / max(size, 1)
+            after = (live - 1) * (total - _WEIGHT[tf])
+        gain = (now - after) / (size or 1)
         if gain > best_gain:
             best, best_gain = term, gain
     assert best is not None, "a band in the queue has a live term"
@@ -356,6 +367,7 @@ class _Searcher:
         self.projects = projects
         self.local_offset_ms = local_offset_ms
         self.terms = [term.encode("latin-1") for term in terms]
+        self.spaced_terms = [b" " + term + b" " for term in self.terms]
         self.files = files
         self.now_ms = now_ms
         self.limit = limit
@@ -365,8 +377,11 @@ class _Searcher:
         # as they will.
         self.pending: dict[int, list[tuple[int, int, array[int]]]] = {}
         self.found: list[Candidate] = []
-        # Records that may still be scored early, from their text (see search).
-        self.early_budget = EARLY_RECORDS if limit is None else min(EARLY_RECORDS, 8 * limit)
+        # Records that may still be scored early, from their text (see search): with three
+        # terms or more, the first records read rarely hold most of them, and the top's
+        # floor they set stays far below the answer's.
+        early = EARLY_RECORDS if limit is None else min(EARLY_RECORDS, 8 * limit)
+        self.early_budget = early if len(terms) >= 3 else 0
         self.best: list[float] = []  # min-heap of the limit best approximate scores
 
     def threshold(self) -> float:
@@ -395,10 +410,10 @@ class _Searcher:
             self._score_records(new, (tf,) if len(self.terms) == 1 else None)
         return False
 
-    def score_early(self, group: array[int]) -> None:
-        """Score a waiting group's records from their text now (those not scored yet)."""
+    def score_early(self, records: Iterable[int]) -> None:
+        """Score waiting records from their text now (those not scored yet)."""
         seen = self.seen
-        new = [record_id for record_id in group if record_id not in seen]
+        new = list(dict.fromkeys(record_id for record_id in records if record_id not in seen))
         if new:
             seen.update(new)
             self._score_records(new, None)
@@ -412,8 +427,10 @@ class _Searcher:
         )
         for row in rows:
             if frequencies is None:
-                counts, _ = parse.term_counts(parse.token_bytes(row[7]))
-                self._score(row, tuple(counts.get(term, 0) for term in self.terms))
+                # Each token between two spaces, once the spaces are doubled: counting
+                # " term " counts the tokens equal to the term, no other token is made.
+                spaced = b" " + parse.token_bytes(row[7]).replace(b" ", b"  ") + b" "
+                self._score(row, tuple(map(spaced.count, self.spaced_terms)))
             else:
                 self._score(row, frequencies)
 
@@ -445,7 +462,7 @@ class _Searcher:
         frontier = [0.0] * len(self.terms)  # by query position: 0 once a term is read
         for term in state.terms:
             if term.position < len(term.groups):
-                frontier[term.place] = _weight(term.groups[term.position][0])
+                frontier[term.place] = _WEIGHT[term.groups[term.position][0]]
         unknown = sum(frontier)
         live = len(frontier) - frontier.count(0.0)
         factor = state.factor / len(self.terms)
@@ -460,7 +477,7 @@ class _Searcher:
                     total -= weight
                 else:
                     matched += 1
-                total += _weight(tf)
+                total += _WEIGHT[tf]
             bound = total * matched * factor
             if bound >= floor:
                 bounded.append((bound, held))
@@ -557,10 +574,10 @@ class _Searcher:
                 everyone = {record_id for record_id, terms in held_by.items() if terms > 1}
             for term in live:
                 for group, (tf, _) in enumerate(term.groups):
-                    if _weight(tf) * factor >= floor:
+                    if _WEIGHT[tf] * factor >= floor:
                         everyone.update(term.records(self.conn, group))
             for _, tf, records in waiting:
-                if _weight(tf) * factor >= floor:
+                if _WEIGHT[tf] * factor >= floor:
                     everyone.update(records)
         # Bounds from the postings alone (exact for notes of an exact-length band), best first.
         bounded = []
@@ -571,7 +588,7 @@ class _Searcher:
                 tf = lookup(record_id, 0)
                 if tf:
                     matched += 1
-                    hits += _weight(tf)
+                    hits += _WEIGHT[tf]
             bounded.append((hits * matched * factor, record_id))
         bounded.sort(reverse=True)
         self._score_bounded(bounded, found)
@@ -587,7 +604,7 @@ class _Searcher:
         # record id -> its band's position in `factors` << 32 | tf: one dict per term
         # holds both, as a record lies in one band only.
         found: list[dict[int, int]] = [{} for _ in range(width)]
-        factors = []
+        factors: list[float] = []
         singles = []
         for state in bands.values():
             factor = state.factor / width
@@ -598,7 +615,7 @@ class _Searcher:
                 for group, (tf, _) in enumerate(term.groups):
                     records = term.records(self.conn, group)
                     into.update(zip(records, repeat(code | tf)))
-                    singles.append((_weight(tf) * factor, records))
+                    singles.append((_WEIGHT[tf] * factor, records))
                 term.position = len(term.groups)
                 term.unread = 0
             state.live = 0
@@ -621,7 +638,7 @@ class _Searcher:
                 value = lookup(record_id, 0)
                 if value:
                     matched += 1
-                    hits += _weight(value & _TF)
+                    hits += _WEIGHT[value & _TF]
                     coded = value
             bounded.append((hits * matched * factors[coded >> _BAND_SHIFT], record_id))
         bounded.sort(reverse=True)
@@ -676,7 +693,7 @@ class _Searcher:
         for frequency in frequencies:
             if frequency:
                 matched += 1
-                hits += _weight(frequency)
+                hits += _WEIGHT[frequency]
         value = hits * (matched / len(frequencies)) / math.sqrt(tokens)
         ts_local = ts_local or 0
         if kind == "event" and ts_ms is not None and self.now_ms is not None:
