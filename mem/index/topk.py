@@ -14,7 +14,12 @@ stops when no band's bound can reach the `limit`-th best score. Until the top is
 record read is scored; after that a record read from one group only waits with what it is
 known to hold, and at the end only the waiting records whose own bound (known frequencies,
 and the band's last frontiers for the rest) still reaches the top are scored from their
-text. The records within a relative 1e-9 of the last place are rescored with V8's
+text. With three query terms or more, the first records read rarely hold most of them and
+the top they fill is low: the small groups read after that also wait in the queue, at
+their own bound, and when no band can beat it they are scored from their text (a few
+dozen records), which raises the top's floor before the long settling. A query whose
+postings are few and all loaded skips the queue: every band is read in one pass
+(read_all). The records within a relative 1e-9 of the last place are rescored with V8's
 arithmetic (mem.core.jsmath), so scores, ties and order are the reference's.
 
 Functions take a connection and return ranked records: no state outlives a call.
