@@ -11,13 +11,13 @@ plain recall and a full one cannot disagree.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from mem.tuples import TYPE_CHECKING, NamedTuple
 
-from mem.tuples import NamedTuple
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 HELP = ("-h", "--help")
-# Compiled on first use only: a plain recall never needs them.
+# Matched (and `re` imported) only for an argument that may be one: a plain recall's never are.
 NEGATIVE_NUMBER = r"-([0-9]+|[0-9]*\.[0-9]+)(e[+-]?[0-9]+)?"
 LONG_WITH_VALUE = r"--[^=]+="
 MAX_DISTANCE = 3
@@ -87,13 +87,13 @@ def parse(args: Sequence[str], table: Iterable[Option]) -> Parsed:
                     values[option.destination] = True
                     group = "-" + arg[2:]
                 continue
-        if arg.startswith("--") and re.match(LONG_WITH_VALUE, arg):
+        if arg.startswith("--") and _matches(LONG_WITH_VALUE, arg):
             name, _, value = arg.partition("=")
             option = by_name.get(name)
             if option is not None and option.takes_value:
                 _store(values, option, value)
                 continue
-        negative_number = re.fullmatch(NEGATIVE_NUMBER, arg) if _maybe_option(arg) else None
+        negative_number = _maybe_option(arg) and _matches(NEGATIVE_NUMBER, arg, whole=True)
         if destination is operands and _maybe_option(arg) and not negative_number:
             destination = unknown
         if destination is operands and not operands and whole:
@@ -108,6 +108,12 @@ def _store(values: dict[str, Value], option: Option, value: str) -> None:
         values[option.destination] = [*(previous if isinstance(previous, list) else []), value]
     else:
         values[option.destination] = value
+
+
+def _matches(pattern: str, arg: str, whole: bool = False) -> bool:
+    import re
+
+    return (re.fullmatch if whole else re.match)(pattern, arg) is not None
 
 
 def _maybe_option(arg: str) -> bool:

@@ -8,7 +8,6 @@ import io
 import os
 import sys
 
-from mem.cli.fast import plain_recall, recall_output
 from mem.tuples import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,8 +34,11 @@ def escape_unencodable() -> None:
 
 def main() -> NoReturn:
     # Loading the modules allocates only what lives as long as the process; the collector's
-    # passes over it (and again at exit) cost a warm recall about 8 % and free nothing.
+    # passes over it (and again at exit) cost a warm recall about 8 % and free nothing. So
+    # even the fast path's modules are imported only once it is off.
     gc.disable()
+    from mem.cli.fast import plain_recall, recall_output
+
     escape_unencodable()
     if "_MEM_COMPLETE" in os.environ:
         gc.enable()

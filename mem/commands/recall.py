@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 
@@ -111,8 +110,7 @@ def _ranked(
     open_index: healing.Opener,
 ) -> tuple[list[dict[str, Any]], Evidence | None, list[dict[str, Any]]]:
     """The ranked entries, and what evidence ranking still has to apply to them."""
-    with contextlib.ExitStack() as stack:
-        project = stack.enter_context(open_index(root, "project"))
+    with open_index(root, "project") as project:
         conn = project.conn
         project_files = {
             path: row
@@ -146,9 +144,12 @@ def _ranked(
         sources: dict[int, tuple[index.Connection, str]] = {
             row.rank: (conn, row.path) for row in project_files.values()
         }
+        top_limit = limit if candidate_limit else None
         brain_root = _portfolio_root(root, request)
-        if brain_root is not None:
-            brain = stack.enter_context(open_index(brain_root, "brain"))
+        if brain_root is None:
+            entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired)
+            return entries, evidence, terminations
+        with open_index(brain_root, "brain") as brain:
             brain_conn = brain.conn
             seen = {row.real_path for row in project_files.values()}
             brain_files = [row for row in brain.files.values() if row.real_path not in seen]
@@ -162,16 +163,31 @@ def _ranked(
             for row in brain_files:
                 relative = os.path.relpath(os.path.join(brain_root, row.path), root)
                 sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
-        top = score.order(ranked, limit if candidate_limit else len(ranked))
-        entries = _entries(top, sources)
-        if request.explain:
-            _stash_score_inputs(entries, top, sources, terms, now_ms)
-        if request.include_retired:
-            for item, entry in zip(top, entries, strict=True):
-                if entry["kind"] == "note":
-                    in_project = sources[item.rank][0] is conn
-                    entry.update(_status_fields(retired.get(item.id) if in_project else None))
-    return entries, evidence, terminations
+            entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired)
+            return entries, evidence, terminations
+
+
+def _top(
+    request: Request,
+    terms: list[str],
+    now_ms: float | None,
+    ranked: list[score.Ranked],
+    limit: int | None,
+    sources: dict[int, tuple[index.Connection, str]],
+    conn: index.Connection,
+    retired: dict[int, Any],
+) -> list[dict[str, Any]]:
+    """The best `limit` (None: all) of the ranked entries, read while their indexes are open."""
+    top = score.order(ranked, len(ranked) if limit is None else limit)
+    entries = _entries(top, sources)
+    if request.explain:
+        _stash_score_inputs(entries, top, sources, terms, now_ms)
+    if request.include_retired:
+        for item, entry in zip(top, entries, strict=True):
+            if entry["kind"] == "note":
+                in_project = sources[item.rank][0] is conn
+                entry.update(_status_fields(retired.get(item.id) if in_project else None))
+    return entries
 
 
 def _retired_notes(

@@ -10,12 +10,13 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import re
 
 from mem.tuples import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import json
+    import re
+    from collections.abc import Callable
     from typing import Any
 
 # JS `\s` and the characters `String.prototype.trim` removes: the same set.
@@ -95,10 +96,12 @@ def to_fixed(value: float, places: int) -> str:
     return ("-" + text) if value < 0 else text
 
 
-# Patterns only some commands need are compiled on first use: compiling them all costs a
-# plain recall (which needs none of them) about 0.8 ms, and json another 1.5 ms to import.
+# Patterns only some commands need are compiled on first use, and `re` imported then: a
+# plain recall needs none of them, and importing re costs it about 5 ms (json 1.5 ms more).
 @functools.cache
 def _lone_surrogate() -> re.Pattern[str]:
+    import re
+
     return re.compile("[\ud800-\udfff]")
 
 
@@ -107,17 +110,22 @@ _encode_basestring: Any = None
 
 def _string(value: str) -> str:
     # What json.dumps(value, ensure_ascii=False) returns, without its encoder object per call
-    # (and without an import statement per call: a recall's JSON has a hundred strings).
+    # (and without an import statement per call: a recall's JSON has a hundred strings):
+    # json.encoder's own C function, without importing json (its decoder imports re).
     global _encode_basestring
     if _encode_basestring is None:
-        from json.encoder import encode_basestring
+        from _json import encode_basestring
 
         _encode_basestring = encode_basestring
     text: str = _encode_basestring(value)
     if text.isascii():
         return text
-    # Well-formed JSON.stringify escapes a lone surrogate instead of emitting invalid UTF-16.
-    return _lone_surrogate().sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    try:
+        text.encode("utf-8")  # refuses surrogates, and only them: most texts have none
+    except UnicodeEncodeError:
+        # Well-formed JSON.stringify escapes a lone surrogate instead of emitting invalid UTF-16.
+        return _lone_surrogate().sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return text
 
 
 def _scalar(value: Any) -> str | None:
@@ -213,11 +221,15 @@ MAX_JSON_DEPTH = 100
 
 @functools.cache
 def _json_string() -> re.Pattern[str]:
+    import re
+
     return re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 @functools.cache
 def _not_bracket() -> re.Pattern[str]:
+    import re
+
     return re.compile(r"[^\[\]{}]+")
 
 
@@ -243,7 +255,43 @@ def parse_json(text: str) -> Any:
         import json
 
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    return _json_decoder().decode(text)
+    # JSONDecoder.decode, by the C scanner it calls: a text it cannot read whole goes to the
+    # decoder itself, which raises what json raises.
+    start = len(text) - len(text.lstrip(_JSON_BLANKS))
+    try:
+        value, end = _json_scanner()(text, start)
+    except (StopIteration, ValueError, SystemError):
+        # Python 3.11's scanner reports a malformed text with json.decoder's exception, and
+        # without json.decoder imported it raises SystemError instead: either way the
+        # decoder below reads the text again and raises what json raises.
+        end = -1
+    if end != len(text.rstrip(_JSON_BLANKS)):
+        return _json_decoder().decode(text)
+    return value
+
+
+# What JSON (and json's decoder) skips around a value.
+_JSON_BLANKS = " \t\n\r"
+
+
+class _ScannerSettings:
+    """What json's C scanner reads from its JSONDecoder: the settings of _json_decoder()."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = staticmethod(_js_int)
+    parse_constant = staticmethod(_reject_constant)
+
+
+@functools.cache
+def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """json's C scanner on its own: importing json (its decoder imports re) would cost a
+    recall that shows an event 5 ms."""
+    from _json import make_scanner
+
+    return make_scanner(_ScannerSettings())  # type: ignore[arg-type]
 
 
 @functools.cache
@@ -256,11 +304,15 @@ def _json_decoder() -> json.JSONDecoder:
 
 @functools.cache
 def _decimal_literal() -> re.Pattern[str]:
+    import re
+
     return re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 @functools.cache
 def _radix_literal() -> re.Pattern[str]:
+    import re
+
     return re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)")
 
 
@@ -284,12 +336,35 @@ def to_number(text: str) -> float:
     return math.nan
 
 
-_ISO_DATE = re.compile(
-    r"(?P<year>[+-]\d{6}|\d{4})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?"
-    r"(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<frac>\d+))?)?"
-    r"(?P<zone>Z|[+-]\d{2}:?\d{2})?)?",
-    re.IGNORECASE,
-)
+@functools.cache
+def _iso_date() -> re.Pattern[str]:
+    import re
+
+    return re.compile(
+        r"(?P<year>[+-]\d{6}|\d{4})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?"
+        r"(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<frac>\d+))?)?"
+        r"(?P<zone>Z|[+-]\d{2}:?\d{2})?)?",
+        re.IGNORECASE,
+    )
+
+
+def _iso_string_fields(text: str) -> tuple[Any, ...] | None:
+    """_iso_date()'s groups of a UTC date-time to the second or millisecond, as toISOString
+    writes it (2026-06-01T12:00:00.000Z), read without `re`: the "now" of every recall has
+    that form. None for any other text."""
+    size = len(text)
+    if size not in (20, 24) or not text.isascii() or text[-1] not in "Zz":
+        return None
+    if text[4] + text[7] + text[13] + text[16] != "--::" or text[10] not in "Tt ":
+        return None
+    digits = [text[0:4], text[5:7], text[8:10], text[11:13], text[14:16], text[17:19]]
+    if size == 24:
+        if text[19] not in ".,":
+            return None
+        digits.append(text[20:23])
+    if not all(field.isdigit() for field in digits):
+        return None
+    return (*digits, None, text[-1]) if size == 20 else (*digits, text[-1])
 
 
 class ParsedDate:
@@ -304,12 +379,14 @@ class ParsedDate:
 
 def parse_date(text: str) -> ParsedDate | None:
     """Date.parse for the ECMAScript date-time string format; None where it gives NaN."""
-    match = _ISO_DATE.fullmatch(trim(text))
-    if not match:
-        return None
-    year_text, month_text, day_text, hour_text, minute_text, second_text, frac, zone = (
-        match.groups()
-    )
+    text = trim(text)
+    fields = _iso_string_fields(text)
+    if fields is None:
+        match = _iso_date().fullmatch(text)
+        if not match:
+            return None
+        fields = match.groups()
+    year_text, month_text, day_text, hour_text, minute_text, second_text, frac, zone = fields
     year = int(year_text)
     month = int(month_text or 1)
     day = int(day_text or 1)

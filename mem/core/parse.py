@@ -7,13 +7,13 @@ the JavaScript regular-expression details the reference implementation depends o
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Iterator
 
 from mem.core import js
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Iterator
     from typing import Any
 
 # Bump when the records produced for the same bytes change: the index version includes it.
@@ -34,23 +34,36 @@ except ImportError:  # pragma: no cover - other Python implementations
             mapping[element] = mapping.get(element, 0) + 1
 
 
-_WS = re.escape(js.JS_WHITESPACE)
-_WS_IN_LINE = re.escape(js.JS_WHITESPACE.replace("\n", ""))
-# JS /^###\s+(.*)/ on each "\n"-separated line: `.` stops at \r, U+2028 and U+2029.
-_HEADING = rf"###[{_WS_IN_LINE}]+([^\n\r\u2028\u2029]*)"
+# The patterns below are compiled on first use, and `re` imported then: a recall only
+# tokenizes its query, and importing re costs it about 5 ms (compiling these, 1 ms more).
+
+
+def _blank_in_line() -> str:
+    """A JS `\\s` but "\\n", as a character-class body."""
+    import re
+
+    return re.escape(js.JS_WHITESPACE.replace("\n", ""))
+
+
+def _heading() -> str:
+    # JS /^###\s+(.*)/ on each "\n"-separated line: `.` stops at \r, U+2028 and U+2029.
+    return rf"###[{_blank_in_line()}]+([^\n\r\u2028\u2029]*)"
 
 
 # Searched from its literal "\n###" (far faster than trying `^` at every character); the
-# first line is matched on its own. Compiled on first use: a recall only tokenizes its query,
-# and compiling these two costs it about 1 ms.
+# first line is matched on its own.
 @functools.cache
 def _heading_after_newline() -> re.Pattern[str]:
-    return re.compile(rf"\n({_HEADING})")
+    import re
+
+    return re.compile(rf"\n({_heading()})")
 
 
 @functools.cache
 def _heading_at_start() -> re.Pattern[str]:
-    return re.compile(rf"({_HEADING})")
+    import re
+
+    return re.compile(rf"({_heading()})")
 
 
 def _heading_lines(content: str) -> Iterator[tuple[int, int, int, str]]:
@@ -109,7 +122,9 @@ def split_sections(content: str) -> list[Note]:
 # Where a heading line starts: "###" and one blank say so, whatever follows on the line.
 @functools.cache
 def _heading_line_after_newline() -> re.Pattern[str]:
-    return re.compile(rf"\n###[{_WS_IN_LINE}]")
+    import re
+
+    return re.compile(rf"\n###[{_blank_in_line()}]")
 
 
 def section_bounds(content: str) -> list[tuple[int, int]]:
@@ -123,6 +138,8 @@ def section_bounds(content: str) -> list[tuple[int, int]]:
 @functools.cache
 def _utf8_heading_lines() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     """The same in UTF-8, after a newline and at the start: "###" and one blank's bytes."""
+    import re
+
     blank = b"|".join(re.escape(one.encode()) for one in js.JS_WHITESPACE if one != "\n")
     return re.compile(rb"\n###(?:" + blank + rb")"), re.compile(rb"###(?:" + blank + rb")")
 

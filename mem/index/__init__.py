@@ -11,18 +11,22 @@ from __future__ import annotations
 # The sqlite3 package is _sqlite3 plus datetime adapters mem never uses; importing it costs
 # every process about 3 ms (datetime), so the index modules import _sqlite3 itself.
 import _sqlite3 as sqlite3
-import contextlib
 import errno
 import os
-import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import xxhash
 
 from mem.core import parse
 from mem.index import postings
 from mem.layout import ARCHIVE_RANK_BASE
-from mem.tuples import NamedTuple
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    # contextlib only where an index is built or written: importing it costs a recall 1 ms.
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from contextlib import AbstractContextManager
+
+    import filelock
 
 BUSY_TIMEOUT_MS = 10_000
 # SQLite's page cache while building. The build only appends (records in id order, postings
@@ -80,6 +84,8 @@ def remove_other_versions(path: str) -> int:
     """Delete indexes another mem version left for the same root: nothing reads them again."""
     directory, name = os.path.split(path)
     prefix = name[: name.rindex("-v") + 2]
+    import contextlib
+
     removed = 0
     for other in sorted(os.listdir(directory)):
         if other.startswith(prefix) and other.endswith(".sqlite") and other != name:
@@ -100,6 +106,8 @@ def remove_killed_builds(path: str) -> int:
     index of a big project). Every build of `path` runs under write_lock(path) or in a
     directory of its own, so a builder that starts finds only dead builders' files.
     """
+    import contextlib
+
     directory, name = os.path.split(path)
     removed = 0
     for other in os.listdir(directory or "."):
@@ -173,9 +181,11 @@ def connect(path: str) -> sqlite3.Connection | None:
     """An open index of the current version, or None when it is missing, foreign or corrupt."""
     if not os.path.exists(path):
         return None
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    # The busy timeout as connect sets it (sqlite3_busy_timeout): no statement to prepare.
+    conn = sqlite3.connect(
+        path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+    )
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # WAL without a sync per commit: a crash can only lose the last syncs, which the
         # files table then shows as not done, so the next read redoes them.
         conn.execute("PRAGMA synchronous = NORMAL")
@@ -236,6 +246,8 @@ _FTS5_TABLE = r"CREATE VIRTUAL TABLE .* USING fts5\s*\("
 
 def integrity_problems(conn: sqlite3.Connection) -> list[str]:
     """What SQLite's own checks find wrong: PRAGMA integrity_check, and each FTS5 table's."""
+    import re
+
     problems = [row[0] for row in conn.execute("PRAGMA integrity_check") if row[0] != "ok"]
     tables = conn.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
@@ -250,12 +262,17 @@ def integrity_problems(conn: sqlite3.Connection) -> list[str]:
     return problems
 
 
-@contextlib.contextmanager
-def build(path: str, root: str) -> Iterator[sqlite3.Connection]:
+def build(path: str, root: str) -> AbstractContextManager[sqlite3.Connection]:
     """A new index, populated by the caller, that appears at `path` whole or not at all.
 
     The caller holds write_lock(path), or builds in a directory of its own.
     """
+    import contextlib
+
+    return contextlib.contextmanager(_build)(path, root)
+
+
+def _build(path: str, root: str) -> Iterator[sqlite3.Connection]:
     import uuid  # builders only
 
     remove_killed_builds(path)
@@ -286,19 +303,17 @@ def build(path: str, root: str) -> Iterator[sqlite3.Connection]:
         raise
 
 
-def temporary_directory() -> contextlib.AbstractContextManager[str]:
+def temporary_directory() -> AbstractContextManager[str]:
     import tempfile
 
     return tempfile.TemporaryDirectory(prefix="mem-index-")
 
 
-@contextlib.contextmanager
-def write_lock(path: str) -> Iterator[None]:
-    """Serialise the writers of one index across processes."""
+def write_lock(path: str) -> filelock.FileLock:
+    """Serialise the writers of one index across processes (a `with` block holds the lock)."""
     import filelock  # only writers pay for it: a warm recall never gets here
 
-    with filelock.FileLock(path + ".lock"):
-        yield
+    return filelock.FileLock(path + ".lock")
 
 
 def begin_immediate(conn: sqlite3.Connection) -> bool:
@@ -312,15 +327,24 @@ def begin_immediate(conn: sqlite3.Connection) -> bool:
     return True
 
 
-@contextlib.contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+def transaction(conn: sqlite3.Connection) -> _Transaction:
+    """BEGIN IMMEDIATE for a `with` block; COMMIT after it, or ROLLBACK when it raises."""
+    return _Transaction(conn)
+
+
+class _Transaction:
+    # A class rather than contextlib.contextmanager: importing contextlib costs a recall 1 ms.
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
 # A project's own index holds exactly one root, under this id.

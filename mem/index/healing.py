@@ -11,15 +11,15 @@ project's own files, which the user must fix) is never caught here.
 from __future__ import annotations
 
 import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
-import contextlib
 import functools
-from collections.abc import Callable
 
 from mem import index
 from mem.index import sync
 from mem.tuples import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import contextlib
+    from collections.abc import Callable
     from typing import Any, TypeVar
 
 # What a damaged cache raises. Canonical-file errors arrive as MemError and pass through.
@@ -85,6 +85,8 @@ def discard(path: str) -> None:
     Best effort: what cannot be removed makes the rebuild fail too, and the answer then
     comes from a temporary index.
     """
+    import contextlib  # a damaged cache only: a recall does not import it
+
     with contextlib.suppress(OSError):
         index.remove(path)
     # A regular lock file may be held by a live writer; only a directory there is damage.

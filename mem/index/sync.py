@@ -9,18 +9,21 @@ just its new lines parsed.
 
 from __future__ import annotations
 
-import contextlib
 import operator
 import os
 import time
-from collections.abc import Callable, Iterator
 from itertools import compress, count
 
 from mem import index, layout
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec, SourceStat
 from mem.index import records
-from mem.tuples import NamedTuple
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from contextlib import AbstractContextManager
+    from typing import Any
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
 RACY_WINDOW_NS = 2_000_000_000
@@ -398,48 +401,82 @@ class Synced(NamedTuple):
     files: dict[str, index.FileRow]  # the index's files rows, as the sync left them
 
 
-@contextlib.contextmanager
-def opened(root: str, role: str = "project", directory: str | None = None) -> Iterator[Synced]:
-    """An index that reflects the root's files as they are now, with its files rows.
+def opened(root: str, role: str = "project", directory: str | None = None) -> _Opened:
+    """An index that reflects the root's files as they are now, with its files rows: a
+    context manager whose block gets the Synced.
 
     The index lives in `directory` when given, else in the user's cache. Callers go through
     mem.index.healing, which decides what a damaged cache costs.
     """
-    keepable = directory is None  # a scratch index given by the caller is never kept
-    directory = directory or index.usable_cache_dir()
-    if directory is None:
-        # No writable cache: answer from a throwaway index rather than not at all.
-        with index.temporary_directory() as scratch:
-            result = _sync(root, role, index.index_path(root, role, scratch))
-            try:
-                yield result
-            finally:
-                result.conn.close()
-        return
-    path = index.index_path(root, role, directory)
-    kept = _take_kept(path) if keepable else None
-    try:
-        result = _sync(root, role, path, kept)
-    except BaseException:
-        if kept is not None:
-            kept.close()
-        raise
-    try:
-        yield result
-    except BaseException:
-        result.conn.close()  # what failed may have been this index: the next use opens it afresh
-        raise
-    if keepable:
-        _release(path, result.conn)
-    else:
-        result.conn.close()
+    return _Opened(root, role, directory)
 
 
-@contextlib.contextmanager
+class _Opened:
+    # A class rather than contextlib.contextmanager: every recall opens an index this way,
+    # and importing contextlib would cost it 1 ms.
+    __slots__ = ("root", "role", "directory", "path", "result", "scratch")
+
+    def __init__(self, root: str, role: str, directory: str | None) -> None:
+        self.root = root
+        self.role = role
+        self.directory = directory
+        self.path = ""
+        self.scratch: AbstractContextManager[Synced] | None = None
+
+    def __enter__(self) -> Synced:
+        root, role = self.root, self.role
+        directory = self.directory or index.usable_cache_dir()
+        if directory is None:
+            # No writable cache: answer from a throwaway index rather than not at all.
+            import contextlib
+
+            self.scratch = contextlib.contextmanager(_in_scratch)(root, role)
+            return self.scratch.__enter__()
+        self.path = index.index_path(root, role, directory)
+        # A scratch index given by the caller is never kept.
+        kept = _take_kept(self.path) if self.directory is None else None
+        try:
+            self.result = _sync(root, role, self.path, kept)
+        except BaseException:
+            if kept is not None:
+                kept.close()
+            raise
+        return self.result
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: Any) -> bool | None:
+        if self.scratch is not None:
+            return self.scratch.__exit__(kind, *rest)
+        conn = self.result.conn
+        if kind is not None:
+            conn.close()  # what failed may have been this index: the next use opens it afresh
+        elif self.directory is None:
+            _release(self.path, conn)
+        else:
+            conn.close()
+        return None
+
+
+def _in_scratch(root: str, role: str) -> Iterator[Synced]:
+    with index.temporary_directory() as scratch:
+        result = _sync(root, role, index.index_path(root, role, scratch))
+        try:
+            yield result
+        finally:
+            result.conn.close()
+
+
 def synced(
     root: str, role: str = "project", directory: str | None = None
-) -> Iterator[tuple[index.Connection, Report]]:
+) -> AbstractContextManager[tuple[index.Connection, Report]]:
     """An index connection that reflects the root's files as they are now."""
+    import contextlib
+
+    return contextlib.contextmanager(_synced)(root, role, directory)
+
+
+def _synced(
+    root: str, role: str, directory: str | None
+) -> Iterator[tuple[index.Connection, Report]]:
     with opened(root, role, directory) as result:
         yield result.conn, result.report
 

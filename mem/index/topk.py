@@ -27,12 +27,11 @@ Functions take a connection and return ranked records: no state outlives a call.
 
 from __future__ import annotations
 
+import _heapq as heapq  # heapq's own C functions, without importing heapq.py
 import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
-import heapq
 import math
-from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, repeat
 from operator import itemgetter
 
@@ -76,7 +75,7 @@ class _Term:
         self.position = 0
         self.unread = 0  # records in the groups from `position` on
 
-    def records(self, conn: sqlite3.Connection, group: int) -> array[int]:
+    def records(self, conn: sqlite3.Connection, group: int) -> Sequence[int]:
         """The record ids of a group (by its position)."""
         blob = self.loaded[group]
         if blob is None:
@@ -168,7 +167,7 @@ def search(
     # than waiting for resolve would.
     queue = [(-state.bound(width), band, -1) for band, state in bands.items()]
     heapq.heapify(queue)
-    early: list[array[int]] = []
+    early: list[Sequence[int]] = []
     while queue:
         highest, band, slot = heapq.heappop(queue)
         if searcher.settled(-highest):
@@ -337,7 +336,7 @@ def _cheapest(state: _Band, width: int) -> _Term:
 _Class = tuple[dict[int, int], set[int]]
 
 
-def _split(classes: list[_Class], groups: list[tuple[int, int, array[int]]]) -> list[_Class]:
+def _split(classes: list[_Class], groups: list[tuple[int, int, Sequence[int]]]) -> list[_Class]:
     """The classes refined by the groups read: those a group holds know its term's tf."""
     waiting: set[int] = set().union(*(ids for _, ids in classes))
     for place, tf, records in groups:
@@ -380,7 +379,7 @@ class _Searcher:
         # Groups read once the top was full, by band: (query position, tf, record ids). Their
         # records wait with what they are known to hold until the bounds have fallen as far
         # as they will.
-        self.pending: dict[int, list[tuple[int, int, array[int]]]] = {}
+        self.pending: dict[int, list[tuple[int, int, Sequence[int]]]] = {}
         self.found: list[Candidate] = []
         # Records that may still be scored early, from their text (see search): with three
         # terms or more, the first records read rarely hold most of them, and the top's
@@ -400,7 +399,7 @@ class _Searcher:
         """No unread record can reach the top: every one scores at most `bound`."""
         return bound * (1 + 4 * EPSILON) < self.threshold()
 
-    def read(self, group: array[int], tf: int, band: int, place: int) -> bool:
+    def read(self, group: Sequence[int], tf: int, band: int, place: int) -> bool:
         """A group's new records: scored at once while the top is not full, else pending.
 
         True when they wait.
