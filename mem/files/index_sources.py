@@ -12,6 +12,7 @@ from mem.files.safe_paths import open_regular
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Literal
 
 
@@ -166,7 +167,7 @@ def watch_signature_and_newest(root: str, watched: list[str]) -> tuple[bytes, in
     return _spelled(values), max(mtimes, default=0)
 
 
-def watch_signatures(paths: list[str]) -> bytes | None:
+def watch_signatures(paths: Sequence[str] | Sequence[bytes]) -> bytes | None:
     """The watch_signature of many roots' watched_files at once, each root's in its place
     (SIGNATURE_BYTES a path); None when a number does not fit: then ask each root alone.
 
@@ -179,7 +180,7 @@ def watch_signatures(paths: list[str]) -> bytes | None:
     return _packed(values)
 
 
-def _stat_values(paths: list[str]) -> list[int]:
+def _stat_values(paths: Sequence[str] | Sequence[bytes]) -> list[int]:
     status = os.stat
     values: list[int] = []
     for path in paths:
@@ -208,7 +209,7 @@ def _spelled(values: list[int]) -> bytes:
     return repr(values).encode() if packed is None else packed
 
 
-def is_folder(path: str) -> bool:
+def is_folder(path: str | bytes) -> bool:
     """Whether a root is there: a directory, following links; False for anything unreadable."""
     try:
         return stat.S_ISDIR(os.stat(path).st_mode)

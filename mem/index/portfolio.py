@@ -10,6 +10,11 @@ Freshness costs one `stat` per source of every root and no path resolution: each
 keeps the stat signature of its sources, and only a root whose signature changed is
 planned file by file. A root whose files were hashed too recently to trust their stat
 (racily clean) keeps no signature, so it is planned every time until it settles.
+
+Every sync ends by keeping, in `meta`, what the check of a portfolio whose roots all have
+a signature needs: the brain's path, the projects found missing, every watched path joined
+to its root and the signatures end to end (the `WATCH_KEYS` rows; none while a root has no
+signature). A check with nothing changed then reads one query and no project rows.
 """
 
 from __future__ import annotations
@@ -32,6 +37,9 @@ if TYPE_CHECKING:
 
 ROLE = "portfolio"  # of the index file, keyed by the brain's real path
 REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
+
+# meta rows of the freshness check's fast path, written in the same transaction as the roots.
+WATCH_KEYS = ("watched_brain", "watched_missing", "watched_paths", "watched_signature")
 
 # (projects done, projects in all, files read so far)
 Progress = Callable[[int, int, int], None]
@@ -125,8 +133,14 @@ def _sync(brain: str, path: str, progress: Progress | None) -> tuple[index.Conne
                 report = build_fresh(brain, path, progress)
                 conn = index.connect_built(path)
                 return conn, report
-    stale = _stale_roots(conn, brain)
+    glance = _unchanged_at_a_glance(conn, brain)
+    if glance:
+        return conn, Report()
+    stale = _stale_roots_one_by_one(conn, brain)
     if stale is None:
+        if glance is None:  # an index synced before the fast path's rows were kept
+            with index.transaction(conn):
+                _remember_watch(conn, brain)
         return conn, Report()
     # BEGIN IMMEDIATE serialises the writers; each re-plans against the rows as they are
     # inside its transaction, so a root another process just brought up to date costs nothing.
@@ -148,6 +162,13 @@ def _stale_roots(conn: index.Connection, brain: str) -> set[int] | None:
     An empty set means the brain itself (its notes or its registry) changed: then the
     whole set of roots is reconciled with the registry.
     """
+    if _unchanged_at_a_glance(conn, brain):
+        return None
+    return _stale_roots_one_by_one(conn, brain)
+
+
+def _stale_roots_one_by_one(conn: index.Connection, brain: str) -> set[int] | None:
+    """_stale_roots from every root's own row."""
     rows = index.project_rows(conn)
     if not any(row.role == "brain" and row.path == brain for row in rows):
         return set()
@@ -168,6 +189,53 @@ def _stale_roots(conn: index.Connection, brain: str) -> set[int] | None:
             return set()
         stale.add(row.id)
     return stale or None
+
+
+def _unchanged_at_a_glance(conn: index.Connection, brain: str) -> bool | None:
+    """Whether the kept `WATCH_KEYS` rows vouch that every root is as it was synced.
+
+    False decides nothing (the check then goes root by root); None: no rows are kept.
+    """
+    marks = ",".join("?" * len(WATCH_KEYS))
+    kept = dict(conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", WATCH_KEYS))
+    if len(kept) != len(WATCH_KEYS):
+        return None
+    if kept["watched_brain"] != brain:
+        return False
+    missing = kept["watched_missing"]
+    if missing and any(index_sources.is_folder(path) for path in missing.split(b"\0")):
+        return False
+    paths = kept["watched_paths"]
+    now = index_sources.watch_signatures(paths.split(b"\0") if paths else [])
+    return now is not None and now == kept["watched_signature"]
+
+
+def _remember_watch(conn: index.Connection, brain: str) -> None:
+    """Keep the fast path's `WATCH_KEYS` rows in step with the roots just synced.
+
+    Only while every root but the missing projects has a signature, and the brain is one
+    of them, do they exist: any other state has the check go root by root.
+    """
+    marks = ",".join("?" * len(WATCH_KEYS))
+    conn.execute(f"DELETE FROM meta WHERE key IN ({marks})", WATCH_KEYS)
+    rows = index.project_rows(conn)
+    missing = [row for row in rows if row.role == "project" and not row.found]
+    kept = [row for row in rows if row.role != "project" or row.found]
+    if any(row.signature is None or row.watch is None for row in kept) or not any(
+        row.role == "brain" and row.path == brain for row in kept
+    ):
+        return
+    # Paths as the file system spells them, NUL-separated: the one byte no path holds.
+    paths = [index_sources.watched_files(row.path, _watched(row)) for row in kept]
+    values = (
+        brain,
+        b"\0".join(map(os.fsencode, (row.path for row in missing))),
+        b"\0".join(map(os.fsencode, itertools.chain.from_iterable(paths))),
+        b"".join(row.signature or b"" for row in kept),
+    )
+    conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?)", list(zip(WATCH_KEYS, values, strict=True))
+    )
 
 
 def _changed(rows: list[index.ProjectRow]) -> list[index.ProjectRow]:
@@ -232,6 +300,7 @@ def _update(
         if progress is not None:
             progress(done, len(wanted), files)
     inserter.flush()
+    _remember_watch(conn, brain)
     return Report(planned, files)
 
 

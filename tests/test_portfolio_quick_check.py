@@ -1,0 +1,113 @@
+"""A portfolio whose roots all settled is checked in one query, and never answers stale."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from portfolio_support import (
+    NOW,
+    age_tree,
+    audited_portfolio,
+    audited_project,
+    cache_at,
+    register,
+    write,
+)
+
+from mem import index
+from mem.commands import recall
+from mem.index import portfolio
+
+
+def _found(brain: Path, query: str) -> set[tuple[str, str]]:
+    """(project name, text) of every `recall --scope all` result."""
+    request = recall.Request(query, scope="all", portfolio=str(brain), limit="1000")
+    answer = recall.recall_portfolio(str(brain), request, NOW)
+    return {(entry["projectName"], entry["text"]) for entry in answer.entries}
+
+
+def _quick(brain: Path, cache: Path) -> bool | None:
+    """What the one-query check says of the cached index, nothing synced."""
+    conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
+    assert conn is not None
+    try:
+        return portfolio._unchanged_at_a_glance(conn, str(brain.resolve()))
+    finally:
+        conn.close()
+
+
+def _settled_portfolio(tmp_path: Path) -> tuple[Path, list[Path]]:
+    brain, roots = audited_portfolio(tmp_path)
+    shutil.rmtree(roots[2])  # a registered project that disappeared
+    return brain, roots
+
+
+def test_nothing_changed_is_answered_by_the_quick_check(tmp_path: Path) -> None:
+    brain, _ = _settled_portfolio(tmp_path)
+    with cache_at(str(tmp_path / "cache")):
+        _found(brain, "pgbouncer")
+        assert _quick(brain, tmp_path / "cache") is True
+
+
+def test_an_edit_after_a_quick_check_is_found(tmp_path: Path) -> None:
+    brain, roots = _settled_portfolio(tmp_path)
+    with cache_at(str(tmp_path / "cache")):
+        assert not _found(brain, "zeppelin")
+        assert _quick(brain, tmp_path / "cache") is True
+        write(roots[1] / ".agents/memory/decisions.md", "# Decisions\n\n### Zeppelin\nfly it\n")
+        age_tree(roots[1])  # the new file's folder too: then the root settles at this sync
+        assert _quick(brain, tmp_path / "cache") is False
+        assert _found(brain, "zeppelin") == {("project-1", "Zeppelin\nfly it")}
+        assert _quick(brain, tmp_path / "cache") is True
+
+
+def test_a_missing_project_that_comes_back_is_found(tmp_path: Path) -> None:
+    brain, roots = _settled_portfolio(tmp_path)
+    with cache_at(str(tmp_path / "cache")):
+        before = _found(brain, "pgbouncer")
+        assert not any(name == "project-2" for name, _ in before)
+        assert _quick(brain, tmp_path / "cache") is True
+        audited_project(roots[2], "project-2")
+        age_tree(roots[2])
+        assert any(name == "project-2" for name, _ in _found(brain, "pgbouncer"))
+
+
+def test_a_newly_registered_project_is_found(tmp_path: Path) -> None:
+    brain, _ = _settled_portfolio(tmp_path)
+    with cache_at(str(tmp_path / "cache")):
+        _found(brain, "pgbouncer")
+        assert _quick(brain, tmp_path / "cache") is True
+        newcomer = tmp_path / "newcomer"
+        write(newcomer / ".bmad/memory/lessons.md", "# Lessons\n\n### Zeppelin\nfly it\n")
+        age_tree(newcomer)
+        register(brain, newcomer.resolve(), name="newcomer")
+        assert _found(brain, "zeppelin") == {("newcomer", "Zeppelin\nfly it")}
+
+
+def test_an_index_without_the_quick_rows_gains_them_and_stays_exact(tmp_path: Path) -> None:
+    brain, roots = _settled_portfolio(tmp_path)
+    cache = tmp_path / "cache"
+    with cache_at(str(cache)):
+        _found(brain, "pgbouncer")
+        # As an index synced before these rows were kept.
+        conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
+        assert conn is not None
+        with index.transaction(conn):
+            conn.execute("DELETE FROM meta WHERE key LIKE 'watched_%'")
+        conn.close()
+        assert _quick(brain, cache) is None
+        _found(brain, "pgbouncer")
+        assert _quick(brain, cache) is True
+        write(roots[0] / ".bmad/memory/decisions.md", "# Decisions\n\n### Zeppelin\nland it\n")
+        assert _found(brain, "zeppelin") == {("project-0", "Zeppelin\nland it")}
+
+
+def test_a_root_too_recent_to_trust_keeps_the_check_root_by_root(tmp_path: Path) -> None:
+    brain, roots = _settled_portfolio(tmp_path)
+    with cache_at(str(tmp_path / "cache")):
+        _found(brain, "pgbouncer")
+        # Written just now: its stat cannot vouch for its bytes until it settles.
+        (roots[0] / ".bmad/memory/decisions.md").write_text("# Decisions\n\n### Zeppelin\nx\n")
+        assert _found(brain, "zeppelin") == {("project-0", "Zeppelin\nx")}
+        assert _quick(brain, tmp_path / "cache") is None
