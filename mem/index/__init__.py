@@ -804,9 +804,18 @@ def retired_notes(
 
     The schema's `retired` view decides; the first applicable event of a note wins.
     """
-    if not project_ids:
+    # Only roots whose lifecycle stores hold lines can retire a note; most hold none, and
+    # the view looks every file of each root named up.
+    with_events = {
+        row[0]
+        for row in conn.execute(
+            "SELECT DISTINCT f.project_id FROM lifecycle AS l JOIN files AS f ON f.id = l.file_id"
+        )
+    }
+    wanted = [project_id for project_id in project_ids if project_id in with_events]
+    if not wanted:
         return {}
-    members = ",".join(str(int(project_id)) for project_id in project_ids)
+    members = ",".join(str(int(project_id)) for project_id in wanted)
     rows = conn.execute(
         "SELECT id, kind, superseded_by FROM retired"
         f" WHERE project_id IN ({members}) ORDER BY id, line DESC"
