@@ -57,7 +57,7 @@ def schema_version(schema_text: str) -> str:
 # schema_version(schema()), kept as a constant so that a recall need not read and hash the
 # schema: tests/test_index_version.py fails, naming the new value, whenever schema.sql or
 # PARSER_VERSION changes without it.
-INDEX_VERSION = "b5a1ac78f65ba380"
+INDEX_VERSION = "11df7d0f868ab3f4"
 
 
 def cache_dir() -> str:
