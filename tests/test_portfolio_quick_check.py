@@ -126,3 +126,26 @@ def test_a_source_that_appears_is_watched_by_the_next_quick_check(tmp_path: Path
         decided, stale = _quick(brain, tmp_path / "cache")
         assert decided and stale is not None and len(stale) == 1
         assert _found(brain, "dirigible") == {("project-0", "Dirigible\nland")}
+
+
+def test_a_recall_leaves_the_quick_rows_to_a_later_one_while_another_writer_holds_the_index(
+    tmp_path: Path,
+) -> None:
+    brain, _ = _settled_portfolio(tmp_path)
+    cache = tmp_path / "cache"
+    with cache_at(str(cache)):
+        expected = _found(brain, "pgbouncer")
+        path = portfolio.index_path(str(brain.resolve()), str(cache))
+        writer = index.connect(path)
+        assert writer is not None
+        with index.transaction(writer):
+            writer.execute("DELETE FROM meta WHERE key LIKE 'watched_%'")
+        try:
+            writer.execute("BEGIN IMMEDIATE")
+            assert _found(brain, "pgbouncer") == expected
+            assert _quick(brain, cache) == (False, None)
+            writer.execute("COMMIT")
+        finally:
+            writer.close()
+        assert _found(brain, "pgbouncer") == expected
+        assert _quick(brain, cache) == (True, None)

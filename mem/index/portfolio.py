@@ -139,8 +139,7 @@ def _sync(brain: str, path: str, progress: Progress | None) -> tuple[index.Conne
     if not decided:
         stale = _stale_roots_one_by_one(conn, brain)
         if stale is None:  # an index synced before these rows were kept (or not in step)
-            with index.transaction(conn):
-                _remember_watch(conn, brain)
+            _remember_watch_unless_busy(conn, brain)
     if stale is None:
         return conn, Report()
     # BEGIN IMMEDIATE serialises the writers; each re-plans against the rows as they are
@@ -241,6 +240,26 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
                 stale.add(root)
             start = end
     return True, stale or None
+
+
+def _remember_watch_unless_busy(conn: index.Connection, brain: str) -> None:
+    """_remember_watch in its own transaction, unless another writer holds the index now.
+
+    The rows only save the next check time: a recall never waits for them.
+    """
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        began = index.begin_immediate(conn)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {index.BUSY_TIMEOUT_MS}")
+    if not began:
+        return
+    try:
+        _remember_watch(conn, brain)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def _remember_watch(conn: index.Connection, brain: str) -> None:
