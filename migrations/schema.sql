@@ -21,6 +21,8 @@ CREATE TABLE projects (
     watch TEXT,                     -- the watched paths: its sources and their folders
     UNIQUE (path, role)
 );
+-- Listing the roots (recall --scope all) reads this index alone, not the freshness blobs.
+CREATE INDEX projects_listing ON projects (path, role, name, found);
 
 -- One row per canonical source file of an indexed root.
 CREATE TABLE files (
@@ -39,6 +41,8 @@ CREATE TABLE files (
     utf8 INTEGER NOT NULL,          -- 1 when the bytes are valid UTF-8
     UNIQUE (project_id, path)
 );
+-- The recall sources of every root of a portfolio, read from this index alone.
+CREATE INDEX files_recall ON files (kind, rank, project_id);
 
 -- One row per note (a '###' section) or journal event.
 CREATE TABLE records (

@@ -393,7 +393,7 @@ def _recall_all(
         project_ids = [row.id for row in roots]
         everyone = len(roots) == len(rows)  # no --project, no root gone: no filter to apply
         ranks, paths = index.recall_file_ids(
-            conn, None if everyone else project_ids, request.include_archive
+            conn, {row.id: row.path for row in roots}, everyone, request.include_archive
         )
         retired = index.retired_notes(conn, project_ids)
         found = _rank(conn, terms, ranks, now_ms, limit + len(retired), paths)

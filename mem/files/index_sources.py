@@ -12,6 +12,7 @@ from mem.files.safe_paths import open_regular
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Literal
 
 
@@ -166,20 +167,24 @@ def watch_signature_and_newest(root: str, watched: list[str]) -> tuple[bytes, in
     return _spelled(values), max(mtimes, default=0)
 
 
-def watch_signatures(paths: list[str]) -> bytes | None:
+def watch_signatures(paths: Sequence[str] | Sequence[bytes]) -> bytes | None:
     """The watch_signature of many roots' watched_files at once, each root's in its place
     (SIGNATURE_BYTES a path); None when a number does not fit: then ask each root alone.
 
-    While every path can be stat'ed, the numbers are read without a Python step per path.
+    While every path can be stat'ed, each path's numbers are packed without a Python step.
     """
+    import struct  # portfolio syncs only
+
+    pack = struct.Struct(f"{len(_UNREADABLE)}q").pack
     try:
-        values = list(itertools.chain.from_iterable(map(_STAT_FIELDS, map(os.stat, paths))))
+        return b"".join(itertools.starmap(pack, map(_STAT_FIELDS, map(os.stat, paths))))
     except OSError:  # a watched path went away: the loop that marks it
-        values = _stat_values(paths)
-    return _packed(values)
+        return _packed(_stat_values(paths))
+    except struct.error:  # a number does not fit
+        return None
 
 
-def _stat_values(paths: list[str]) -> list[int]:
+def _stat_values(paths: Sequence[str] | Sequence[bytes]) -> list[int]:
     status = os.stat
     values: list[int] = []
     for path in paths:
@@ -208,7 +213,7 @@ def _spelled(values: list[int]) -> bytes:
     return repr(values).encode() if packed is None else packed
 
 
-def is_folder(path: str) -> bool:
+def is_folder(path: str | bytes) -> bool:
     """Whether a root is there: a directory, following links; False for anything unreadable."""
     try:
         return stat.S_ISDIR(os.stat(path).st_mode)

@@ -10,6 +10,13 @@ Freshness costs one `stat` per source of every root and no path resolution: each
 keeps the stat signature of its sources, and only a root whose signature changed is
 planned file by file. A root whose files were hashed too recently to trust their stat
 (racily clean) keeps no signature, so it is planned every time until it settles.
+
+Every sync ends by keeping, in `meta`, where each root's watched paths are (the
+`WATCH_KEYS` rows: the roots in order with their number of paths, every watched path
+joined to its root, the missing projects' paths), rewritten only when those change. A
+check then stats every path in one batch and compares it with the roots' signatures end
+to end: with nothing changed it reads one `meta` query and one column of the roots, and
+a root whose slice differs is stale without being asked again.
 """
 
 from __future__ import annotations
@@ -32,6 +39,9 @@ if TYPE_CHECKING:
 
 ROLE = "portfolio"  # of the index file, keyed by the brain's real path
 REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
+
+# meta rows of the freshness check's fast path, written in the same transaction as the roots.
+WATCH_KEYS = ("watched_brain", "watched_roots", "watched_paths", "watched_missing")
 
 # (projects done, projects in all, files read so far)
 Progress = Callable[[int, int, int], None]
@@ -125,7 +135,11 @@ def _sync(brain: str, path: str, progress: Progress | None) -> tuple[index.Conne
                 report = build_fresh(brain, path, progress)
                 conn = index.connect_built(path)
                 return conn, report
-    stale = _stale_roots(conn, brain)
+    decided, stale = _quick_check(conn, brain)
+    if not decided:
+        stale = _stale_roots_one_by_one(conn, brain)
+        if stale is None:  # an index synced before these rows were kept (or not in step)
+            _remember_watch_unless_busy(conn, brain)
     if stale is None:
         return conn, Report()
     # BEGIN IMMEDIATE serialises the writers; each re-plans against the rows as they are
@@ -148,6 +162,12 @@ def _stale_roots(conn: index.Connection, brain: str) -> set[int] | None:
     An empty set means the brain itself (its notes or its registry) changed: then the
     whole set of roots is reconciled with the registry.
     """
+    decided, stale = _quick_check(conn, brain)
+    return stale if decided else _stale_roots_one_by_one(conn, brain)
+
+
+def _stale_roots_one_by_one(conn: index.Connection, brain: str) -> set[int] | None:
+    """_stale_roots from every root's own row."""
     rows = index.project_rows(conn)
     if not any(row.role == "brain" and row.path == brain for row in rows):
         return set()
@@ -168,6 +188,113 @@ def _stale_roots(conn: index.Connection, brain: str) -> set[int] | None:
             return set()
         stale.add(row.id)
     return stale or None
+
+
+def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | None]:
+    """(decided, _stale_roots) from the `WATCH_KEYS` rows and the roots' signatures alone.
+
+    Undecided when the rows are not kept, do not match the roots, or a root keeps no
+    signature (or one the batch cannot give): the check then goes root by root.
+    """
+    undecided: tuple[bool, set[int] | None] = (False, None)
+    marks = ",".join("?" * len(WATCH_KEYS))
+    kept = dict(conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", WATCH_KEYS))
+    if len(kept) != len(WATCH_KEYS):
+        return undecided
+    brain_id, _, brain_path = kept["watched_brain"].partition("\n")
+    if brain_path != brain:
+        return undecided
+    signatures = dict(conn.execute("SELECT id, signature FROM projects"))
+    layout = [entry.split(":") for entry in kept["watched_roots"].split(",")]
+    if len(layout) != len(signatures):
+        return undecided
+    missing = kept["watched_missing"].split(b"\0") if kept["watched_missing"] else []
+    stale = set()
+    found: list[int] = []  # the roots whose paths are watched, in order, and their signatures
+    signed: list[bytes] = []
+    for entry, count in layout:
+        root = int(entry)
+        if root not in signatures:
+            return undecided
+        if count == "-":  # a missing project: stale once its folder is back
+            if index_sources.is_folder(missing.pop(0)):
+                stale.add(root)
+            continue
+        signature = signatures[root]
+        if signature is None or len(signature) != int(count) * index_sources.SIGNATURE_BYTES:
+            return undecided
+        found.append(root)
+        signed.append(signature)
+    paths = kept["watched_paths"].split(b"\0") if kept["watched_paths"] else []
+    now = index_sources.watch_signatures(paths)
+    expected = b"".join(signed)
+    if now is None or len(now) != len(expected):
+        return undecided
+    if now != expected:
+        start = 0
+        for root, signature in zip(found, signed, strict=True):
+            end = start + len(signature)
+            if now[start:end] != signature:
+                if str(root) == brain_id:
+                    return True, set()  # the brain changed: reconcile every root
+                stale.add(root)
+            start = end
+    return True, stale or None
+
+
+def _remember_watch_unless_busy(conn: index.Connection, brain: str) -> None:
+    """_remember_watch in its own transaction, unless another writer holds the index now.
+
+    The rows only save the next check time: a recall never waits for them.
+    """
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        began = index.begin_immediate(conn)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {index.BUSY_TIMEOUT_MS}")
+    if not began:
+        return
+    try:
+        _remember_watch(conn, brain)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _remember_watch(conn: index.Connection, brain: str) -> None:
+    """Keep the `WATCH_KEYS` rows in step with the roots (rewritten only when they moved)."""
+    rows = index.project_rows(conn)
+    brain_rows = [row for row in rows if row.role == "brain" and row.path == brain]
+    marks = ",".join("?" * len(WATCH_KEYS))
+    if not brain_rows:
+        conn.execute(f"DELETE FROM meta WHERE key IN ({marks})", WATCH_KEYS)
+        return
+    layout = []
+    paths: list[list[str]] = []
+    missing = []
+    for row in rows:
+        if row.role == "project" and not row.found:
+            layout.append(f"{row.id}:-")
+            missing.append(row.path)
+        else:
+            # Joined to its root as the batch stats them: nothing resolved.
+            paths.append(index_sources.watched_files(row.path, _watched(row)))
+            layout.append(f"{row.id}:{len(paths[-1])}")
+    # Paths as the file system spells them, NUL-separated: the one byte no path holds.
+    values: tuple[object, ...] = (
+        f"{brain_rows[0].id}\n{brain}",
+        ",".join(layout),
+        os.fsencode("\0".join(itertools.chain.from_iterable(paths))),
+        os.fsencode("\0".join(missing)),
+    )
+    kept = dict(conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", WATCH_KEYS))
+    if tuple(kept.get(key) for key in WATCH_KEYS) == values:
+        return
+    conn.execute(f"DELETE FROM meta WHERE key IN ({marks})", WATCH_KEYS)
+    conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?)", list(zip(WATCH_KEYS, values, strict=True))
+    )
 
 
 def _changed(rows: list[index.ProjectRow]) -> list[index.ProjectRow]:
@@ -232,7 +359,19 @@ def _update(
         if progress is not None:
             progress(done, len(wanted), files)
     inserter.flush()
+    if not stale or _moved(conn, wanted):
+        _remember_watch(conn, brain)
     return Report(planned, files)
+
+
+def _moved(conn: index.Connection, rows: list[index.ProjectRow]) -> bool:
+    """Whether syncing these roots changed where their watched paths are (or if found)."""
+    members = ",".join(str(int(row.id)) for row in rows)
+    after = {
+        found[0]: found[1:]
+        for found in conn.execute(f"SELECT id, found, watch FROM projects WHERE id IN ({members})")
+    }
+    return any(after.get(row.id) != (row.found, row.watch) for row in rows)
 
 
 def _reconcile(
