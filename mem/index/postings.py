@@ -11,9 +11,10 @@ never raise a score, so the bound is safe; reading a group only ever lowers it.
 from __future__ import annotations
 
 import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
+import sys
 from array import array
 from collections import defaultdict, deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from itertools import chain, islice, repeat
 from operator import itemgetter
 
@@ -27,6 +28,7 @@ BUCKET_MS = 4 * 86_400_000
 # Buckets of every ts JavaScript can represent (±8.64e15 ms) are positive from here.
 BUCKET_BASE = -25_000_001
 ITEM = "q"  # record ids in a group: 8-byte integers
+ITEM_SIZE = 8
 
 
 def length_class(length: int) -> int:
@@ -91,45 +93,59 @@ class Groups:
     """Postings gathered in memory, written in one batch: the build flushes them as it goes."""
 
     def __init__(self) -> None:
-        # band -> (term, tf) -> record ids: keyed by the very pairs counts.items() yields.
-        self.bands: dict[int, defaultdict[tuple[bytes, int], list[int]]] = {}
+        # band -> (term, tf) -> record ids, already in the blob's format (ITEM, machine
+        # order): keyed by the very pairs counts.items() yields.
+        self.bands: dict[int, defaultdict[tuple[bytes, int], bytearray]] = {}
         self.size = 0
 
     def add(self, record_id: int, band: int, counts: Mapping[bytes, int]) -> None:
         groups = self.bands.get(band)
         if groups is None:
-            groups = self.bands[band] = defaultdict(list)
-        # In C: every (term, tf) pair's group gets the record id appended.
-        _consume(map(list.append, map(groups.__getitem__, counts.items()), repeat(record_id)))
+            groups = self.bands[band] = defaultdict(bytearray)
+        # In C: every (term, tf) pair's group gets the record id's bytes appended.
+        item = record_id.to_bytes(ITEM_SIZE, sys.byteorder, signed=True)
+        _consume(map(bytearray.extend, map(groups.__getitem__, counts.items()), repeat(item)))
         self.size += len(counts)
 
     def rows(
         self, ids: Mapping[bytes, int], part: int
-    ) -> Iterator[tuple[int, int, int, int, bytes]]:
-        """(term id, band, tf, part, records) of every group, in term order."""
-        groups = [
-            (ids[term], band, tf, group)
-            for band, band_groups in self.bands.items()
-            for (term, tf), group in band_groups.items()
-        ]
-        # In term order SQLite fills each B-tree page once instead of splitting pages all over.
-        groups.sort(key=_TERM)
-        # Each blob only as SQLite takes it: a batch's groups are not held twice.
-        return (
-            (term, band, tf, part, array(ITEM, group).tobytes()) for term, band, tf, group in groups
-        )
+    ) -> list[tuple[int, int, int, int, bytearray]]:
+        """(term id, band, tf, part, records) of every group, in key order."""
+        groups: list[tuple[int, int, int, int, bytearray]] = []
+        for band, band_groups in self.bands.items():
+            keys = band_groups.keys()
+            # Built in C: a batch holds hundreds of thousands of groups.
+            groups += zip(
+                map(ids.__getitem__, map(_TERM, keys)),
+                repeat(band),
+                map(_TF, keys),
+                repeat(part),
+                band_groups.values(),
+            )
+        # In key order SQLite fills each B-tree page once instead of splitting pages all
+        # over. No two groups share (term, band, tf): the blobs are never compared.
+        groups.sort()
+        return groups
 
     def flush(
-        self, conn: sqlite3.Connection, term_ids: TermIds, part: int = 0, staged: bool = False
+        self,
+        conn: sqlite3.Connection,
+        term_ids: TermIds,
+        part: int = 0,
+        staged: bool = False,
+        fresh: bool = False,
     ) -> None:
         """Write the groups as `part` of each: a build gives each batch its own part.
 
-        `staged` batches go to a temporary table, moved into the postings by `unstage`.
+        `staged` batches go to a temporary table, moved into the postings by `unstage`;
+        `fresh` says the postings table is empty.
         """
         if not self.bands:
             return
-        terms = {term for groups in self.bands.values() for term, _ in groups}
+        terms = set(map(_TERM, chain.from_iterable(self.bands.values())))
         rows = self.rows(term_ids.resolve(conn, terms), part)
+        self.bands = {}
+        self.size = 0
         if staged:
             conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {STAGED}"
@@ -137,11 +153,11 @@ class Groups:
             )
             _insert(conn, f"INSERT INTO {STAGED} VALUES ", "", rows)
         else:
+            # A fresh index's only batch meets no group already there: no upsert needed.
+            tail = "" if fresh else _UPSERT
             _insert(
-                conn, "INSERT INTO postings (term, band, tf, part, records) VALUES ", _UPSERT, rows
+                conn, "INSERT INTO postings (term, band, tf, part, records) VALUES ", tail, rows
             )
-        self.bands = {}
-        self.size = 0
 
 
 # Rows per INSERT: one statement step for many rows costs SQLite and Python less per row.
@@ -153,7 +169,7 @@ def _insert(
     conn: sqlite3.Connection,
     head: str,
     tail: str,
-    rows: Iterable[tuple[int, int, int, int, bytes]],
+    rows: Iterable[tuple[int, int, int, int, bytes | bytearray]],
 ) -> None:
     """`head` VALUES of every row, then `tail`, as a few multi-row INSERTs."""
     many = head + ",".join([_ROW] * ROWS_PER_INSERT) + tail
@@ -188,6 +204,7 @@ def unstage(conn: sqlite3.Connection) -> None:
 
 MERGED_PART = 1
 _TERM = itemgetter(0)
+_TF = itemgetter(1)
 
 
 class TermIds:
