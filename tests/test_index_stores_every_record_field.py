@@ -7,6 +7,7 @@ no NULL is bound); a field one of them leaves out must still come back as it was
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mem import index
 
@@ -16,7 +17,7 @@ COLUMNS = (
 )
 
 
-def _record(ordinal: int, kind: str, **fields: object) -> index.RecordRow:
+def _record(ordinal: int, kind: str, **fields: Any) -> index.RecordRow:
     record = index.RecordRow(
         ordinal, kind, f"ref {ordinal}", f"text {ordinal}", 2, {b"text": 1}, -ordinal
     )
