@@ -532,8 +532,8 @@ class Inserter:
         self.staged = False
 
     def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
-        # Rows by which of their columns are NULL (_SHAPES): a None given to SQLite costs
-        # the sqlite3 module two failed attribute look-ups, each formatting an exception.
+        # Rows by which of their columns are NULL (_SHAPES): the sqlite3 module offers a
+        # None (or bytes) to its adapters first, at the cost of a formatted exception each.
         rows: tuple[list[tuple[object, ...]], ...] = ([], [], [])
         notes, events, others = rows
         add = self.groups.add

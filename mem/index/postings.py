@@ -94,7 +94,8 @@ class Groups:
 
     def __init__(self) -> None:
         # band -> (term, tf) -> record ids, already in the blob's format (ITEM, machine
-        # order): keyed by the very pairs counts.items() yields.
+        # order): keyed by the very pairs counts.items() yields. A bytearray also binds as
+        # it is, where bytes would first be offered to the sqlite3 module's adapters.
         self.bands: dict[int, defaultdict[tuple[bytes, int], bytearray]] = {}
         self.size = 0
 
