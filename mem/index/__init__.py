@@ -23,7 +23,7 @@ from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     # contextlib only where an index is built or written: importing it costs a recall 1 ms.
-    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from collections.abc import Iterable, Iterator, Mapping
     from contextlib import AbstractContextManager
 
     import filelock
@@ -273,11 +273,17 @@ def build(path: str, root: str) -> AbstractContextManager[sqlite3.Connection]:
 
 
 def _build(path: str, root: str) -> Iterator[sqlite3.Connection]:
-    import uuid  # builders only
+    import gc  # builders only
+    import uuid
 
     remove_killed_builds(path)
     temp = f"{path}.{uuid.uuid4().hex}.tmp"
     conn = sqlite3.connect(temp, isolation_level=None)
+    # A build makes millions of containers (postings groups, token counts) and none of them
+    # refers back to another: the cyclic collector would only walk them, over and over
+    # (a third of the build). Whatever cycle a build does make is collected afterwards.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         # A half-built file is thrown away, never opened: no journal and no syncing until
         # it is whole, then one fsync before the rename publishes it.
@@ -301,6 +307,9 @@ def _build(path: str, root: str) -> Iterator[sqlite3.Connection]:
         conn.close()
         remove(temp)
         raise
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def temporary_directory() -> AbstractContextManager[str]:
@@ -508,6 +517,22 @@ def touch_file(
     )
 
 
+def _insert_records(columns: str) -> str:
+    named = f"id, file_id, ordinal, kind, ref, text, tokens, {columns}"
+    marks = ", ".join("?" * len(named.split(",")))
+    return f"INSERT INTO records ({named}) VALUES ({marks})"
+
+
+_NOTE_NULLS = (None,) * 5  # agent to line
+_EVENT_NULLS = (None, None)  # memory_id and revision
+# The INSERT of each shape of record row: every note's, every event's, any other.
+_SHAPES = (
+    _insert_records("digest, memory_id, revision"),
+    _insert_records("digest, agent, ts, ts_ms, ts_local, line"),
+    _insert_records("digest, agent, ts, ts_ms, ts_local, line, memory_id, revision"),
+)
+
+
 class Inserter:
     """Inserts records and their postings; the build keeps one for the whole index."""
 
@@ -531,12 +556,20 @@ class Inserter:
         self.staged = False
 
     def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
-        rows: list[tuple[object, ...]] = []
+        # Rows by which of their columns are NULL (_SHAPES): the sqlite3 module offers a
+        # None (or bytes) to its adapters first, at the cost of a formatted exception each.
+        rows: tuple[list[tuple[object, ...]], ...] = ([], [], [])
+        notes, events, others = rows
         add = self.groups.add
         record_id = self.next_id
+        written = 0
         for record in records:
-            # RecordRow's fields but counts, in the INSERT's column order.
-            rows.append((record_id, file_id, *record[:5], *record[6:]))
+            if record[7:12] == _NOTE_NULLS:
+                notes.append((record_id, file_id, *record[:5], *record[6:7], *record[12:]))
+            elif record[12:] == _EVENT_NULLS:
+                events.append((record_id, file_id, *record[:5], *record[6:12]))
+            else:
+                others.append((record_id, file_id, *record[:5], *record[6:]))
             if record.counts:
                 if record.kind == "note":
                     band = postings.length_class(record.length)
@@ -545,19 +578,19 @@ class Inserter:
                     band = postings.band_of(record.length, dated)
                 add(record_id, band, record.counts)
             record_id += 1
-            if len(rows) >= self.ROWS_PER_WRITE:
+            written += 1
+            if written >= self.ROWS_PER_WRITE:
                 self._write(rows)
-                rows = []
+                rows = ([], [], [])
+                notes, events, others = rows
+                written = 0
         self.next_id = record_id
         self._write(rows)
 
-    def _write(self, rows: Sequence[tuple[object, ...]]) -> None:
-        self.conn.executemany(
-            "INSERT INTO records (id, file_id, ordinal, kind, ref, text, tokens, digest, agent,"
-            " ts, ts_ms, ts_local, line, memory_id, revision)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
+    def _write(self, rows: tuple[list[tuple[object, ...]], ...]) -> None:
+        for statement, shaped in zip(_SHAPES, rows, strict=True):
+            if shaped:
+                self.conn.executemany(statement, shaped)
         if self.groups.size >= self.FLUSH_POSTINGS:
             self._spill(staged=self.fresh)
 
@@ -574,7 +607,7 @@ class Inserter:
             self.staged = False
         elif self.fresh:
             # Written in one batch, each group is whole already: the part unstage gives it.
-            self.groups.flush(self.conn, self.term_ids, postings.MERGED_PART)
+            self.groups.flush(self.conn, self.term_ids, postings.MERGED_PART, fresh=True)
         else:
             self._spill(staged=False)
         self.fresh = False

@@ -11,6 +11,7 @@ never raise a score, so the bound is safe; reading a group only ever lowers it.
 from __future__ import annotations
 
 import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
+import sys
 from collections import defaultdict, deque
 from itertools import chain, islice, repeat
 from operator import itemgetter
@@ -18,7 +19,7 @@ from operator import itemgetter
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Iterable, Mapping
     from typing import Final
 
 # Exact lengths below this; above, classes an eighth of a power of two wide: a class's
@@ -29,6 +30,7 @@ BUCKET_MS = 4 * 86_400_000
 # Buckets of every ts JavaScript can represent (±8.64e15 ms) are positive from here.
 BUCKET_BASE = -25_000_001
 ITEM: Final = "q"  # record ids in a group: 8-byte integers
+ITEM_SIZE = 8
 
 
 def length_class(length: int) -> int:
@@ -93,47 +95,60 @@ class Groups:
     """Postings gathered in memory, written in one batch: the build flushes them as it goes."""
 
     def __init__(self) -> None:
-        # band -> (term, tf) -> record ids: keyed by the very pairs counts.items() yields.
-        self.bands: dict[int, defaultdict[tuple[bytes, int], list[int]]] = {}
+        # band -> (term, tf) -> record ids, already in the blob's format (ITEM, machine
+        # order): keyed by the very pairs counts.items() yields. A bytearray also binds as
+        # it is, where bytes would first be offered to the sqlite3 module's adapters.
+        self.bands: dict[int, defaultdict[tuple[bytes, int], bytearray]] = {}
         self.size = 0
 
     def add(self, record_id: int, band: int, counts: Mapping[bytes, int]) -> None:
         groups = self.bands.get(band)
         if groups is None:
-            groups = self.bands[band] = defaultdict(list)
-        # In C: every (term, tf) pair's group gets the record id appended.
-        _consume(map(list.append, map(groups.__getitem__, counts.items()), repeat(record_id)))
+            groups = self.bands[band] = defaultdict(bytearray)
+        # In C: every (term, tf) pair's group gets the record id's bytes appended.
+        item = record_id.to_bytes(ITEM_SIZE, sys.byteorder, signed=True)
+        _consume(map(bytearray.extend, map(groups.__getitem__, counts.items()), repeat(item)))
         self.size += len(counts)
 
     def rows(
         self, ids: Mapping[bytes, int], part: int
-    ) -> Iterator[tuple[int, int, int, int, bytes]]:
+    ) -> list[tuple[int, int, int, int, bytearray]]:
         """(term id, band, tf, part, records) of every group, in term order."""
-        from array import array  # writers only: a recall reads groups with decode()
-
-        groups = [
-            (ids[term], band, tf, group)
-            for band, band_groups in self.bands.items()
-            for (term, tf), group in band_groups.items()
-        ]
-        # In term order SQLite fills each B-tree page once instead of splitting pages all over.
+        groups: list[tuple[int, int, int, int, bytearray]] = []
+        for band, band_groups in self.bands.items():
+            keys = band_groups.keys()
+            # Built in C: a batch holds hundreds of thousands of groups.
+            groups += zip(
+                map(ids.__getitem__, map(_TERM, keys)),
+                repeat(band),
+                map(_TF, keys),
+                repeat(part),
+                band_groups.values(),
+            )
+        # In term order SQLite fills each B-tree page once instead of splitting pages all
+        # over (a full key order costs the sort more than it saves SQLite).
         groups.sort(key=_TERM)
-        # Each blob only as SQLite takes it: a batch's groups are not held twice.
-        return (
-            (term, band, tf, part, array(ITEM, group).tobytes()) for term, band, tf, group in groups
-        )
+        return groups
 
     def flush(
-        self, conn: sqlite3.Connection, term_ids: TermIds, part: int = 0, staged: bool = False
+        self,
+        conn: sqlite3.Connection,
+        term_ids: TermIds,
+        part: int = 0,
+        staged: bool = False,
+        fresh: bool = False,
     ) -> None:
         """Write the groups as `part` of each: a build gives each batch its own part.
 
-        `staged` batches go to a temporary table, moved into the postings by `unstage`.
+        `staged` batches go to a temporary table, moved into the postings by `unstage`;
+        `fresh` says the postings table is empty.
         """
         if not self.bands:
             return
-        terms = {term for groups in self.bands.values() for term, _ in groups}
+        terms = set(map(_TERM, chain.from_iterable(self.bands.values())))
         rows = self.rows(term_ids.resolve(conn, terms), part)
+        self.bands = {}
+        self.size = 0
         if staged:
             conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {STAGED}"
@@ -141,11 +156,11 @@ class Groups:
             )
             _insert(conn, f"INSERT INTO {STAGED} VALUES ", "", rows)
         else:
+            # A fresh index's only batch meets no group already there: no upsert needed.
+            tail = "" if fresh else _UPSERT
             _insert(
-                conn, "INSERT INTO postings (term, band, tf, part, records) VALUES ", _UPSERT, rows
+                conn, "INSERT INTO postings (term, band, tf, part, records) VALUES ", tail, rows
             )
-        self.bands = {}
-        self.size = 0
 
 
 # Rows per INSERT: one statement step for many rows costs SQLite and Python less per row.
@@ -157,7 +172,7 @@ def _insert(
     conn: sqlite3.Connection,
     head: str,
     tail: str,
-    rows: Iterable[tuple[int, int, int, int, bytes]],
+    rows: Iterable[tuple[int, int, int, int, bytes | bytearray]],
 ) -> None:
     """`head` VALUES of every row, then `tail`, as a few multi-row INSERTs."""
     many = head + ",".join([_ROW] * ROWS_PER_INSERT) + tail
@@ -192,6 +207,7 @@ def unstage(conn: sqlite3.Connection) -> None:
 
 MERGED_PART = 1
 _TERM = itemgetter(0)
+_TF = itemgetter(1)
 
 
 class TermIds:
