@@ -57,7 +57,7 @@ def schema_version(schema_text: str) -> str:
 # schema_version(schema()), kept as a constant so that a recall need not read and hash the
 # schema: tests/test_index_version.py fails, naming the new value, whenever schema.sql or
 # PARSER_VERSION changes without it.
-INDEX_VERSION = "b5a1ac78f65ba380"
+INDEX_VERSION = "54959e5e6654f9b6"
 
 
 def cache_dir() -> str:
@@ -389,6 +389,7 @@ FILE_TABLES = [
     "pattern_scores",
     "promotions",
     "registry",
+    "file_blocks",
 ]
 
 
@@ -611,6 +612,34 @@ def note_digests(conn: sqlite3.Connection, file_id: int) -> list[int] | None:
     if ordinals != ",".join(map(str, range(count))):
         return None
     return list(map(int, digests.split(",")))
+
+
+def note_count(conn: sqlite3.Connection, file_id: int) -> int | None:
+    """How many records a notes file has, or None unless they are numbered 0..n-1."""
+    count, first, last = conn.execute(
+        "SELECT count(*), min(ordinal), max(ordinal) FROM records WHERE file_id = ?", (file_id,)
+    ).fetchone()
+    if count == 0:
+        return 0
+    return int(count) if first == 0 and last == count - 1 else None
+
+
+def file_blocks(conn: sqlite3.Connection, file_id: int) -> tuple[int, bytes, bytes] | None:
+    """(block size, digests from the start, digests from the end) as a notes file last stood."""
+    row = conn.execute(
+        "SELECT block, front, back FROM file_blocks WHERE file_id = ?", (file_id,)
+    ).fetchone()
+    return None if row is None else (row[0], row[1], row[2])
+
+
+def set_file_blocks(
+    conn: sqlite3.Connection, file_id: int, blocks: tuple[int, bytes, bytes]
+) -> None:
+    """Store a notes file's block digests (sync.file_blocks)."""
+    conn.execute(
+        "INSERT OR REPLACE INTO file_blocks (file_id, block, front, back) VALUES (?, ?, ?, ?)",
+        (file_id, *blocks),
+    )
 
 
 def move_records(
