@@ -384,9 +384,7 @@ def _edited_stretch(
     if sections is None:
         return None, blocks
     size = len(data)
-    both = min(size, row.size)
-    head = min(_common_prefix(_digests(stored[1]), _digests(blocks[1])) * BLOCK, both)
-    tail = min(_common_prefix(_digests(stored[2]), _digests(blocks[2])) * BLOCK, both - head)
+    head, tail = _unchanged_ends(stored, blocks, row.size, size)
     after_newline, at_start = parse._utf8_heading_lines()
     headings = len(after_newline.findall(data, 0, head))
     if at_start.match(data, 0, head):
@@ -494,25 +492,49 @@ def touched_only(
     return True
 
 
-def _appends_only(work: Plan, indexed: dict[str, index.FileRow], reads: Reads) -> bool:
-    """Every change is a journal that grew (or a file whose bytes did not change)."""
+# An edit of a notes file whose changed bytes fit in this is applied under SQLite's write
+# lock alone, as an append is: it takes milliseconds, well within other writers' patience.
+QUICK_BYTES = 1 << 20
+
+
+def _quick_only(
+    conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow], reads: Reads
+) -> bool:
+    """Every change is a journal that grew, a notes file edited in a short stretch, or a
+    file whose bytes did not change."""
     if work.removed:
         return False
     for source in work.check:
         row = indexed.get(source.spec.relative)
-        if row is None:
+        if row is None or row.real_path != source.real or row.rank != source.spec.rank:
             return False
         read = _read(source, reads)
+        data = read.data
         if not (
             _same_file_and_bytes(row, source, read.hash)
-            or (
-                row.real_path == source.real
-                and row.rank == source.spec.rank
-                and _is_append(source.spec.kind, row, read.data)
-            )
+            or _is_append(source.spec.kind, row, data)
+            or (source.spec.kind == "notes" and _short_edit(conn, row, data))
         ):
             return False
     return True
+
+
+def _short_edit(conn: index.Connection, row: index.FileRow, data: bytes) -> bool:
+    stored = index.file_blocks(conn, row.id)
+    if stored is None or stored[0] != BLOCK:
+        return False
+    head, tail = _unchanged_ends(stored, file_blocks(data), row.size, len(data))
+    return len(data) - tail - head <= QUICK_BYTES
+
+
+def _unchanged_ends(
+    stored: tuple[int, bytes, bytes], blocks: tuple[int, bytes, bytes], old_size: int, size: int
+) -> tuple[int, int]:
+    """How many bytes at the start and then at the end are the same in the old and new file."""
+    both = min(size, old_size)
+    head = min(_common_prefix(_digests(stored[1]), _digests(blocks[1])) * BLOCK, both)
+    tail = min(_common_prefix(_digests(stored[2]), _digests(blocks[2])) * BLOCK, both - head)
+    return head, tail
 
 
 def _is_append(kind: str, row: index.FileRow, data: bytes) -> bool:
@@ -659,14 +681,15 @@ def _sync(root: str, role: str, path: str, kept: index.Connection | None = None)
             return Synced(conn, Report(), indexed)
         if touched_only(conn, index.ONLY_PROJECT, work, indexed, reads):
             return Synced(conn, Report(), index.file_rows(conn))
-        # A journal that grew is the common change (every `mem write`): SQLite's own write
-        # lock serialises it, so it needs neither the file lock nor its import. A writer
-        # that holds SQLite's lock past the busy timeout sends it the long way round.
-        if _appends_only(work, indexed, reads) and index.begin_immediate(conn):
+        # A journal that grew is the common change (every `mem write`), a notes file edited
+        # in one place the next: SQLite's own write lock serialises such short work, so it
+        # needs neither the file lock nor its import. A writer that holds SQLite's lock past
+        # the busy timeout sends it the long way round.
+        if _quick_only(conn, work, indexed, reads) and index.begin_immediate(conn):
             try:
                 indexed = index.file_rows(conn)
                 work = plan(index_sources.stat_sources(root, specs), indexed)
-                if _appends_only(work, indexed, reads):
+                if _quick_only(conn, work, indexed, reads):
                     report = apply(conn, index.ONLY_PROJECT, work, indexed, reads)
                     conn.execute("COMMIT")
                     return Synced(conn, report, index.file_rows(conn))
