@@ -13,7 +13,6 @@ import contextlib
 import operator
 import os
 import time
-from array import array
 from collections.abc import Callable, Iterator, Sequence
 from itertools import compress, count
 
@@ -194,7 +193,7 @@ def apply(
         grew = row is not None and _is_append(spec.kind, row, data)
         stretch, blocks = None, None
         if spec.kind == "notes":
-            stretch, blocks = _edited_stretch(conn, row, data)
+            stretch, blocks = _edited_stretch(conn, row, data, hashed)
         if stretch is not None and row is not None and row.utf8:
             # The unchanged start and end were valid UTF-8 and end and start at headings:
             # the file is valid UTF-8 iff what lies between them is.
@@ -356,6 +355,8 @@ class Stretch(NamedTuple):
 
 def file_blocks(data: bytes) -> tuple[int, bytes, bytes]:
     """(BLOCK, digests of the blocks from the start, of those from the end): index.file_blocks."""
+    from array import array
+
     import xxhash
 
     view, size, hashed = memoryview(data), len(data), xxhash.xxh3_64_intdigest
@@ -365,7 +366,7 @@ def file_blocks(data: bytes) -> tuple[int, bytes, bytes]:
 
 
 def _edited_stretch(
-    conn: index.Connection, row: index.FileRow | None, data: bytes
+    conn: index.Connection, row: index.FileRow | None, data: bytes, hashed: str
 ) -> tuple[Stretch | None, tuple[int, bytes, bytes]]:
     """Where a notes file changed, found from its block digests (None: read it all),
     and its new block digests.
@@ -374,7 +375,9 @@ def _edited_stretch(
     sections between two headings whose every byte lies in the equal start are kept, and
     so are those whose heading's "\n" lies in the equal end: only the rest is read.
     """
-    blocks = file_blocks(data)
+    blocks = _checked_blocks.pop(hashed, None)
+    if blocks is None or blocks[0] != BLOCK:
+        blocks = file_blocks(data)
     if row is None:
         return None, blocks
     stored = index.file_blocks(conn, row.id)
@@ -399,10 +402,8 @@ def _edited_stretch(
     return Stretch(start, stop, first, last), blocks
 
 
-def _digests(blob: bytes) -> array[int]:
-    digests = array("Q")
-    digests.frombytes(blob)
-    return digests
+def _digests(blob: bytes) -> memoryview:
+    return memoryview(blob).cast("Q")
 
 
 def _last_heading(data: bytes, end: int) -> int:
@@ -513,18 +514,25 @@ def _quick_only(
         if not (
             _same_file_and_bytes(row, source, read.hash)
             or _is_append(source.spec.kind, row, data)
-            or (source.spec.kind == "notes" and _short_edit(conn, row, data))
+            or (source.spec.kind == "notes" and _short_edit(conn, row, data, read.hash))
         ):
             return False
     return True
 
 
-def _short_edit(conn: index.Connection, row: index.FileRow, data: bytes) -> bool:
+def _short_edit(conn: index.Connection, row: index.FileRow, data: bytes, hashed: str) -> bool:
     stored = index.file_blocks(conn, row.id)
     if stored is None or stored[0] != BLOCK:
         return False
-    head, tail = _unchanged_ends(stored, file_blocks(data), row.size, len(data))
+    blocks = _checked_blocks.get(hashed) or file_blocks(data)
+    _checked_blocks[hashed] = blocks
+    head, tail = _unchanged_ends(stored, blocks, row.size, len(data))
     return len(data) - tail - head <= QUICK_BYTES
+
+
+# Block digests of files checked for a short edit, by their bytes' hash, until the re-sync
+# that follows takes them: the blocks are hashed once.
+_checked_blocks: dict[str, tuple[int, bytes, bytes]] = {}
 
 
 def _unchanged_ends(
