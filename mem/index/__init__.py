@@ -615,13 +615,21 @@ def note_digests(conn: sqlite3.Connection, file_id: int) -> list[int] | None:
 
 
 def note_count(conn: sqlite3.Connection, file_id: int) -> int | None:
-    """How many records a notes file has, or None unless they are numbered 0..n-1."""
-    count, first, last = conn.execute(
-        "SELECT count(*), min(ordinal), max(ordinal) FROM records WHERE file_id = ?", (file_id,)
-    ).fetchone()
-    if count == 0:
+    """How many records a notes file has (numbered 0..n-1), or None unless they start at 0.
+
+    Two seeks of the (file_id, ordinal) index rather than a count of every record: builds
+    number a file's sections 0..n-1 and re-syncs keep them so (a fresh build's snapshot,
+    ordinals included, is what the re-sync tests compare with).
+    """
+    first = conn.execute(
+        "SELECT min(ordinal) FROM records WHERE file_id = ?", (file_id,)
+    ).fetchone()[0]
+    last = conn.execute(
+        "SELECT max(ordinal) FROM records WHERE file_id = ?", (file_id,)
+    ).fetchone()[0]
+    if first is None:
         return 0
-    return int(count) if first == 0 and last == count - 1 else None
+    return int(last) + 1 if first == 0 else None
 
 
 def file_blocks(conn: sqlite3.Connection, file_id: int) -> tuple[int, bytes, bytes] | None:
