@@ -682,6 +682,7 @@ def _sync(root: str, role: str, path: str, kept: index.Connection | None = None)
     specs = specs_for(root, role)
     conn = kept or index.connect(path)
     reads: Reads = {}
+    _checked_blocks.clear()  # what an earlier sync checked and did not re-sync
     if conn is not None:
         indexed = index.file_rows(conn)
         work = plan(index_sources.stat_sources(root, specs), indexed)
