@@ -373,7 +373,7 @@ def _edited_stretch(
 
     Bytes equal at the start and end of the old and new file keep their headings, so the
     sections between two headings whose every byte lies in the equal start are kept, and
-    so are those whose heading's "\n" lies in the equal end: only the rest is read.
+    so are those whose heading's newline lies in the equal end: only the rest is read.
     """
     blocks = _checked_blocks.pop(hashed, None)
     if blocks is None or blocks[0] != BLOCK:
@@ -407,7 +407,7 @@ def _digests(blob: bytes) -> memoryview:
 
 
 def _last_heading(data: bytes, end: int) -> int:
-    """Where the last heading whose whole match lies in data[:end] starts (after its "\n")."""
+    """Where the last heading whose whole match lies in data[:end] starts (after its newline)."""
     after_newline, _ = parse._utf8_heading_lines()
     limit = end
     while True:
