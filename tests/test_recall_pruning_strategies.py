@@ -43,6 +43,8 @@ STRATEGIES = [
     {"POSTINGS_PER_TEXT": 10**9, "TEXT_COST": 10**9},  # postings read whole
     {"PAIRWISE_TERMS": 1, "SETTLE_STEPS": 1},
     {"SETTLE_STEPS": 0, "LOADED_BYTES": 64},
+    {"FEW_POSTINGS": 10**9, "LOADED_BYTES": 10**9},  # every query read whole, in one pass
+    {"FEW_POSTINGS": 0},  # every query read band by band
 ]
 
 

@@ -102,11 +102,18 @@ def _lone_surrogate() -> re.Pattern[str]:
     return re.compile("[\ud800-\udfff]")
 
 
-def _string(value: str) -> str:
-    # What json.dumps(value, ensure_ascii=False) returns, without its encoder object per call.
-    from json.encoder import encode_basestring
+_encode_basestring: Any = None
 
-    text = encode_basestring(value)
+
+def _string(value: str) -> str:
+    # What json.dumps(value, ensure_ascii=False) returns, without its encoder object per call
+    # (and without an import statement per call: a recall's JSON has a hundred strings).
+    global _encode_basestring
+    if _encode_basestring is None:
+        from json.encoder import encode_basestring
+
+        _encode_basestring = encode_basestring
+    text: str = _encode_basestring(value)
     if text.isascii():
         return text
     # Well-formed JSON.stringify escapes a lone surrogate instead of emitting invalid UTF-16.
@@ -135,6 +142,8 @@ def _is_array_index(key: str) -> bool:
 
 def property_order(value: dict[str, Any]) -> list[str]:
     """JavaScript's own-key order: array-index keys ascending, then the rest as inserted."""
+    if not any(key[:1].isdigit() for key in value):
+        return list(value)  # no key can be an array index (nor, unlike int(), a " 1")
     indices = [key for key in value if _is_array_index(key)]
     if not indices:
         return list(value)
@@ -156,6 +165,17 @@ def stringify(value: Any) -> str:
 
 def stringify_pretty(value: Any, indent: str = "") -> str:
     """JSON.stringify(value, null, 2)."""
+    # Strings and plain objects first: they are nearly all of what mem writes.
+    kind = type(value)
+    if kind is str:
+        return _string(value)
+    if kind is dict and value:
+        inner = indent + "  "
+        items = [
+            inner + _string(k) + ": " + stringify_pretty(value[k], inner)
+            for k in property_order(value)
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     scalar = _scalar(value)
     if scalar is not None:
         return scalar
@@ -163,15 +183,15 @@ def stringify_pretty(value: Any, indent: str = "") -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        items = (
+        items = [
             inner + _string(k) + ": " + stringify_pretty(value[k], inner)
             for k in property_order(value)
-        )
+        ]
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     if isinstance(value, list | tuple):
         if not value:
             return "[]"
-        items = (inner + stringify_pretty(v, inner) for v in value)
+        items = [inner + stringify_pretty(v, inner) for v in value]
         return "[\n" + ",\n".join(items) + "\n" + indent + "]"
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
 

@@ -14,7 +14,12 @@ stops when no band's bound can reach the `limit`-th best score. Until the top is
 record read is scored; after that a record read from one group only waits with what it is
 known to hold, and at the end only the waiting records whose own bound (known frequencies,
 and the band's last frontiers for the rest) still reaches the top are scored from their
-text. The records within a relative 1e-9 of the last place are rescored with V8's
+text. With three query terms or more, the first records read rarely hold most of them and
+the top they fill is low: the small groups read after that also wait in the queue, at
+their own bound, and when no band can beat it they are scored from their text (a few
+dozen records), which raises the top's floor before the long settling. A query whose
+postings are few and all loaded skips the queue: every band is read in one pass
+(read_all). The records within a relative 1e-9 of the last place are rescored with V8's
 arithmetic (mem.core.jsmath), so scores, ties and order are the reference's.
 
 Functions take a connection and return ranked records: no state outlives a call.
@@ -102,11 +107,15 @@ def _json_ids(ids: Iterable[int]) -> str:
     return "[" + ",".join(map(str, ids)) + "]"
 
 
-def _weight(tf: int) -> float:
-    return _WEIGHTS[tf] if tf < len(_WEIGHTS) else 1.0 + math.log(tf)
+class _Weights(dict[int, float]):
+    """1 + ln tf by tf, computed on first use: a look-up costs less than a call."""
+
+    def __missing__(self, tf: int) -> float:
+        weight = self[tf] = 1.0 + math.log(tf)
+        return weight
 
 
-_WEIGHTS = [-math.inf] + [1.0 + math.log(tf) for tf in range(1, 256)]
+_WEIGHT = _Weights()
 
 
 def _factor(band: int, now_ms: float | None) -> float:
@@ -150,28 +159,55 @@ def search(
         if term_id is not None:
             _load_groups(conn, bands, term_id, place, now_ms, width > 1)
     searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms, projects or {})
-    queue = [(-state.bound(width), band) for band, state in bands.items()]
+    if width > 1 and _all_loaded_and_few(bands):
+        searcher.read_all(bands)
+        return searcher.exact()
+    # (-bound, band, -1) for a band's unread records; (-bound, band, slot) for a small group
+    # read once the top was full, whose records wait in `early[slot]`: when no band can
+    # beat its bound they are scored from their text, which raises the top's floor sooner
+    # than waiting for resolve would.
+    queue = [(-state.bound(width), band, -1) for band, state in bands.items()]
     heapq.heapify(queue)
+    early: list[array[int]] = []
     while queue:
-        highest, band = heapq.heappop(queue)
+        highest, band, slot = heapq.heappop(queue)
         if searcher.settled(-highest):
             break
+        if slot >= 0:
+            # With the other waiting groups no band can beat either: one statement for all.
+            groups = [early[slot]]
+            while queue and queue[0][2] >= 0 and not searcher.settled(-queue[0][0]):
+                groups.append(early[heapq.heappop(queue)[2]])
+            searcher.score_early(chain.from_iterable(groups))
+            continue
         state = bands[band]
         chosen = _cheapest(state, width)
         tf, size = chosen.groups[chosen.position]
         if width > 1 and _whole_band_is_cheaper(state, size):
             searcher.read_band(state)
             continue
-        searcher.read(chosen.records(conn, chosen.position), tf, band, chosen.place)
+        group = chosen.records(conn, chosen.position)
+        waits = searcher.read(group, tf, band, chosen.place)
         chosen.position += 1
         chosen.unread -= size
-        state.total -= _weight(tf)
+        state.total -= _WEIGHT[tf]
         if chosen.position < len(chosen.groups):
-            state.total += _weight(chosen.groups[chosen.position][0])
+            following = _WEIGHT[chosen.groups[chosen.position][0]]
+            state.total += following
+            matched = state.live
         else:
+            following = 0.0
             state.live -= 1
+            matched = state.live + 1
+        if waits and size <= EARLY_TEXT and searcher.early_budget > 0:
+            searcher.early_budget -= size
+            # Its records hold the term with this tf, the band's other terms at most at
+            # their frontiers (a priority: resolve bounds them exactly).
+            bound = state.factor * (matched / width) * (state.total - following + _WEIGHT[tf])
+            heapq.heappush(queue, (-bound, band, len(early)))
+            early.append(group)
         if state.live:
-            heapq.heappush(queue, (-state.bound(width), band))
+            heapq.heappush(queue, (-state.bound(width), band, -1))
     searcher.resolve(bands)
     return searcher.exact()
 
@@ -189,29 +225,43 @@ def _load_groups(
     A one-term query reads a few groups only: it takes none of their records up front.
     """
     current = _Term(term_id, place, -1)  # no band is negative
+    # One row per part, in key order: a group's parts are consecutive and merged here, which
+    # costs less than SQLite's GROUP BY and group_concat (most groups have a single part).
     if with_records:
         rows = conn.execute(
-            "SELECT band, tf, sum(length(records)), CASE WHEN sum(length(records)) <= ?"
-            " THEN CAST(group_concat(records, '') AS BLOB) END FROM postings WHERE term = ?"
-            " GROUP BY band, tf ORDER BY band DESC, tf DESC",
+            "SELECT band, tf, length(records), CASE WHEN length(records) <= ? THEN records END"
+            " FROM postings WHERE term = ? ORDER BY band DESC, tf DESC",
             (LOADED_BYTES, term_id),
         )
     else:
         rows = conn.execute(
-            "SELECT band, tf, sum(length(records)), NULL FROM postings WHERE term = ?"
-            " GROUP BY band, tf ORDER BY band DESC, tf DESC",
+            "SELECT band, tf, length(records), NULL FROM postings WHERE term = ?"
+            " ORDER BY band DESC, tf DESC",
             (term_id,),
         )
+    groups = current.groups
+    last_tf = 0
     for band, tf, size, blob in rows:
         if band != current.band:
             state = bands.get(band)
             if state is None:
                 state = bands[band] = _Band(band, _factor(band, now_ms))
             current = _Term(term_id, place, band)
+            groups = current.groups
             state.terms.append(current)
             state.live += 1
-            state.total += _weight(tf)
-        current.groups.append((tf, size // 8))
+            state.total += _WEIGHT[tf]
+        elif tf == last_tf:
+            # Another part of the group: its records are loaded only if every part was.
+            count = groups[-1][1] + size // 8
+            groups[-1] = (tf, count)
+            loaded = current.loaded[-1]
+            both = loaded + blob if loaded is not None and blob is not None else None
+            current.loaded[-1] = both if both is not None and len(both) <= LOADED_BYTES else None
+            current.unread += size // 8
+            continue
+        last_tf = tf
+        groups.append((tf, size // 8))
         current.loaded.append(blob)
         current.unread += size // 8
 
@@ -222,10 +272,32 @@ LOADED_BYTES = 4096
 TEXT_COST = 16
 # ... or as checking this many postings against a set of waiting records (in C).
 POSTINGS_PER_TEXT = 128
+# Groups read once the top was full of up to this many records are scored early.
+EARLY_TEXT = 32
+EARLY_RECORDS = 64
 # Reads of a band's groups for its waiting records, before the rest are scored from text.
 SETTLE_STEPS = 8
 # Records of a band held with two terms or more: found pairwise up to this many terms.
 PAIRWISE_TERMS = 8
+
+
+_BAND_SHIFT = 32
+_TF = (1 << _BAND_SHIFT) - 1
+
+
+# A query whose postings are all loaded and this few reads them all at once, every band in
+# one pass: fewer statements and less bookkeeping than the band-by-band search.
+FEW_POSTINGS = 4096
+
+
+def _all_loaded_and_few(bands: Mapping[int, _Band]) -> bool:
+    total = 0
+    for state in bands.values():
+        for term in state.terms:
+            if None in term.loaded:
+                return False
+            total += term.unread
+    return total <= FEW_POSTINGS
 
 
 def _whole_band_is_cheaper(state: _Band, size: int) -> bool:
@@ -241,17 +313,20 @@ def _cheapest(state: _Band, width: int) -> _Term:
     """The live term whose next group lowers the band's bound most per record read."""
     best: _Term | None = None
     best_gain = -1.0
+    total = state.total
+    live = state.live
+    now = live * total  # the bound over factor / width, the same for every term
     for term in state.terms:
-        if term.position == len(term.groups):
+        groups = term.groups
+        position = term.position
+        if position == len(groups):
             continue
-        tf, size = term.groups[term.position]
-        total = state.total - _weight(tf)
-        live = state.live
-        if term.position + 1 < len(term.groups):
-            total += _weight(term.groups[term.position + 1][0])
+        tf, size = groups[position]
+        if position + 1 < len(groups):
+            after = live * (total - _WEIGHT[tf] + _WEIGHT[groups[position + 1][0]])
         else:
-            live -= 1
-        gain = (state.bound(width) - state.factor * (live / width) * total) / max(size, 1)
+            after = (live - 1) * (total - _WEIGHT[tf])
+        gain = (now - after) / (size or 1)
         if gain > best_gain:
             best, best_gain = term, gain
     assert best is not None, "a band in the queue has a live term"
@@ -264,11 +339,13 @@ _Class = tuple[dict[int, int], set[int]]
 
 def _split(classes: list[_Class], groups: list[tuple[int, int, array[int]]]) -> list[_Class]:
     """The classes refined by the groups read: those a group holds know its term's tf."""
+    waiting: set[int] = set().union(*(ids for _, ids in classes))
     for place, tf, records in groups:
-        members = set(records)
+        # Only the waiting records a group holds: a big group is never made a set.
+        members = waiting.intersection(records)
         refined = []
         for known, ids in classes:
-            held = ids & members if place not in known else None
+            held = ids & members if members and place not in known else None
             if held:
                 refined.append(({**known, place: tf}, held))
                 ids = ids - held
@@ -295,6 +372,7 @@ class _Searcher:
         self.projects = projects
         self.local_offset_ms = local_offset_ms
         self.terms = [term.encode("latin-1") for term in terms]
+        self.spaced_terms = [b" " + term + b" " for term in self.terms]
         self.files = files
         self.now_ms = now_ms
         self.limit = limit
@@ -304,6 +382,11 @@ class _Searcher:
         # as they will.
         self.pending: dict[int, list[tuple[int, int, array[int]]]] = {}
         self.found: list[Candidate] = []
+        # Records that may still be scored early, from their text (see search): with three
+        # terms or more, the first records read rarely hold most of them, and the top's
+        # floor they set stays far below the answer's.
+        early = EARLY_RECORDS if limit is None else min(EARLY_RECORDS, 8 * limit)
+        self.early_budget = early if len(terms) >= 3 else 0
         self.best: list[float] = []  # min-heap of the limit best approximate scores
 
     def threshold(self) -> float:
@@ -317,16 +400,28 @@ class _Searcher:
         """No unread record can reach the top: every one scores at most `bound`."""
         return bound * (1 + 4 * EPSILON) < self.threshold()
 
-    def read(self, group: array[int], tf: int, band: int, place: int) -> None:
-        """A group's new records: scored at once while the top is not full, else pending."""
+    def read(self, group: array[int], tf: int, band: int, place: int) -> bool:
+        """A group's new records: scored at once while the top is not full, else pending.
+
+        True when they wait.
+        """
         seen = self.seen
         if len(self.terms) > 1 and self.threshold() > -math.inf:
             self.pending.setdefault(band, []).append((place, tf, group))
-            return
+            return True
         new = [record_id for record_id in group if record_id not in seen]
         if new:
             seen.update(new)
             self._score_records(new, (tf,) if len(self.terms) == 1 else None)
+        return False
+
+    def score_early(self, records: Iterable[int]) -> None:
+        """Score waiting records from their text now (those not scored yet)."""
+        seen = self.seen
+        new = list(dict.fromkeys(record_id for record_id in records if record_id not in seen))
+        if new:
+            seen.update(new)
+            self._score_records(new, None)
 
     def _score_records(self, ids: list[int], frequencies: tuple[int, ...] | None) -> None:
         """Score records from their text (or with the frequencies given for them all)."""
@@ -337,8 +432,10 @@ class _Searcher:
         )
         for row in rows:
             if frequencies is None:
-                counts, _ = parse.term_counts(parse.token_bytes(row[7]))
-                self._score(row, tuple(counts.get(term, 0) for term in self.terms))
+                # Each token between two spaces, once the spaces are doubled: counting
+                # " term " counts the tokens equal to the term, no other token is made.
+                spaced = b" " + parse.token_bytes(row[7]).replace(b" ", b"  ") + b" "
+                self._score(row, tuple(map(spaced.count, self.spaced_terms)))
             else:
                 self._score(row, frequencies)
 
@@ -370,7 +467,7 @@ class _Searcher:
         frontier = [0.0] * len(self.terms)  # by query position: 0 once a term is read
         for term in state.terms:
             if term.position < len(term.groups):
-                frontier[term.place] = _weight(term.groups[term.position][0])
+                frontier[term.place] = _WEIGHT[term.groups[term.position][0]]
         unknown = sum(frontier)
         live = len(frontier) - frontier.count(0.0)
         factor = state.factor / len(self.terms)
@@ -385,7 +482,7 @@ class _Searcher:
                     total -= weight
                 else:
                     matched += 1
-                total += _weight(tf)
+                total += _WEIGHT[tf]
             bound = total * matched * factor
             if bound >= floor:
                 bounded.append((bound, held))
@@ -464,7 +561,6 @@ class _Searcher:
             for group, (tf, _) in enumerate(term.groups):
                 found[term.place].update(zip(term.records(self.conn, group), repeat(tf)))
         lookups = [frequencies.get for frequencies in found if frequencies]
-        places_found = [place for place, frequencies in enumerate(found) if frequencies]
         factor = state.factor / width
         floor = self.threshold() * (1 - 4 * EPSILON)
         if floor == -math.inf:
@@ -483,10 +579,10 @@ class _Searcher:
                 everyone = {record_id for record_id, terms in held_by.items() if terms > 1}
             for term in live:
                 for group, (tf, _) in enumerate(term.groups):
-                    if _weight(tf) * factor >= floor:
+                    if _WEIGHT[tf] * factor >= floor:
                         everyone.update(term.records(self.conn, group))
             for _, tf, records in waiting:
-                if _weight(tf) * factor >= floor:
+                if _WEIGHT[tf] * factor >= floor:
                     everyone.update(records)
         # Bounds from the postings alone (exact for notes of an exact-length band), best first.
         bounded = []
@@ -497,12 +593,88 @@ class _Searcher:
                 tf = lookup(record_id, 0)
                 if tf:
                     matched += 1
-                    hits += _weight(tf)
+                    hits += _WEIGHT[tf]
             bounded.append((hits * matched * factor, record_id))
         bounded.sort(reverse=True)
-        seen.update(record_id for _, record_id in bounded)
-        for start in range(0, len(bounded), 64):
-            chunk = bounded[start : start + 64]
+        self._score_bounded(bounded, found)
+
+    def read_all(self, bands: Mapping[int, _Band]) -> None:
+        """Every group of every band at once (all loaded): frequencies from the postings.
+
+        The records held with two terms or more are bounded and scored first, best first;
+        then the records held with one term only, group by group while a group's bound
+        (1 + ln tf) × the band's factor / |Q| still reaches the top.
+        """
+        width = len(self.terms)
+        # record id -> its band's position in `factors` << 32 | tf: one dict per term
+        # holds both, as a record lies in one band only.
+        found: list[dict[int, int]] = [{} for _ in range(width)]
+        factors: list[float] = []
+        singles = []
+        for state in bands.values():
+            factor = state.factor / width
+            code = len(factors) << _BAND_SHIFT
+            factors.append(factor)
+            for term in state.terms:
+                into = found[term.place]
+                for group, (tf, _) in enumerate(term.groups):
+                    records = term.records(self.conn, group)
+                    into.update(zip(records, repeat(code | tf)))
+                    singles.append((_WEIGHT[tf] * factor, records))
+                term.position = len(term.groups)
+                term.unread = 0
+            state.live = 0
+        present = [frequencies.keys() for frequencies in found if frequencies]
+        lookups = [frequencies.get for frequencies in found if frequencies]
+        several: set[int] = set()
+        if len(present) <= PAIRWISE_TERMS:
+            for first, held in enumerate(present):
+                for other in present[first + 1 :]:
+                    several |= held & other
+        else:
+            held_by = Counter(chain.from_iterable(present))
+            several = {record_id for record_id, terms in held_by.items() if terms > 1}
+        bounded = []
+        for record_id in several:
+            hits = 0.0
+            matched = 0
+            coded = 0
+            for lookup in lookups:
+                value = lookup(record_id, 0)
+                if value:
+                    matched += 1
+                    hits += _WEIGHT[value & _TF]
+                    coded = value
+            bounded.append((hits * matched * factors[coded >> _BAND_SHIFT], record_id))
+        bounded.sort(reverse=True)
+        self._score_bounded(bounded, found, _TF)
+        # Held with one term only: scores at most the group's bound.
+        singles.sort(key=itemgetter(0), reverse=True)
+        floor = self.threshold() * (1 - 4 * EPSILON)
+        bounded = []
+        seen = self.seen
+        for bound, records in singles:
+            if bound < floor:
+                break
+            bounded.extend((bound, record_id) for record_id in records if record_id not in seen)
+        self._score_bounded(bounded, found, _TF)
+
+    def _score_bounded(
+        self, bounded: list[tuple[float, int]], found: list[dict[int, int]], mask: int = -1
+    ) -> None:
+        """Score records, best bound first, with their frequencies from `found` (by place).
+
+        The first chunk is as big as the top, so that the next ones are already pruned.
+        """
+        self.seen.update(record_id for _, record_id in bounded)
+        width = len(self.terms)
+        places = [(place, held.get) for place, held in enumerate(found) if held]
+        start = 0
+        size = self.limit or 64
+        while start < len(bounded):
+            chunk = bounded[start : start + size]
+            start += size
+            size = 64
             if self.settled(chunk[0][0]):
                 break
             floor = self.threshold() * (1 - 4 * EPSILON)
@@ -512,8 +684,8 @@ class _Searcher:
                 (_json_ids(wanted),),
             ):
                 frequencies = [0] * width
-                for place, lookup in zip(places_found, lookups, strict=True):
-                    frequencies[place] = lookup(row[0], 0)
+                for place, lookup in places:
+                    frequencies[place] = lookup(row[0], 0) & mask
                 self._score(row, tuple(frequencies))
 
     def _score(self, row: tuple[Any, ...], frequencies: tuple[int, ...]) -> None:
@@ -526,7 +698,7 @@ class _Searcher:
         for frequency in frequencies:
             if frequency:
                 matched += 1
-                hits += _weight(frequency)
+                hits += _WEIGHT[frequency]
         value = hits * (matched / len(frequencies)) / math.sqrt(tokens)
         ts_local = ts_local or 0
         if kind == "event" and ts_ms is not None and self.now_ms is not None:
