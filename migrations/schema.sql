@@ -234,6 +234,17 @@ CREATE TABLE registry (
     UNIQUE (file_id)
 );
 
+-- Where a notes file's bytes stood when its records were made, so that a re-sync
+-- finds the unchanged start and end of an edited file without reading their records:
+-- xxh3_64 of each `block` bytes counted from the start, and of each counted from the end.
+CREATE TABLE file_blocks (
+    file_id INTEGER PRIMARY KEY REFERENCES files (id),  -- the notes file
+    block INTEGER NOT NULL,         -- bytes per block (the first block from the end and the
+                                    -- last from the start may be shorter)
+    front BLOB NOT NULL,            -- the blocks' digests from the start, 8-byte integers
+    back BLOB NOT NULL              -- from the end, the last block first
+);
+
 -- The portfolio index only: every source path a project's evidence names, as the project's
 -- checkout holds it now, read as `mem audit` reads it (no symbolic links, at most 1 MiB).
 -- Only bytes are compared here; `mem audit` also proves the repository's identity.

@@ -6,26 +6,18 @@ its exact text, the same hash an outcome receipt anchors (evidence-lifecycle.md 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from mem import layout
 from mem.core import parse
+from mem.core.memory_ids import memory_id as memory_id
+from mem.core.memory_ids import revision_of as revision_of
 from mem.errors import MemError
 
 # Recall's candidate order (bmad-mem.md section 7), which is also the order memories list in.
 MEMORY_FILES = layout.MEMORY_FILES
-
-
-def memory_id(file: str, heading: str) -> str:
-    return "mem_" + hashlib.sha256(f"{file}\0{heading}".encode()).hexdigest()[:20]
-
-
-def revision_of(text: str) -> str:
-    """The SHA-256 of a section's trimmed heading and body (an outcome anchor's textSha256)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def normalized_source(path: str) -> str | None:

@@ -61,7 +61,7 @@ def schema_version(schema_text: str) -> str:
 # schema_version(schema()), kept as a constant so that a recall need not read and hash the
 # schema: tests/test_index_version.py fails, naming the new value, whenever schema.sql or
 # PARSER_VERSION changes without it.
-INDEX_VERSION = "11df7d0f868ab3f4"
+INDEX_VERSION = "c6ce43c659bb66e5"
 
 
 def cache_dir() -> str:
@@ -422,6 +422,7 @@ FILE_TABLES = [
     "pattern_scores",
     "promotions",
     "registry",
+    "file_blocks",
 ]
 
 
@@ -668,6 +669,42 @@ def note_digests(conn: sqlite3.Connection, file_id: int) -> list[int] | None:
     if ordinals != ",".join(map(str, range(count))):
         return None
     return list(map(int, digests.split(",")))
+
+
+def note_count(conn: sqlite3.Connection, file_id: int) -> int | None:
+    """How many records a notes file has (numbered 0..n-1), or None unless they start at 0.
+
+    Two seeks of the (file_id, ordinal) index rather than a count of every record: builds
+    number a file's sections 0..n-1 and re-syncs keep them so (a fresh build's snapshot,
+    ordinals included, is what the re-sync tests compare with).
+    """
+    first = conn.execute(
+        "SELECT min(ordinal) FROM records WHERE file_id = ?", (file_id,)
+    ).fetchone()[0]
+    last = conn.execute(
+        "SELECT max(ordinal) FROM records WHERE file_id = ?", (file_id,)
+    ).fetchone()[0]
+    if first is None:
+        return 0
+    return int(last) + 1 if first == 0 else None
+
+
+def file_blocks(conn: sqlite3.Connection, file_id: int) -> tuple[int, bytes, bytes] | None:
+    """(block size, digests from the start, digests from the end) as a notes file last stood."""
+    row = conn.execute(
+        "SELECT block, front, back FROM file_blocks WHERE file_id = ?", (file_id,)
+    ).fetchone()
+    return None if row is None else (row[0], row[1], row[2])
+
+
+def set_file_blocks(
+    conn: sqlite3.Connection, file_id: int, blocks: tuple[int, bytes, bytes]
+) -> None:
+    """Store a notes file's block digests (sync.file_blocks)."""
+    conn.execute(
+        "INSERT OR REPLACE INTO file_blocks (file_id, block, front, back) VALUES (?, ?, ?, ?)",
+        (file_id, *blocks),
+    )
 
 
 def move_records(

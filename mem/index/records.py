@@ -52,8 +52,8 @@ def is_memory(relative: str) -> bool:
 
 
 def as_memory(record: RecordRow, relative: str) -> RecordRow:
-    """A note of a memory file, with its memory id and revision (mem.core.memory)."""
-    from mem.core import memory  # hashing ids and revisions: only when memory files change
+    """A note of a memory file, with its memory id and revision (mem.core.memory_ids)."""
+    from mem.core import memory_ids as memory  # hashing: only when memory files change
 
     return record._replace(
         memory_id=memory.memory_id(relative, record.ref), revision=memory.revision_of(record.text)
@@ -68,7 +68,7 @@ def note_records(content: str, relative: str = "") -> Iterator[RecordRow]:
     """The notes of a file's text; those of a memory file (`relative`) with id and revision."""
     memory_id = revision_of = None
     if is_memory(relative):
-        from mem.core import memory  # hashing ids and revisions: only when memory files change
+        from mem.core import memory_ids as memory  # hashing: only when memory files change
 
         memory_id, revision_of = memory.memory_id, memory.revision_of
     start = end = 0

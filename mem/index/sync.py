@@ -15,13 +15,14 @@ import time
 from itertools import compress, count
 
 from mem import index, layout
+from mem.core import parse
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec, SourceStat
 from mem.index import records
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Sequence
     from contextlib import AbstractContextManager
     from typing import Any
 
@@ -193,8 +194,18 @@ def apply(
             index.touch_file(conn, project_id, spec.relative, hashed, *stat_args, source.ctime_ns)
             continue
         grew = row is not None and _is_append(spec.kind, row, data)
-        # What grew after a complete line is valid UTF-8 with it iff the tail is.
-        utf8 = bool(row.utf8) and _is_utf8(data[row.size :]) if grew and row else _is_utf8(data)
+        stretch, blocks = None, None
+        if spec.kind == "notes":
+            stretch, blocks = _edited_stretch(conn, row, data, hashed)
+        if stretch is not None and row is not None and row.utf8:
+            # The unchanged start and end were valid UTF-8 and end and start at headings:
+            # the file is valid UTF-8 iff what lies between them is.
+            utf8 = _is_utf8(data[stretch.start : stretch.stop])
+        elif grew and row is not None:
+            # What grew after a complete line is valid UTF-8 with it iff the tail is.
+            utf8 = bool(row.utf8) and _is_utf8(data[row.size :])
+        else:
+            utf8 = _is_utf8(data)
         file_id = index.upsert_file(
             conn,
             project_id,
@@ -207,6 +218,8 @@ def apply(
             utf8,
             source.ctime_ns,
         )
+        if blocks is not None:
+            index.set_file_blocks(conn, file_id, blocks)
         if grew and row is not None:
             tail = list(records.records_for(spec.kind, data[row.size :], row.size))
             # A line already above is the same event (deviation D11), as a full parse finds.
@@ -222,7 +235,7 @@ def apply(
         elif row is None:
             inserter.insert(file_id, records.records_for(spec.kind, data, 0, spec.relative))
         else:
-            _resync_records(conn, inserter, file_id, spec, data, utf8)
+            _resync_records(conn, inserter, file_id, spec, data, utf8, stretch)
         if row is None:
             added += 1
         else:
@@ -239,45 +252,175 @@ def _resync_records(
     spec: SourceSpec,
     data: bytes,
     utf8: bool,
+    stretch: Stretch | None = None,
 ) -> None:
-    """Replace only the records whose text changed; kept records just take their new place."""
+    """Replace only the records whose text changed; kept records just take their new place.
+
+    With the `stretch` of a notes file that changed, only its sections are read.
+    """
     if spec.kind == "journal":
         _resync_journal(conn, inserter, file_id, data)
         return
+    if stretch is not None:
+        # Cut before a heading (or at an end), bytes decode as they do within the file.
+        start, stop, first, old_end = stretch
+        middle = data[start:stop]
+        if utf8:
+            bounds = parse.utf8_section_bounds(middle)
+            digests = [records.utf8_digest(middle[s:e]) for s, e in bounds]
+            _replace_sections(
+                conn, inserter, file_id, spec, middle, first, old_end, bounds, digests
+            )
+        else:
+            text = middle.decode("utf-8", errors="replace")
+            bounds = parse.section_bounds(text)
+            digests = [records.digest(text[s:e]) for s, e in bounds]
+            _replace_sections(conn, inserter, file_id, spec, text, first, old_end, bounds, digests)
+        return
     bounds, digests = records.note_digests(data, utf8)
+    content = data if utf8 else data.decode("utf-8", errors="replace")
     old = index.note_digests(conn, file_id)
     if old is None:  # not numbered 0..n-1: match every section by digest
-        same, end, old_end = 0, len(digests), None
-    else:
-        # An edit changes a stretch of the file: the sections before and after it keep
-        # their digests and records (those after move by as many places as the stretch
-        # grew), and only the stretch's sections are matched by digest.
-        same = _common_prefix(old, digests)
-        tail = _common_prefix(old[same:][::-1], digests[same:][::-1])
-        end, old_end = len(digests) - tail, len(old) - tail
+        _replace_sections(conn, inserter, file_id, spec, content, 0, None, bounds, digests)
+        return
+    # An edit changes a stretch of the file: the sections before and after it keep
+    # their digests and records (those after move by as many places as the stretch
+    # grew), and only the stretch's sections are matched by digest.
+    same = _common_prefix(old, digests)
+    tail = _common_prefix(old[same:][::-1], digests[same:][::-1])
+    end = len(digests) - tail
+    _replace_sections(
+        conn,
+        inserter,
+        file_id,
+        spec,
+        content,
+        same,
+        len(old) - tail,
+        bounds[same:end],
+        digests[same:end],
+    )
+
+
+def _replace_sections(
+    conn: index.Connection,
+    inserter: index.Inserter,
+    file_id: int,
+    spec: SourceSpec,
+    content: bytes | str,
+    first: int,
+    old_end: int | None,
+    bounds: list[tuple[int, int]],
+    digests: list[int],
+) -> None:
+    """The file's sections numbered `first` on were those up to `old_end` (None: to its end)
+    and are now those at `bounds` in `content` (valid UTF-8, or text): records whose digest is
+    still there stay, moved if need be.
+    """
     kept: dict[int, list[tuple[int, int]]] = {}
     for record_id, ordinal, record_digest in reversed(
-        index.record_digests(conn, file_id, same, old_end)
+        index.record_digests(conn, file_id, first, old_end)
     ):
         kept.setdefault(record_digest, []).append((record_id, ordinal))
     moves = []
     new: list[index.RecordRow] = []
-    for ordinal in range(same, end):
-        matched = kept.get(digests[ordinal])
+    for ordinal, record_digest, (start, end) in zip(count(first), digests, bounds):
+        matched = kept.get(record_digest)
         if matched:
             record_id, old_ordinal = matched.pop()
             if old_ordinal != ordinal:
                 moves.append((record_id, ordinal))
         else:
-            source = records.note_source(data, utf8, *bounds[ordinal])
+            piece = content[start:end]
+            source = piece.decode("utf-8") if isinstance(piece, bytes) else piece
             new.append(records.note_record(source, ordinal, 0, len(source), spec.relative))
     index.delete_records(conn, [record_id for gone in kept.values() for record_id, _ in gone])
-    shift = (0, 0) if old_end is None else (old_end, end - old_end)
+    stop = first + len(digests)
+    shift = (0, 0) if old_end is None else (old_end, stop - old_end)
     index.move_records(conn, file_id, moves, shift)
     inserter.insert(file_id, new)
 
 
-def _common_prefix(first: list[int], second: list[int]) -> int:
+# Bytes per block of a notes file's digests (index.file_blocks): an edit re-reads the
+# sections of about two blocks around it, and a file of 10 MB has 640 digests each way.
+BLOCK = 16 * 1024
+
+
+class Stretch(NamedTuple):
+    """An edited notes file's bytes data[start:stop] hold what were its sections first to
+    last - 1; the sections before and after are unchanged, bytes and boundaries."""
+
+    start: int
+    stop: int
+    first: int
+    last: int
+
+
+def file_blocks(data: bytes) -> tuple[int, bytes, bytes]:
+    """(BLOCK, digests of the blocks from the start, of those from the end): index.file_blocks."""
+    from array import array
+
+    import xxhash
+
+    view, size, hashed = memoryview(data), len(data), xxhash.xxh3_64_intdigest
+    front = [hashed(view[start : start + BLOCK]) for start in range(0, size, BLOCK)]
+    back = [hashed(view[max(0, end - BLOCK) : end]) for end in range(size, 0, -BLOCK)]
+    return BLOCK, array("Q", front).tobytes(), array("Q", back).tobytes()
+
+
+def _edited_stretch(
+    conn: index.Connection, row: index.FileRow | None, data: bytes, hashed: str
+) -> tuple[Stretch | None, tuple[int, bytes, bytes]]:
+    """Where a notes file changed, found from its block digests (None: read it all),
+    and its new block digests.
+
+    Bytes equal at the start and end of the old and new file keep their headings, so the
+    sections between two headings whose every byte lies in the equal start are kept, and
+    so are those whose heading's newline lies in the equal end: only the rest is read.
+    """
+    blocks = _checked_blocks.pop(hashed, None)
+    if blocks is None or blocks[0] != BLOCK:
+        blocks = file_blocks(data)
+    if row is None:
+        return None, blocks
+    stored = index.file_blocks(conn, row.id)
+    if stored is None or stored[0] != BLOCK:
+        return None, blocks
+    sections = index.note_count(conn, row.id)
+    if sections is None:
+        return None, blocks
+    size = len(data)
+    head, tail = _unchanged_ends(stored, blocks, row.size, size)
+    after_newline, at_start = parse._utf8_heading_lines()
+    headings = len(after_newline.findall(data, 0, head))
+    if at_start.match(data, 0, head):
+        headings += 1
+    first = max(0, headings - 1)
+    start = _last_heading(data, head) if first else 0
+    following = after_newline.search(data, size - tail) if tail else None
+    last = sections - (len(after_newline.findall(data, size - tail)) if following else 0)
+    stop = following.start() + 1 if following else size
+    if last < first or stop < start:
+        return None, blocks
+    return Stretch(start, stop, first, last), blocks
+
+
+def _digests(blob: bytes) -> memoryview:
+    return memoryview(blob).cast("Q")
+
+
+def _last_heading(data: bytes, end: int) -> int:
+    """Where the last heading whose whole match lies in data[:end] starts (after its newline)."""
+    after_newline, _ = parse._utf8_heading_lines()
+    limit = end
+    while True:
+        found = data.rfind(b"\n###", 0, limit)
+        if after_newline.match(data, found, end):
+            return found + 1
+        limit = found + 3  # occurrences starting before this one
+
+
+def _common_prefix(first: Sequence[int], second: Sequence[int]) -> int:
     """How many leading items two lists share (compared in C, not item by item in Python)."""
     unequal = compress(count(), map(operator.ne, first, second))
     return next(unequal, min(len(first), len(second)))
@@ -353,25 +496,56 @@ def touched_only(
     return True
 
 
-def _appends_only(work: Plan, indexed: dict[str, index.FileRow], reads: Reads) -> bool:
-    """Every change is a journal that grew (or a file whose bytes did not change)."""
+# An edit of a notes file whose changed bytes fit in this is applied under SQLite's write
+# lock alone, as an append is: it takes milliseconds, well within other writers' patience.
+QUICK_BYTES = 1 << 20
+
+
+def _quick_only(
+    conn: index.Connection, work: Plan, indexed: dict[str, index.FileRow], reads: Reads
+) -> bool:
+    """Every change is a journal that grew, a notes file edited in a short stretch, or a
+    file whose bytes did not change."""
     if work.removed:
         return False
     for source in work.check:
         row = indexed.get(source.spec.relative)
-        if row is None:
+        if row is None or row.real_path != source.real or row.rank != source.spec.rank:
             return False
         read = _read(source, reads)
+        data = read.data
         if not (
             _same_file_and_bytes(row, source, read.hash)
-            or (
-                row.real_path == source.real
-                and row.rank == source.spec.rank
-                and _is_append(source.spec.kind, row, read.data)
-            )
+            or _is_append(source.spec.kind, row, data)
+            or (source.spec.kind == "notes" and _short_edit(conn, row, data, read.hash))
         ):
             return False
     return True
+
+
+def _short_edit(conn: index.Connection, row: index.FileRow, data: bytes, hashed: str) -> bool:
+    stored = index.file_blocks(conn, row.id)
+    if stored is None or stored[0] != BLOCK:
+        return False
+    blocks = _checked_blocks.get(hashed) or file_blocks(data)
+    _checked_blocks[hashed] = blocks
+    head, tail = _unchanged_ends(stored, blocks, row.size, len(data))
+    return len(data) - tail - head <= QUICK_BYTES
+
+
+# Block digests of files checked for a short edit, by their bytes' hash, until the re-sync
+# that follows takes them: the blocks are hashed once.
+_checked_blocks: dict[str, tuple[int, bytes, bytes]] = {}
+
+
+def _unchanged_ends(
+    stored: tuple[int, bytes, bytes], blocks: tuple[int, bytes, bytes], old_size: int, size: int
+) -> tuple[int, int]:
+    """How many bytes at the start and then at the end are the same in the old and new file."""
+    both = min(size, old_size)
+    head = min(_common_prefix(_digests(stored[1]), _digests(blocks[1])) * BLOCK, both)
+    tail = min(_common_prefix(_digests(stored[2]), _digests(blocks[2])) * BLOCK, both - head)
+    return head, tail
 
 
 def _is_append(kind: str, row: index.FileRow, data: bytes) -> bool:
@@ -545,6 +719,7 @@ def _sync(root: str, role: str, path: str, kept: index.Connection | None = None)
     specs = specs_for(root, role)
     conn = kept or index.connect(path)
     reads: Reads = {}
+    _checked_blocks.clear()  # what an earlier sync checked and did not re-sync
     if conn is not None:
         indexed = index.file_rows(conn)
         work = plan(index_sources.stat_sources(root, specs), indexed)
@@ -552,14 +727,15 @@ def _sync(root: str, role: str, path: str, kept: index.Connection | None = None)
             return Synced(conn, Report(), indexed)
         if touched_only(conn, index.ONLY_PROJECT, work, indexed, reads):
             return Synced(conn, Report(), index.file_rows(conn))
-        # A journal that grew is the common change (every `mem write`): SQLite's own write
-        # lock serialises it, so it needs neither the file lock nor its import. A writer
-        # that holds SQLite's lock past the busy timeout sends it the long way round.
-        if _appends_only(work, indexed, reads) and index.begin_immediate(conn):
+        # A journal that grew is the common change (every `mem write`), a notes file edited
+        # in one place the next: SQLite's own write lock serialises such short work, so it
+        # needs neither the file lock nor its import. A writer that holds SQLite's lock past
+        # the busy timeout sends it the long way round.
+        if _quick_only(conn, work, indexed, reads) and index.begin_immediate(conn):
             try:
                 indexed = index.file_rows(conn)
                 work = plan(index_sources.stat_sources(root, specs), indexed)
-                if _appends_only(work, indexed, reads):
+                if _quick_only(conn, work, indexed, reads):
                     report = apply(conn, index.ONLY_PROJECT, work, indexed, reads)
                     conn.execute("COMMIT")
                     return Synced(conn, report, index.file_rows(conn))
