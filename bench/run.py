@@ -455,17 +455,22 @@ def bench_size(mem: str | None, n: int, workdir: Path, repeat: int, rounds: int)
     res["fts5_floor"] = fts5_floor(env, mem, root, workdir, queries, repeat)
     res["reference"] = reference(env, root, queries, max(1, repeat // 3))
 
-    # Next recall after one `mem write` (journal append), beside a warm one of the same query.
-    after_write = []
+    # Next recall after one `mem write` (journal append), each beside a warm recall of the same
+    # query taken just before the write: a warm median from minutes earlier moved the
+    # difference by 10 ms between runs.
+    after_write, warm_before = [], []
     for i in range(max(3, repeat // 2)):
+        warm, _ = run_measured("warm recall before mem write", cmd("recall", queries[0]), env)
         wrote, _ = run_measured(
             "mem write", cmd("write", "--agent", "bench", "--task", f"bench event {i}"), env
         )
         ms, _ = run_measured("recall after mem write", cmd("recall", queries[0]), env)
-        if wrote is None or ms is None:
+        if warm is None or wrote is None or ms is None:
             break
+        warm_before.append(warm)
         after_write.append(ms)
     res["after_write"] = stats(after_write)
+    res["warm_before_write"] = stats(warm_before)
 
     # Next recall after editing one section of the biggest notes file.
     biggest = max((root / rel for rel, _, _ in NOTE_FILES), key=lambda path: path.stat().st_size)
@@ -604,7 +609,7 @@ def report(results: list[dict], large: dict | None, floor: dict | None, load: st
     cells = []
     for r in results:
         after = r.get("after_write")
-        warm = (r.get("warm") or {}).get(r["queries"][0])
+        warm = r.get("warm_before_write")
         if after and warm:
             extra = after["median"] - warm["median"]
             cells.append(
