@@ -14,22 +14,40 @@ from mem.index import check
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def _portfolio_queries() -> list[str]:
+def _portfolio_queries() -> list[tuple[list[str], str]]:
+    """(the statements that set it up, the query) for each query the README shows: a query
+    run through FTS5 first fills a temporary table on the same connection."""
     text = README.read_text(encoding="utf-8")
     section = text.split("## Portfolios", 1)[1].split("\n## ", 1)[0]
-    statements = []
+    queries, setup = [], []
     for block in re.findall(r"```sql\n(.*?)```", section, flags=re.DOTALL):
-        statements += [part.strip() for part in block.split(";") if part.strip()]
-    return statements
+        for part in block.split(";"):
+            statement = part.strip()
+            if not statement:
+                continue
+            code = "\n".join(line for line in statement.splitlines() if not line.startswith("--"))
+            if code.lstrip().upper().startswith(("CREATE", "INSERT")):
+                setup.append(statement)
+            else:
+                queries.append((setup, statement))
+                setup = []
+    return queries
 
 
 QUERIES = _portfolio_queries()
 
 
 def test_the_readme_shows_at_least_the_five_audits() -> None:
-    text = "\n".join(QUERIES).lower()
+    text = "\n".join(query for _, query in QUERIES).lower()
     assert len(QUERIES) >= 5
-    for needle in ("events", "postings", "evidence_state", "pattern_scores", "receipt_state"):
+    for needle in (
+        "events",
+        "postings",
+        "match",
+        "evidence_state",
+        "pattern_scores",
+        "receipt_state",
+    ):
         assert needle in text
 
 
@@ -40,14 +58,40 @@ def portfolio_index(tmp_path_factory: pytest.TempPathFactory) -> str:
     return check.portfolio_path(str(brain.resolve()))
 
 
-@pytest.mark.parametrize("query", QUERIES, ids=[q.splitlines()[0][3:40] for q in QUERIES])
-def test_each_audit_query_returns_rows(portfolio_index: str, query: str) -> None:
+@pytest.mark.parametrize(
+    ("setup", "query"),
+    QUERIES,
+    ids=[(setup[0] if setup else query).splitlines()[0][3:40] for setup, query in QUERIES],
+)
+def test_each_audit_query_returns_rows(portfolio_index: str, setup: list[str], query: str) -> None:
+    # Read-only, as an auditor may open it: a query's setup writes to the temp schema only.
     conn = sqlite3.connect(f"file:{portfolio_index}?mode=ro", uri=True)
     try:
+        for statement in setup:
+            conn.execute(statement)
         rows = conn.execute(query).fetchall()
     finally:
         conn.close()
     assert rows, query
+
+
+def test_the_full_text_audit_counts_each_projects_matching_notes(portfolio_index: str) -> None:
+    ((setup, query),) = [(setup, query) for setup, query in QUERIES if "MATCH" in query]
+    conn = sqlite3.connect(f"file:{portfolio_index}?mode=ro", uri=True)
+    try:
+        for statement in setup:
+            conn.execute(statement)
+        found = dict(conn.execute(query).fetchall())
+        expected = dict(
+            conn.execute(
+                "SELECT project_name, count(*) FROM notes WHERE lower(text) LIKE '%pgbouncer%'"
+                " GROUP BY project_name"
+            ).fetchall()
+        )
+    finally:
+        conn.close()
+    assert found == expected
+    assert found
 
 
 def test_the_audits_see_each_project_apart(portfolio_index: str) -> None:
