@@ -175,3 +175,16 @@ def cache_at(directory: str) -> Iterator[None]:
             del os.environ["MEM_CACHE_DIR"]
         else:
             os.environ["MEM_CACHE_DIR"] = before
+
+
+def resynced_and_fresh(root: Path, role: str, scratch: Path, step: int) -> tuple[object, object]:
+    """The index of `root` re-synced in the cache kept at scratch/incremental, and one built
+    afresh for this step: an incremental sync must leave what a fresh build makes."""
+    from mem import index
+    from mem.index import sync
+
+    with cache_at(str(scratch / "incremental")), sync.synced(str(root), role) as (conn, _):
+        incremental = index.snapshot(conn)
+    with cache_at(str(scratch / f"fresh-{step}")), sync.synced(str(root), role) as (conn, _):
+        fresh = index.snapshot(conn)
+    return incremental, fresh

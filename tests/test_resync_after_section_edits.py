@@ -14,9 +14,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from portfolio_support import cache_at
+from portfolio_support import cache_at, resynced_and_fresh
 
-from mem import index
 from mem.core import parse
 from mem.index import sync
 
@@ -68,13 +67,7 @@ def test_edited_stretches_resync_to_a_fresh_build(
             path.write_bytes(_bytes(preamble, parts))
             stamp = (1_700_000_000 + step) * 10**9  # far in the past: the stat must notice
             os.utime(path, ns=(stamp, stamp))
-            with cache_at(str(scratch / "incremental")), sync.synced(str(root), role) as (conn, _):
-                incremental = index.snapshot(conn)
-            with (
-                cache_at(str(scratch / f"fresh-{step}")),
-                sync.synced(str(root), role) as (conn, _),
-            ):
-                fresh = index.snapshot(conn)
+            incremental, fresh = resynced_and_fresh(root, role, scratch, step)
             assert incremental == fresh
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
