@@ -40,6 +40,7 @@ from mem.index import postings
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from collections.abc import KeysView
     from typing import Any
 
 # Far wider than any rounding difference between libm, V8 and the bound's own arithmetic.
@@ -567,15 +568,7 @@ class _Searcher:
         else:
             # A record held with one term only scores at most (1 + ln tf) × factor: the
             # groups whose tf cannot reach the top are passed over whole.
-            present = [frequencies.keys() for frequencies in found if frequencies]
-            everyone = set()
-            if len(present) <= PAIRWISE_TERMS:
-                for first, held in enumerate(present):
-                    for other in present[first + 1 :]:
-                        everyone |= held & other
-            else:
-                held_by = Counter(chain.from_iterable(present))
-                everyone = {record_id for record_id, terms in held_by.items() if terms > 1}
+            everyone = _held_by_several([counts.keys() for counts in found if counts])
             for term in live:
                 for group, (tf, _) in enumerate(term.groups):
                     if _WEIGHT[tf] * factor >= floor:
@@ -623,16 +616,8 @@ class _Searcher:
                 term.position = len(term.groups)
                 term.unread = 0
             state.live = 0
-        present = [frequencies.keys() for frequencies in found if frequencies]
         lookups = [frequencies.get for frequencies in found if frequencies]
-        several: set[int] = set()
-        if len(present) <= PAIRWISE_TERMS:
-            for first, held in enumerate(present):
-                for other in present[first + 1 :]:
-                    several |= held & other
-        else:
-            held_by = Counter(chain.from_iterable(present))
-            several = {record_id for record_id, terms in held_by.items() if terms > 1}
+        several = _held_by_several([frequencies.keys() for frequencies in found if frequencies])
         bounded = []
         for record_id in several:
             hits = 0.0
@@ -749,3 +734,15 @@ class _Searcher:
                 )
             )
         return ranked
+
+
+def _held_by_several(present: list[KeysView[int]]) -> set[int]:
+    """The records that more than one of the terms' record sets hold."""
+    if len(present) <= PAIRWISE_TERMS:
+        several: set[int] = set()
+        for first, held in enumerate(present):
+            for other in present[first + 1 :]:
+                several |= held & other
+        return several
+    held_by = Counter(chain.from_iterable(present))
+    return {record_id for record_id, terms in held_by.items() if terms > 1}
