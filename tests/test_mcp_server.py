@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import shutil
-import subprocess
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +18,7 @@ from demo_memories import CACHE, RETRY, record_cache_evidence
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
+from mcp_wire import INITIALIZE, INITIALIZED, exchange, recall_request, replies_of, request_lines
 from nexus_support import relocated
 from secret_samples import SAMPLES
 
@@ -412,52 +411,19 @@ def test_a_call_can_name_another_project(project: Path, tmp_path: Path) -> None:
 
 
 def test_nothing_but_protocol_reaches_stdout(project: Path) -> None:
-    messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-        {
-            "jsonrpc": "2.0",
-            "id": 3,
-            "method": "tools/call",
-            "params": {"name": "recall", "arguments": {"query": "postgres"}},
-        },
-        {
-            "jsonrpc": "2.0",
-            "id": 4,
-            "method": "tools/call",
-            "params": {"name": "recall", "arguments": {"query": ""}},
-        },
-        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "status"}},
-    ]
-    with subprocess.Popen(
+    output, _ = exchange(
         [*mem_command(), "mcp", "-d", str(project)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    ) as server:
-        assert server.stdin is not None and server.stdout is not None
-        server.stdin.write(b"".join(json.dumps(message).encode() + b"\n" for message in messages))
-        server.stdin.flush()
-        output = b""
-        while output.count(b"\n") < 5:  # a client waits for its answers before it hangs up
-            ready, _, _ = select.select([server.stdout], [], [], 60)
-            assert ready, "the server stopped answering"
-            chunk = os.read(server.stdout.fileno(), 65536)
-            assert chunk, "the server closed its output"
-            output += chunk
-        rest, errors = server.communicate(timeout=60)
-    assert server.returncode == 0, errors
-    replies = [json.loads(line) for line in (output + rest).decode().splitlines()]
+        request_lines(
+            INITIALIZE,
+            INITIALIZED,
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+            recall_request(3, "postgres"),
+            recall_request(4, ""),
+            {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "status"}},
+        ),
+        5,
+    )
+    replies = replies_of(output)
     assert [reply["id"] for reply in replies] == [1, 2, 3, 4, 5]
     assert all(reply["jsonrpc"] == "2.0" and "result" in reply for reply in replies)
     assert replies[0]["result"]["serverInfo"]["name"] == "mem"

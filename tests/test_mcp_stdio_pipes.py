@@ -8,79 +8,32 @@ are the wire again once serving ends.
 
 from __future__ import annotations
 
-import json
-import os
-import select
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from conftest import mem_command
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-
-
-def _recall(number: int, query: str) -> dict[str, Any]:
-    return {
-        "jsonrpc": "2.0",
-        "id": number,
-        "method": "tools/call",
-        "params": {"name": "recall", "arguments": {"query": query}},
-    }
-
-
-def _lines(*messages: dict[str, Any]) -> bytes:
-    return b"".join(json.dumps(message).encode() + b"\n" for message in messages)
-
-
-def _replies(output: bytes) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in output.decode().splitlines()]
-
-
-def _exchange(command: list[str], requests: bytes, answers: int) -> tuple[bytes, bytes]:
-    """(stdout, stderr) of a server sent `requests`, hung up on once it gave `answers` lines.
-
-    A client waits for its answers before it hangs up: a server drops what is in flight
-    when its input ends.
-    """
-    with subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    ) as server:
-        assert server.stdin is not None and server.stdout is not None
-        server.stdin.write(requests)
-        server.stdin.flush()
-        output = b""
-        while output.count(b"\n") < answers:
-            ready, _, _ = select.select([server.stdout], [], [], 60)
-            assert ready, "the server stopped answering"
-            chunk = os.read(server.stdout.fileno(), 1 << 20)
-            assert chunk, "the server closed its output"
-            output += chunk
-        rest, errors = server.communicate(timeout=60)
-    assert server.returncode == 0, errors
-    return output + rest, errors
+from mcp_wire import (
+    INITIALIZE,
+    INITIALIZED,
+    exchange,
+    recall_request,
+    replies_of,
+    request_lines,
+)
 
 
 def test_a_request_far_longer_than_a_pipe_buffer_is_answered(project: Path) -> None:
     long_query = "postgres " + "word " * 100_000  # half a megabyte on one line
-    output, _ = _exchange(
+    output, _ = exchange(
         [*mem_command(), "mcp", "-d", str(project)],
-        _lines(INITIALIZE, INITIALIZED, _recall(2, long_query), _recall(3, "postgres")),
+        request_lines(
+            INITIALIZE, INITIALIZED, recall_request(2, long_query), recall_request(3, "postgres")
+        ),
         3,
     )
-    replies = _replies(output)
+    replies = replies_of(output)
     assert [reply["id"] for reply in replies] == [1, 2, 3]
     long_answer, short_answer = (reply["result"]["structuredContent"] for reply in replies[1:])
     assert long_answer["query"] == long_query and long_answer["count"] > 0
@@ -99,7 +52,7 @@ def test_a_server_writing_to_a_regular_file_answers_too(project: Path, tmp_path:
         ) as server,
     ):
         assert server.stdin is not None
-        server.stdin.write(_lines(INITIALIZE, INITIALIZED, _recall(2, "postgres")))
+        server.stdin.write(request_lines(INITIALIZE, INITIALIZED, recall_request(2, "postgres")))
         server.stdin.flush()
         deadline = time.monotonic() + 60
         while answers.read_bytes().count(b"\n") < 2:  # the answers before hanging up
@@ -107,7 +60,7 @@ def test_a_server_writing_to_a_regular_file_answers_too(project: Path, tmp_path:
             time.sleep(0.05)
         _, errors = server.communicate(timeout=60)
     assert server.returncode == 0, errors
-    replies = _replies(answers.read_bytes())
+    replies = replies_of(answers.read_bytes())
     assert [reply["id"] for reply in replies] == [1, 2]
     assert replies[1]["result"]["structuredContent"]["count"] > 0
 
@@ -133,12 +86,12 @@ anyio.run(main)
 def test_stray_output_while_serving_goes_to_stderr_and_the_wire_comes_back(
     project: Path,
 ) -> None:
-    output, errors = _exchange(
+    output, errors = exchange(
         [sys.executable, "-c", SERVER, str(project)],
-        _lines(INITIALIZE, INITIALIZED, _recall(2, "postgres")),
+        request_lines(INITIALIZE, INITIALIZED, recall_request(2, "postgres")),
         2,
     )
     *protocol, last = output.decode().splitlines()
-    assert [reply["id"] for reply in _replies("\n".join(protocol).encode())] == [1, 2]
+    assert [reply["id"] for reply in replies_of("\n".join(protocol).encode())] == [1, 2]
     assert last == "the wire again"
     assert b"stray bytes" in errors and b"stray print" in errors
