@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -177,14 +179,27 @@ def cache_at(directory: str) -> Iterator[None]:
             os.environ["MEM_CACHE_DIR"] = before
 
 
-def resynced_and_fresh(root: Path, role: str, scratch: Path, step: int) -> tuple[object, object]:
-    """The index of `root` re-synced in the cache kept at scratch/incremental, and one built
-    afresh for this step: an incremental sync must leave what a fresh build makes."""
+def assert_versions_resync_as_fresh(role: str, relative: str, versions: Iterable[bytes]) -> None:
+    """Write each version of one file in turn: after each, the index re-synced since the first
+    equals one built afresh from that version (an incremental sync leaves what a build makes)."""
     from mem import index
     from mem.index import sync
 
-    with cache_at(str(scratch / "incremental")), sync.synced(str(root), role) as (conn, _):
-        incremental = index.snapshot(conn)
-    with cache_at(str(scratch / f"fresh-{step}")), sync.synced(str(root), role) as (conn, _):
-        fresh = index.snapshot(conn)
-    return incremental, fresh
+    scratch = Path(tempfile.mkdtemp(prefix="mem-resync-"))
+    try:
+        root = scratch / "project"
+        path = root / relative
+        path.parent.mkdir(parents=True)
+        for step, data in enumerate(versions):
+            path.write_bytes(data)
+            if step:
+                stamp = (1_699_999_999 + step) * 10**9  # far in the past: the stat must notice
+                os.utime(path, ns=(stamp, stamp))
+            with cache_at(str(scratch / "incremental")), sync.synced(str(root), role) as (conn, _):
+                incremental = index.snapshot(conn) if step else None
+            if step:
+                fresh_cache = str(scratch / f"fresh-{step}")
+                with cache_at(fresh_cache), sync.synced(str(root), role) as (conn, _):
+                    assert incremental == index.snapshot(conn)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -7,17 +7,13 @@ anywhere in a file, in valid UTF-8 and not.
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-from pathlib import Path
+from collections.abc import Iterator
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from portfolio_support import cache_at, resynced_and_fresh
+from portfolio_support import assert_versions_resync_as_fresh
 
 from mem.core import parse
-from mem.index import sync
 
 # A project's memory file (notes with ids and revisions), and a brain's notes (without).
 WHERE = [("project", ".bmad/memory/decisions.md"), ("brain", "decisions.md")]
@@ -52,25 +48,14 @@ def test_edited_stretches_resync_to_a_fresh_build(
     preamble: bytes,
     where: tuple[str, str],
 ) -> None:
-    role, relative = where
-    scratch = Path(tempfile.mkdtemp(prefix="mem-edits-"))
-    try:
-        root = scratch / "project"
-        path = root / relative
-        path.parent.mkdir(parents=True)
+    def versions() -> Iterator[bytes]:
         parts = list(start)
-        path.write_bytes(_bytes(preamble, parts))
-        with cache_at(str(scratch / "incremental")), sync.synced(str(root), role):
-            pass
-        for step, (where, gone, instead) in enumerate(edits):
-            parts[where : where + gone] = instead
-            path.write_bytes(_bytes(preamble, parts))
-            stamp = (1_700_000_000 + step) * 10**9  # far in the past: the stat must notice
-            os.utime(path, ns=(stamp, stamp))
-            incremental, fresh = resynced_and_fresh(root, role, scratch, step)
-            assert incremental == fresh
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        yield _bytes(preamble, parts)
+        for at, gone, instead in edits:
+            parts[at : at + gone] = instead
+            yield _bytes(preamble, parts)
+
+    assert_versions_resync_as_fresh(*where, versions())
 
 
 ALPHABET = "ab #\n\r\t\u00a0\u2028\u2029\u3000\ufeff\u1680é—😀"

@@ -10,8 +10,6 @@ sections inserted, deleted, moved, duplicated; bytes spliced anywhere (CRLF, bar
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from portfolio_support import cache_at, resynced_and_fresh
+from portfolio_support import assert_versions_resync_as_fresh
 
 from mem import index
 from mem.index import records, sync
@@ -125,27 +123,15 @@ def test_edits_near_block_and_heading_edges_resync_to_a_fresh_build(
     preamble: bytes,
     where: tuple[str, str],
 ) -> None:
-    role, relative = where
-    scratch = Path(tempfile.mkdtemp(prefix="mem-stretch-"))
-    try:
-        with blocks_of(block):
-            root = scratch / "project"
-            path = root / relative
-            path.parent.mkdir(parents=True)
-            parts = list(start)
-            data = preamble + as_sections(parts).encode()
-            path.write_bytes(data)
-            with cache_at(str(scratch / "incremental")), sync.synced(str(root), role):
-                pass
-            for step, edit in enumerate(history):
-                parts, data = apply_edit(parts, data, edit)
-                path.write_bytes(data)
-                stamp = (1_700_000_000 + step) * 10**9  # far in the past: the stat must notice
-                os.utime(path, ns=(stamp, stamp))
-                incremental, fresh = resynced_and_fresh(root, role, scratch, step)
-                assert incremental == fresh
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    def versions() -> Iterator[bytes]:
+        parts, data = list(start), preamble + as_sections(start).encode()
+        yield data
+        for edit in history:
+            parts, data = apply_edit(parts, data, edit)
+            yield data
+
+    with blocks_of(block):
+        assert_versions_resync_as_fresh(*where, versions())
 
 
 @pytest.mark.parametrize("change", ["same size", "longer", "shorter"])
