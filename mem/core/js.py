@@ -96,13 +96,16 @@ def to_fixed(value: float, places: int) -> str:
     return ("-" + text) if value < 0 else text
 
 
-# Patterns only some commands need are compiled on first use, and `re` imported then: a
-# plain recall needs none of them, and importing re costs it about 5 ms (json 1.5 ms more).
 @functools.cache
-def _lone_surrogate() -> re.Pattern[str]:
+def compiled(source: str) -> re.Pattern[str]:
+    """`source` compiled on its first use, and `re` imported then: a plain recall needs no
+    pattern, and importing re costs it about 5 ms. Flags go inline: (?s), (?i)."""
     import re
 
-    return re.compile("[\ud800-\udfff]")
+    return re.compile(source)
+
+
+_LONE_SURROGATE = "[\ud800-\udfff]"
 
 
 _encode_basestring: Any = None
@@ -124,7 +127,7 @@ def _string(value: str) -> str:
         text.encode("utf-8")  # refuses surrogates, and only them: most texts have none
     except UnicodeEncodeError:
         # Well-formed JSON.stringify escapes a lone surrogate instead of emitting invalid UTF-16.
-        return _lone_surrogate().sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+        return compiled(_LONE_SURROGATE).sub(lambda match: f"\\u{ord(match.group()):04x}", text)
     return text
 
 
@@ -219,18 +222,8 @@ def _js_int(text: str) -> int | float:
 MAX_JSON_DEPTH = 100
 
 
-@functools.cache
-def _json_string() -> re.Pattern[str]:
-    import re
-
-    return re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-
-
-@functools.cache
-def _not_bracket() -> re.Pattern[str]:
-    import re
-
-    return re.compile(r"[^\[\]{}]+")
+_JSON_STRING = r'(?s)"(?:[^"\\]|\\.)*"'
+_NOT_BRACKET = r"[^\[\]{}]+"
 
 
 _BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
@@ -243,7 +236,7 @@ class JsonTooDeep(ValueError):
 
 def json_depth(text: str) -> int:
     """How deeply the arrays and objects of a JSON text nest (brackets inside strings aside)."""
-    brackets = _not_bracket().sub("", _json_string().sub("", text))
+    brackets = compiled(_NOT_BRACKET).sub("", compiled(_JSON_STRING).sub("", text))
     return max(itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets)), default=0)
 
 
@@ -302,18 +295,8 @@ def _json_decoder() -> json.JSONDecoder:
     return json.JSONDecoder(parse_constant=_reject_constant, parse_int=_js_int)
 
 
-@functools.cache
-def _decimal_literal() -> re.Pattern[str]:
-    import re
-
-    return re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-
-
-@functools.cache
-def _radix_literal() -> re.Pattern[str]:
-    import re
-
-    return re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)")
+_DECIMAL_LITERAL = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_RADIX_LITERAL = r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)"
 
 
 _RADIX = {"x": 16, "o": 8, "b": 2}
@@ -328,28 +311,23 @@ def to_number(text: str) -> float:
         return math.inf
     if body == "-Infinity":
         return -math.inf
-    if _decimal_literal().fullmatch(body):
+    if compiled(_DECIMAL_LITERAL).fullmatch(body):
         return float(body)
-    radix = _radix_literal().fullmatch(body)
+    radix = compiled(_RADIX_LITERAL).fullmatch(body)
     if radix:
         return float(int(radix.group(1)[1:], _RADIX[radix.group(1)[0].lower()]))
     return math.nan
 
 
-@functools.cache
-def _iso_date() -> re.Pattern[str]:
-    import re
-
-    return re.compile(
-        r"(?P<year>[+-]\d{6}|\d{4})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?"
-        r"(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<frac>\d+))?)?"
-        r"(?P<zone>Z|[+-]\d{2}:?\d{2})?)?",
-        re.IGNORECASE,
-    )
+_ISO_DATE = (
+    r"(?i)(?P<year>[+-]\d{6}|\d{4})(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?"
+    r"(?:[T ](?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:[.,](?P<frac>\d+))?)?"
+    r"(?P<zone>Z|[+-]\d{2}:?\d{2})?)?"
+)
 
 
 def _iso_string_fields(text: str) -> tuple[Any, ...] | None:
-    """_iso_date()'s groups of a UTC date-time to the second or millisecond, as toISOString
+    """_ISO_DATE's groups of a UTC date-time to the second or millisecond, as toISOString
     writes it (2026-06-01T12:00:00.000Z), read without `re`: the "now" of every recall has
     that form. None for any other text."""
     size = len(text)
@@ -382,7 +360,7 @@ def parse_date(text: str) -> ParsedDate | None:
     text = trim(text)
     fields = _iso_string_fields(text)
     if fields is None:
-        match = _iso_date().fullmatch(text)
+        match = compiled(_ISO_DATE).fullmatch(text)
         if not match:
             return None
         fields = match.groups()
