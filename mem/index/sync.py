@@ -22,9 +22,11 @@ from mem.index import records
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from contextlib import AbstractContextManager
-    from typing import Any
+    from typing import Any, TypeVar
+
+    Payload = TypeVar("Payload")
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
 RACY_WINDOW_NS = 2_000_000_000
@@ -317,28 +319,41 @@ def _replace_sections(
     and are now those at `bounds` in `content` (valid UTF-8, or text): records whose digest is
     still there stay, moved if need be.
     """
-    kept: dict[int, list[tuple[int, int]]] = {}
-    for record_id, ordinal, record_digest in reversed(
-        index.record_digests(conn, file_id, first, old_end)
-    ):
-        kept.setdefault(record_digest, []).append((record_id, ordinal))
-    moves = []
+    moves, unmatched, gone = _matched_by_digest(
+        index.record_digests(conn, file_id, first, old_end), zip(count(first), digests, bounds)
+    )
     new: list[index.RecordRow] = []
-    for ordinal, record_digest, (start, end) in zip(count(first), digests, bounds):
-        matched = kept.get(record_digest)
-        if matched:
-            record_id, old_ordinal = matched.pop()
-            if old_ordinal != ordinal:
-                moves.append((record_id, ordinal))
-        else:
-            piece = content[start:end]
-            source = piece.decode("utf-8") if isinstance(piece, bytes) else piece
-            new.append(records.note_record(source, ordinal, 0, len(source), spec.relative))
-    index.delete_records(conn, [record_id for gone in kept.values() for record_id, _ in gone])
+    for ordinal, (start, end) in unmatched:
+        piece = content[start:end]
+        source = piece.decode("utf-8") if isinstance(piece, bytes) else piece
+        new.append(records.note_record(source, ordinal, 0, len(source), spec.relative))
+    index.delete_records(conn, gone)
     stop = first + len(digests)
     shift = (0, 0) if old_end is None else (old_end, stop - old_end)
     index.move_records(conn, file_id, moves, shift)
     inserter.insert(file_id, new)
+
+
+def _matched_by_digest(
+    stored: Sequence[tuple[int, int, int]], current: Iterable[tuple[int, int, Payload]]
+) -> tuple[list[tuple[int, int]], list[tuple[int, Payload]], list[int]]:
+    """Pair the current pieces (ordinal, digest, payload) with the stored records (id,
+    ordinal, digest) of the same digest, in order: (kept records whose ordinal changed, as
+    (id, new ordinal); the (ordinal, payload) of pieces no record matched; the ids of the
+    records no piece matched)."""
+    kept: dict[int, list[tuple[int, int]]] = {}
+    for record_id, ordinal, record_digest in reversed(stored):
+        kept.setdefault(record_digest, []).append((record_id, ordinal))
+    moves, unmatched = [], []
+    for ordinal, digest, payload in current:
+        same = kept.get(digest)
+        if same:
+            record_id, old_ordinal = same.pop()
+            if old_ordinal != ordinal:
+                moves.append((record_id, ordinal))
+        else:
+            unmatched.append((ordinal, payload))
+    return moves, unmatched, [record_id for gone in kept.values() for record_id, _ in gone]
 
 
 # Bytes per block of a notes file's digests (index.file_blocks): an edit re-reads the
@@ -429,22 +444,12 @@ def _common_prefix(first: Sequence[int], second: Sequence[int]) -> int:
 def _resync_journal(
     conn: index.Connection, inserter: index.Inserter, file_id: int, data: bytes
 ) -> None:
-    kept: dict[int, list[tuple[int, int]]] = {}
-    for record_id, ordinal, record_digest in reversed(index.record_digests(conn, file_id)):
-        kept.setdefault(record_digest, []).append((record_id, ordinal))
-    moves = []
-    new: list[index.RecordRow] = []
-    for offset, line_digest, line in records.journal_digests(data):
-        same = kept.get(line_digest)
-        if same:
-            record_id, ordinal = same.pop()
-            if ordinal != offset:
-                moves.append((record_id, offset))
-        else:
-            event = records.event_record(offset, line)
-            if event is not None:
-                new.append(event)
-    index.delete_records(conn, [record_id for gone in kept.values() for record_id, _ in gone])
+    moves, unmatched, gone = _matched_by_digest(
+        index.record_digests(conn, file_id), records.journal_digests(data)
+    )
+    events = (records.event_record(offset, line) for offset, line in unmatched)
+    new = [event for event in events if event is not None]
+    index.delete_records(conn, gone)
     index.move_records(conn, file_id, moves)
     inserter.insert(file_id, new)
 
