@@ -110,24 +110,16 @@ def note_records(content: str, relative: str = "") -> Iterator[RecordRow]:
 _NOTE_NULLS = (None, None, None, None, None)
 
 
-def note_digests(data: bytes, utf8: bool) -> tuple[list[tuple[int, int]], list[int]]:
-    """The source bounds and digests of every section of a notes file: none is parsed.
-
-    Bounds index the bytes when they are valid UTF-8 (`utf8`), else their decoded text.
-    """
+def note_digests(data: bytes, utf8: bool) -> tuple[bytes | str, list[tuple[int, int]], list[int]]:
+    """The content, source bounds and digests of every section of a notes file: none is
+    parsed. The content is the bytes when they are valid UTF-8 (`utf8`), else their decoded
+    text, and the bounds index it."""
     if utf8:
         bounds = parse.utf8_section_bounds(data)
-        return bounds, [utf8_digest(data[start:end]) for start, end in bounds]
+        return data, bounds, [utf8_digest(data[start:end]) for start, end in bounds]
     content = data.decode("utf-8", errors="replace")
     bounds = parse.section_bounds(content)
-    return bounds, [digest(content[start:end]) for start, end in bounds]
-
-
-def note_source(data: bytes, utf8: bool, start: int, end: int) -> str:
-    """The source of a section at note_digests() bounds."""
-    if utf8:
-        return data[start:end].decode("utf-8")
-    return data.decode("utf-8", errors="replace")[start:end]
+    return content, bounds, [digest(content[start:end]) for start, end in bounds]
 
 
 def note_record(content: str, ordinal: int, start: int, end: int, relative: str = "") -> RecordRow:

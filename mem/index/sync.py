@@ -279,8 +279,7 @@ def _resync_records(
             digests = [records.digest(text[s:e]) for s, e in bounds]
             _replace_sections(conn, inserter, file_id, spec, text, first, old_end, bounds, digests)
         return
-    bounds, digests = records.note_digests(data, utf8)
-    content = data if utf8 else data.decode("utf-8", errors="replace")
+    content, bounds, digests = records.note_digests(data, utf8)
     old = index.note_digests(conn, file_id)
     if old is None:  # not numbered 0..n-1: match every section by digest
         _replace_sections(conn, inserter, file_id, spec, content, 0, None, bounds, digests)
