@@ -1,10 +1,14 @@
 """The stdio transport on the event loop's own pipe readers and writers.
 
 The SDK's stdio transport hands every line it reads and every write and flush to a worker
-thread: three thread switches per call, each a scheduling delay on a busy machine (0.15 ms
-typical here, milliseconds in the tail). When stdin and stdout are pipes (how an MCP client
-starts its server), this serves the SDK's transport from the event loop's non-blocking pipe
-transports instead; anything else (a regular file, a terminal) takes the SDK's own way.
+thread, and relays each message through a reader task and a writer task: per call three
+thread switches and four task switches, each a scheduling delay (0.15 ms typical here,
+milliseconds in the tail on a busy machine). When stdin and stdout are pipes (how an MCP
+client starts its server), the session's streams are served here instead: a request is
+read and parsed by whichever task awaits it, and an answer is written to the pipe by the
+task that sends it. Parsing and serializing are the SDK's own (its JSON-RPC message
+adapter and models), so the wire is what its transport would write. Anything else (a
+regular file, a terminal) takes the SDK's own way.
 
 As the SDK does, file descriptors 0 and 1 point at the null device and at stderr while it
 serves, so a stray read or print (ours or a child process's) never touches the protocol
@@ -19,42 +23,96 @@ import fcntl
 import os
 import stat
 from collections.abc import AsyncIterator
-from typing import Any, cast
+from types import TracebackType
+from typing import Any
 
 import anyio
+import mcp_types
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 # Far above any request a client sends in one line (a `write` or `observe` argument).
 LINE_LIMIT = 256 * 1024 * 1024
 
 
-class _Lines:
-    """The request lines, as the SDK's text stdin yields them."""
+class Requests:
+    """The messages a client sends, one JSON-RPC line each (the SDK's ReadStream)."""
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
         self.reader = reader
 
-    def __aiter__(self) -> _Lines:
-        return self
-
-    async def __anext__(self) -> str:
+    async def receive(self) -> SessionMessage | Exception:
         line = await self.reader.readline()
         if not line:
-            raise StopAsyncIteration
-        return line.decode("utf-8", errors="replace")
+            raise anyio.EndOfStream
+        # As the SDK's transport reads it: text decoded with replacement, and a line that
+        # is not a JSON-RPC message handed on as the error it is, for the session to report.
+        text = line.decode("utf-8", errors="replace")
+        try:
+            message = mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False)
+        except ValidationError as error:
+            return error
+        return SessionMessage(message)
+
+    def __aiter__(self) -> Requests:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        self.reader.feed_eof()
+
+    async def __aenter__(self) -> Requests:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
 
 
-class _Output:
-    """The answer stream, as the SDK's text stdout is written and flushed."""
+class Answers:
+    """The messages the server sends, one JSON-RPC line each (the SDK's WriteStream).
+
+    Each line is handed to the pipe transport whole, so the answers of concurrent calls
+    never interleave; the transport buffers what the pipe cannot take yet.
+    """
 
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self.writer = writer
+        self.closed = False
 
-    async def write(self, text: str) -> None:
-        self.writer.write(text.encode("utf-8"))
+    async def send(self, item: SessionMessage, /) -> None:
+        if self.closed:
+            raise anyio.ClosedResourceError
+        line = item.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+        try:
+            self.writer.write(line.encode("utf-8"))
+            await self.writer.drain()
+        except (BrokenPipeError, ConnectionResetError) as error:
+            raise anyio.BrokenResourceError from error
 
-    async def flush(self) -> None:
-        await self.writer.drain()
+    async def aclose(self) -> None:
+        self.closed = True
+
+    async def __aenter__(self) -> Answers:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
 
 
 def _is_pipe(fd: int) -> bool:
@@ -90,10 +148,7 @@ async def stdio() -> AsyncIterator[tuple[Any, Any]]:
     try:
         os.dup2(null, 0)
         os.dup2(2, 1)
-        async with stdio_server(
-            cast(anyio.AsyncFile[str], _Lines(reader)), cast(anyio.AsyncFile[str], _Output(writer))
-        ) as streams:
-            yield streams
+        yield Requests(reader), Answers(writer)
     finally:
         os.close(null)
         with contextlib.suppress(OSError):
