@@ -7,10 +7,14 @@ Run with the project venv's python (it needs the `mcp` SDK, from the `mcp` or `t
 For each size it generates the same deterministic project as bench/run.py, starts
 `mem mcp -d <project>` through the SDK's stdio client and times its cold start to the first
 answer (the server builds the index before it serves), makes 30 warm-up calls, then
-`--calls` recall calls cycling through run.py's five queries, each timed from the client's
+`--calls` recall calls cycling through run.py's queries, each timed from the client's
 send to its parsed result. It reports
 p50/p95/p99 and the server's resident memory (VmRSS now, VmHWM peak) read from /proc, and
 the same recall in-process (the tool's own function, no protocol) for comparison.
+Floors beside them: a trivial call made between every two recalls (a recall without its
+query, refused by the argument check before any file is read: the SDK client's and
+server's own round trip), and the CPU time each side spends per recall round trip (the
+client's own, from this process; the server's, from /proc over all the calls).
 Targets: p50 <= 3 ms and p95 <= 10 ms at 10k notes; resident memory <= 80 MiB at 10k.
 Exits 0 even when targets are missed: this is a report, not a test.
 """
@@ -32,7 +36,15 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import MEM_NOW, OUT_DIR, build_vocab, find_mem, generate, pick_queries  # noqa: E402
+from run import (  # noqa: E402
+    MEM_NOW,
+    OUT_DIR,
+    build_vocab,
+    find_mem,
+    generate,
+    pick_queries,
+    python_floor,
+)
 
 TARGETS = {"p50_ms": 3.0, "p95_ms": 10.0, "rss_mib": 80.0}
 TARGET_SIZE = 10_000
@@ -43,8 +55,8 @@ def quantile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def server_memory(parent: int) -> dict[str, float]:
-    """VmRSS and VmHWM (MiB) of this process's `mem mcp` child, from /proc."""
+def server_pid(parent: int) -> int | None:
+    """This process's `mem mcp` child."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -55,16 +67,26 @@ def server_memory(parent: int) -> dict[str, float]:
             continue
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
         if ppid == parent and b"mcp" in cmdline:
-            fields = dict(
-                line.split(":", 1)
-                for line in Path(f"/proc/{entry}/status").read_text().splitlines()
-            )
-            return {
-                key: int(fields[key].split()[0]) / 1024
-                for key in ("VmRSS", "VmHWM")
-                if key in fields
-            }
-    return {}
+            return int(entry)
+    return None
+
+
+def server_memory(pid: int | None) -> dict[str, float]:
+    """VmRSS and VmHWM (MiB) of the server, from /proc."""
+    if pid is None:
+        return {}
+    fields = dict(
+        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+    )
+    return {key: int(fields[key].split()[0]) / 1024 for key in ("VmRSS", "VmHWM") if key in fields}
+
+
+def server_cpu(pid: int | None) -> float:
+    """User plus system CPU seconds the server has used, from /proc (0 when unknown)."""
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def round_trips(mem: str, root: Path, calls: int, queries: list[str]) -> dict:
@@ -76,17 +98,30 @@ async def round_trips(mem: str, root: Path, calls: int, queries: list[str]) -> d
         assert not first.is_error, first.content
         for position in range(30):
             await client.call_tool("recall", {"query": queries[position % len(queries)]})
-        samples = []
+        pid = server_pid(os.getpid())
+        samples, trivial, client_cpu = [], [], []
         by_query: dict[str, list[float]] = {query: [] for query in queries}
+        server_before = server_cpu(pid)
         for position in range(calls):
             query = queries[position % len(queries)]
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             result = await client.call_tool("recall", {"query": query})
             samples.append((time.perf_counter() - started) * 1000)
+            client_cpu.append((time.process_time() - cpu) * 1000)
             by_query[query].append(samples[-1])
             assert not result.is_error and result.structured_content is not None
-        memory = server_memory(os.getpid())
+            started = time.perf_counter()
+            refused = await client.call_tool("recall", {})
+            trivial.append((time.perf_counter() - started) * 1000)
+            assert refused.is_error
+        # Both kinds of call are in the server's time; the trivial ones' share is small.
+        server_ms = (server_cpu(pid) - server_before) * 1000 / calls
+        memory = server_memory(pid)
     return {
+        "floor_p50_ms": round(quantile(trivial, 0.50), 2),
+        "floor_p95_ms": round(quantile(trivial, 0.95), 2),
+        "client_cpu_ms": round(statistics.fmean(client_cpu), 2),
+        "server_cpu_ms": round(server_ms, 2),
         "per_query_p50_ms": {q: round(quantile(found, 0.5), 2) for q, found in by_query.items()},
         "cold_ms": round(cold_ms, 1),
         "p50_ms": round(quantile(samples, 0.50), 2),
@@ -118,6 +153,7 @@ def in_process(root: Path, calls: int, queries: list[str]) -> dict:
         "per_query_p50_ms": {q: round(quantile(found, 0.5), 2) for q, found in by_query.items()},
         "p50_ms": round(quantile(samples, 0.50), 2),
         "p95_ms": round(quantile(samples, 0.95), 2),
+        "mean_ms": round(statistics.fmean(samples), 2),
     }
 
 
@@ -137,6 +173,10 @@ def main() -> None:
     os.environ["MEM_CACHE_DIR"] = str(workdir / "cache")
     os.environ["MEM_NOW"] = MEM_NOW
     results = {}
+    load_before = os.getloadavg()
+    floor = python_floor(5)
+    if floor is not None:
+        print(f"python -c pass: {floor['median']:.1f} ms (median of 5)")
     try:
         for size in [int(part) for part in args.sizes.split(",") if part.strip()]:
             root = workdir / f"project-{size}"
@@ -151,6 +191,11 @@ def main() -> None:
                 f"  cold start to first answer (index build included): {figures['cold_ms']} ms\n"
                 f"  in-process recall:     p50 {figures['in_process']['p50_ms']} ms,"
                 f" p95 {figures['in_process']['p95_ms']} ms\n"
+                f"  floor, trivial call:   p50 {figures['floor_p50_ms']} ms,"
+                f" p95 {figures['floor_p95_ms']} ms (SDK client and server, no file read)\n"
+                f"  CPU per recall call:   client {figures['client_cpu_ms']} ms,"
+                f" server {figures['server_cpu_ms']} ms"
+                f" (in-process recall alone: mean {figures['in_process']['mean_ms']} ms)\n"
                 f"  server memory:         {figures['rss_mib']} MiB resident"
                 f" (peak {figures['peak_rss_mib']} MiB)"
             )
@@ -158,14 +203,28 @@ def main() -> None:
                 alone = figures["in_process"]["per_query_p50_ms"][query]
                 print(f"    {query!r:<26} p50 {over_mcp} ms over MCP, {alone} ms in-process")
             if size == TARGET_SIZE:
+                floors = {
+                    "p50_ms": f"; floor {figures['floor_p50_ms']}"
+                    f" + in-process {figures['in_process']['p50_ms']}",
+                    "p95_ms": f"; floor {figures['floor_p95_ms']}"
+                    f" + in-process {figures['in_process']['p95_ms']}",
+                }
                 for key, limit in TARGETS.items():
                     verdict = "PASS" if figures[key] <= limit else "MISS"
-                    print(f"  target {key} <= {limit}: {verdict} ({figures[key]})")
+                    beside = floors.get(key, "")
+                    print(f"  target {key} <= {limit}: {verdict} ({figures[key]}{beside})")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    load_after = os.getloadavg()
+    load = (
+        f"{os.cpu_count()} cores, 1-minute load average {load_before[0]:.1f} before"
+        f" and {load_after[0]:.1f} after"
+    )
+    print(load)
     out = OUT_DIR / "mcp.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"calls": args.calls, "sizes": results}, indent=2) + "\n")
+    raw = {"calls": args.calls, "load": load, "python_floor": floor, "sizes": results}
+    out.write_text(json.dumps(raw, indent=2) + "\n")
     print(f"\nraw numbers: {out}")
 
 
