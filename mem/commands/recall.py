@@ -110,7 +110,7 @@ def _ranked(
     open_index: healing.Opener,
 ) -> tuple[list[dict[str, Any]], Evidence | None, list[dict[str, Any]]]:
     """The ranked entries, and what evidence ranking still has to apply to them."""
-    with open_index(root, "project") as project:
+    with open_index(root, "project") as project, index.reading(project.conn):
         conn = project.conn
         project_files = {
             path: row
@@ -149,7 +149,7 @@ def _ranked(
         if brain_root is None:
             entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired)
             return entries, evidence, terminations
-        with open_index(brain_root, "brain") as brain:
+        with open_index(brain_root, "brain") as brain, index.reading(brain.conn):
             brain_conn = brain.conn
             seen = {row.real_path for row in project_files.values()}
             brain_files = [row for row in brain.files.values() if row.real_path not in seen]

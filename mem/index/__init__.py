@@ -356,6 +356,32 @@ class _Transaction:
         self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
+def reading(conn: sqlite3.Connection) -> _Reading:
+    """One read transaction for a `with` block of queries: every statement sees the same
+    state, and SQLite takes and drops its WAL read lock once rather than per statement
+    (each time a lock, an fstat and an unlock: three system calls, a sixth of a recall's
+    time on some machines). A connection already in a transaction is left as it is."""
+    return _Reading(conn)
+
+
+class _Reading:
+    __slots__ = ("conn", "began")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.began = False
+
+    def __enter__(self) -> sqlite3.Connection:
+        if not self.conn.in_transaction:
+            self.conn.execute("BEGIN")
+            self.began = True
+        return self.conn
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if self.began and self.conn.in_transaction:
+            self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
 # A project's own index holds exactly one root, under this id.
 ONLY_PROJECT = 1
 
