@@ -277,6 +277,8 @@ EARLY_TEXT = 32
 EARLY_RECORDS = 64
 # Reads of a band's groups for its waiting records, before the rest are scored from text.
 SETTLE_STEPS = 8
+# Each round of settling guesses the top's floor this much lower than the last.
+GUESS_RATIO = 0.8
 # Records of a band held with two terms or more: found pairwise up to this many terms.
 PAIRWISE_TERMS = 8
 
@@ -457,10 +459,22 @@ class _Searcher:
             bounded = self._bounded(state, _split([({}, waiting)], groups))
             if bounded:
                 queue.append((bounded[0][0], band, bounded))
-        queue.sort(key=itemgetter(0), reverse=True)
-        for best, band, bounded in queue:
-            if not self.settled(best):
-                self._settle(bands[band], bounded)
+        # The top's floor is still low here; settled against it, the bands would read
+        # and score far more than the answer needs. Each round settles every band down to a
+        # guess of the floor (a share of the best bound left), scoring what reaches the
+        # guess: the floor rises with it, and the records below the guess wait for the next,
+        # lower one. The last round's guess is the floor itself.
+        guess = max((best for best, _, _ in queue), default=0.0)
+        while queue:
+            guess *= GUESS_RATIO
+            queue.sort(key=itemgetter(0), reverse=True)
+            later = []
+            for best, band, bounded in queue:
+                if not self.settled(best):
+                    left = self._settle(bands[band], bounded, guess)
+                    if left:
+                        later.append((left[0][0], band, left))
+            queue = later
 
     def _bounded(self, state: _Band, classes: list[_Class]) -> list[tuple[float, _Class]]:
         """(bound, class) of the classes of waiting records that can reach the top, best first."""
@@ -489,46 +503,129 @@ class _Searcher:
         bounded.sort(key=itemgetter(0), reverse=True)
         return bounded
 
-    def _settle(self, state: _Band, bounded: list[tuple[float, _Class]]) -> None:
-        """Lower the frontiers of a band until its waiting records are known or few enough.
+    def _settle(
+        self, state: _Band, bounded: list[tuple[float, _Class]], guess: float
+    ) -> list[tuple[float, _Class]]:
+        """Lower the frontiers of a band until the records that may reach `guess` are known.
 
-        The term with the fewest unread postings first, as many of its groups as cost less
-        than scoring the records from their text: a term read to its end is known for every
-        waiting record, and those that lack it lose its coverage too.
+        Each step reads the groups that leave the least to do (see _plan). A term read to
+        its end is known for every waiting record, and those that lack it lose its coverage
+        too; what is left above the guess is scored from text, best first. Returns the
+        classes that may still reach the top but not the guess, best first.
         """
         for _ in range(SETTLE_STEPS):
-            if not bounded:
-                return
-            live = [term for term in state.terms if term.position < len(term.groups)]
-            if not live:
+            floor = max(guess, self.threshold()) * (1 - 4 * EPSILON)
+            if not bounded or bounded[0][0] < floor:
+                return bounded
+            if all(term.position == len(term.groups) for term in state.terms):
                 # Every group of the band was read: what they are known to hold is all.
                 self._score_known([held for _, held in bounded])
-                return
-            budget = POSTINGS_PER_TEXT * sum(len(held[1]) for _, held in bounded)
-            term = min(live, key=_unread_postings)
-            last = term.position
-            spent = term.groups[last][1]
-            if spent > budget:
+                return []
+            plan = self._plan(state, [item for item in bounded if item[0] >= floor], floor)
+            if not plan:
                 break
-            while last + 1 < len(term.groups) and spent + term.groups[last + 1][1] <= budget:
-                last += 1
-                spent += term.groups[last][1]
-            groups = [
-                (term.place, term.groups[group][0], term.records(self.conn, group))
-                for group in range(term.position, last + 1)
-            ]
-            term.position = last + 1
-            term.unread -= spent
+            groups = []
+            for term, end in plan:
+                groups += [
+                    (term.place, term.groups[group][0], term.records(self.conn, group))
+                    for group in range(term.position, end)
+                ]
+                term.unread -= sum(size for _, size in term.groups[term.position : end])
+                term.position = end
             bounded = self._bounded(state, _split([held for _, held in bounded], groups))
+        floor = max(guess, self.threshold()) * (1 - 4 * EPSILON)
         records = sorted(
-            ((bound, record_id) for bound, (_, ids) in bounded for record_id in ids), reverse=True
+            (bound, record_id) for bound, (_, ids) in bounded if bound >= floor for record_id in ids
         )
+        records.reverse()
         for start in range(0, len(records), 64):
             chunk = records[start : start + 64]
             if self.settled(chunk[0][0]):
                 break
-            floor = self.threshold() * (1 - 4 * EPSILON)
-            self._score_records([record_id for bound, record_id in chunk if bound >= floor], None)
+            least = self.threshold() * (1 - 4 * EPSILON)
+            self._score_records([record_id for bound, record_id in chunk if bound >= least], None)
+        return [item for item in bounded if item[0] < floor]
+
+    def _plan(
+        self, state: _Band, bounded: list[tuple[float, _Class]], floor: float
+    ) -> list[tuple[_Term, int]]:
+        """The reads that leave the least to settle: (term, groups up to) of each; [] for none.
+
+        Settling costs the postings read plus POSTINGS_PER_TEXT for each waiting record
+        whose bound still reaches the top, which is then scored from its text. Reads are
+        added one group at a time, the one that lowers the best remaining class's bound most
+        per record read: no single term lowers it far enough when the class holds several
+        common ones. The plan is the cheapest point on that path. The estimate takes no
+        waiting record to be in the groups read (few are): the bounds are then recomputed
+        from what the groups hold.
+        """
+        live = [term for term in state.terms if term.position < len(term.groups)]
+        factor = state.factor / len(self.terms)
+        # Per class: records, Σ weights known, terms known, the live terms it does not know.
+        classes = []
+        waiting = 0
+        for _, (known, ids) in bounded:
+            unknown = [index for index, term in enumerate(live) if term.place not in known]
+            classes.append(
+                (len(ids), sum(map(_WEIGHT.__getitem__, known.values())), len(known), unknown)
+            )
+            waiting += len(ids)
+        positions = [term.position for term in live]
+        weights = [_WEIGHT[term.groups[term.position][0]] for term in live]
+        best = list(positions)
+        best_cost = POSTINGS_PER_TEXT * waiting
+        spent = 0
+        while True:
+            left = 0
+            top = -1.0
+            top_unknown: list[int] = []
+            top_total = 0.0
+            top_matched = 0
+            for count, total, matched, unknown in classes:
+                lowerable = False
+                for index in unknown:
+                    weight = weights[index]
+                    if weight:
+                        total += weight
+                        matched += 1
+                        lowerable = True
+                bound = total * matched * factor
+                if bound >= floor:
+                    left += count
+                    if lowerable and bound > top:
+                        top, top_unknown, top_total, top_matched = bound, unknown, total, matched
+            cost = spent + POSTINGS_PER_TEXT * left
+            if cost < best_cost:
+                best, best_cost = list(positions), cost
+            if not top_unknown:
+                break
+            # The next group that lowers the best class's bound most per record read.
+            now = top_matched * top_total
+            choice = -1
+            gain = -1.0
+            for index in top_unknown:
+                weight = weights[index]
+                if not weight:
+                    continue
+                groups = live[index].groups
+                position = positions[index]
+                if position + 1 < len(groups):
+                    after = top_matched * (top_total - weight + _WEIGHT[groups[position + 1][0]])
+                else:
+                    after = (top_matched - 1) * (top_total - weight)
+                per_record = (now - after) / (groups[position][1] or 1)
+                if per_record > gain:
+                    choice, gain = index, per_record
+            groups = live[choice].groups
+            position = positions[choice]
+            spent += groups[position][1]
+            if spent >= best_cost:
+                break
+            positions[choice] = position = position + 1
+            weights[choice] = _WEIGHT[groups[position][0]] if position < len(groups) else 0.0
+        return [
+            (term, best[index]) for index, term in enumerate(live) if best[index] > term.position
+        ]
 
     def _score_known(self, classes: list[_Class]) -> None:
         """Score records whose frequencies are all known (a term not among them: 0)."""
