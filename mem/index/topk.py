@@ -339,19 +339,27 @@ def _cheapest(state: _Band, width: int) -> _Term:
 _Class = tuple[dict[int, int], set[int]]
 
 
-def _split(classes: list[_Class], groups: list[tuple[int, int, Sequence[int]]]) -> list[_Class]:
-    """The classes refined by the groups read: those a group holds know its term's tf."""
-    waiting: set[int] = set().union(*(ids for _, ids in classes))
+def _split(
+    classes: list[_Class], groups: list[tuple[int, int, Sequence[int]]], waiting: set[int]
+) -> list[_Class]:
+    """The classes refined by the groups read: those a group holds know its term's tf.
+
+    `waiting` holds every record of the classes (and may hold more).
+    """
     for place, tf, records in groups:
         # Only the waiting records a group holds: a big group is never made a set.
         members = waiting.intersection(records)
+        if not members:
+            continue
         refined = []
         for known, ids in classes:
-            held = ids & members if members and place not in known else None
-            if held:
-                refined.append(({**known, place: tf}, held))
-                ids = ids - held
-            if ids:
+            if place in known or members.isdisjoint(ids):
+                refined.append((known, ids))
+                continue
+            held = ids & members
+            refined.append(({**known, place: tf}, held))
+            if len(held) < len(ids):
+                ids -= held  # in place: a class's set is its own (see resolve)
                 refined.append((known, ids))
         classes = refined
     return classes
@@ -453,12 +461,14 @@ class _Searcher:
         pending = self.pending
         self.pending = {}
         queue = []
+        held: dict[int, set[int]] = {}  # by band: its waiting records (and some scored since)
         for band, groups in pending.items():
             state = bands[band]
             waiting = set().union(*(records for _, _, records in groups)).difference(self.seen)
-            bounded = self._bounded(state, _split([({}, waiting)], groups))
+            bounded = self._bounded(state, _split([({}, set(waiting))], groups, waiting))
             if bounded:
                 queue.append((bounded[0][0], band, bounded))
+                held[band] = waiting
         # The top's floor is still low here; settled against it, the bands would read
         # and score far more than the answer needs. Each round settles every band down to a
         # guess of the floor (a share of the best bound left), scoring what reaches the
@@ -469,11 +479,27 @@ class _Searcher:
             guess *= GUESS_RATIO
             queue.sort(key=itemgetter(0), reverse=True)
             later = []
+            texts = []
             for best, band, bounded in queue:
-                if not self.settled(best):
-                    left = self._settle(bands[band], bounded, guess)
-                    if left:
-                        later.append((left[0][0], band, left))
+                if self.settled(best):
+                    continue
+                bounded = self._settle(bands[band], bounded, guess, held[band])
+                floor = max(guess, self.threshold()) * (1 - 4 * EPSILON)
+                texts += [(bound, ids) for bound, (_, ids) in bounded if bound >= floor]
+                left = [item for item in bounded if item[0] < floor]
+                if left:
+                    later.append((left[0][0], band, left))
+            # Scored best first across the bands, so that the floor rises the soonest.
+            records = sorted((bound, record_id) for bound, ids in texts for record_id in ids)
+            records.reverse()
+            for start in range(0, len(records), 64):
+                chunk = records[start : start + 64]
+                if self.settled(chunk[0][0]):
+                    break
+                least = self.threshold() * (1 - 4 * EPSILON)
+                self._score_records(
+                    [record_id for bound, record_id in chunk if bound >= least], None
+                )
             queue = later
 
     def _bounded(self, state: _Band, classes: list[_Class]) -> list[tuple[float, _Class]]:
@@ -504,19 +530,19 @@ class _Searcher:
         return bounded
 
     def _settle(
-        self, state: _Band, bounded: list[tuple[float, _Class]], guess: float
+        self, state: _Band, bounded: list[tuple[float, _Class]], guess: float, waiting: set[int]
     ) -> list[tuple[float, _Class]]:
         """Lower the frontiers of a band until the records that may reach `guess` are known.
 
-        Each step reads the groups that leave the least to do (see _plan). A term read to
+        Each step reads the groups that leave the least to do (see _plan): a term read to
         its end is known for every waiting record, and those that lack it lose its coverage
-        too; what is left above the guess is scored from text, best first. Returns the
-        classes that may still reach the top but not the guess, best first.
+        too. Returns the classes that may still reach the top, best first: those above the
+        guess are then scored from their text.
         """
         for _ in range(SETTLE_STEPS):
             floor = max(guess, self.threshold()) * (1 - 4 * EPSILON)
             if not bounded or bounded[0][0] < floor:
-                return bounded
+                break
             if all(term.position == len(term.groups) for term in state.terms):
                 # Every group of the band was read: what they are known to hold is all.
                 self._score_known([held for _, held in bounded])
@@ -532,19 +558,8 @@ class _Searcher:
                 ]
                 term.unread -= sum(size for _, size in term.groups[term.position : end])
                 term.position = end
-            bounded = self._bounded(state, _split([held for _, held in bounded], groups))
-        floor = max(guess, self.threshold()) * (1 - 4 * EPSILON)
-        records = sorted(
-            (bound, record_id) for bound, (_, ids) in bounded if bound >= floor for record_id in ids
-        )
-        records.reverse()
-        for start in range(0, len(records), 64):
-            chunk = records[start : start + 64]
-            if self.settled(chunk[0][0]):
-                break
-            least = self.threshold() * (1 - 4 * EPSILON)
-            self._score_records([record_id for bound, record_id in chunk if bound >= least], None)
-        return [item for item in bounded if item[0] < floor]
+            bounded = self._bounded(state, _split([held for _, held in bounded], groups, waiting))
+        return bounded
 
     def _plan(
         self, state: _Band, bounded: list[tuple[float, _Class]], floor: float
@@ -572,10 +587,9 @@ class _Searcher:
             waiting += len(ids)
         positions = [term.position for term in live]
         weights = [_WEIGHT[term.groups[term.position][0]] for term in live]
-        best = list(positions)
-        best_cost = POSTINGS_PER_TEXT * waiting
-        spent = 0
-        while True:
+
+        def remaining(weights: list[float]) -> tuple[int, list[int], float, int]:
+            """Records still above the floor, and the best lowerable class's terms, Σ, count."""
             left = 0
             top = -1.0
             top_unknown: list[int] = []
@@ -594,12 +608,16 @@ class _Searcher:
                     left += count
                     if lowerable and bound > top:
                         top, top_unknown, top_total, top_matched = bound, unknown, total, matched
-            cost = spent + POSTINGS_PER_TEXT * left
-            if cost < best_cost:
-                best, best_cost = list(positions), cost
-            if not top_unknown:
-                break
-            # The next group that lowers the best class's bound most per record read.
+            return left, top_unknown, top_total, top_matched
+
+        best = list(positions)
+        best_cost = POSTINGS_PER_TEXT * waiting
+        spent = 0
+        left, top_unknown, top_total, top_matched = remaining(weights)
+        while top_unknown:
+            # Each next group of the best class's terms: is stopping after it the cheapest
+            # yet? The path goes on with the one that lowers that class's bound most per
+            # record read.
             now = top_matched * top_total
             choice = -1
             gain = -1.0
@@ -609,20 +627,31 @@ class _Searcher:
                     continue
                 groups = live[index].groups
                 position = positions[index]
-                if position + 1 < len(groups):
-                    after = top_matched * (top_total - weight + _WEIGHT[groups[position + 1][0]])
+                size = groups[position][1]
+                if spent + size >= best_cost:
+                    continue
+                following = _WEIGHT[groups[position + 1][0]] if position + 1 < len(groups) else 0.0
+                weights[index] = following
+                cost = spent + size + POSTINGS_PER_TEXT * remaining(weights)[0]
+                weights[index] = weight
+                if cost < best_cost:
+                    best, best_cost = list(positions), cost
+                    best[index] += 1
+                if following:
+                    after = top_matched * (top_total - weight + following)
                 else:
                     after = (top_matched - 1) * (top_total - weight)
-                per_record = (now - after) / (groups[position][1] or 1)
+                per_record = (now - after) / (size or 1)
                 if per_record > gain:
                     choice, gain = index, per_record
+            if choice < 0:
+                break
             groups = live[choice].groups
             position = positions[choice]
             spent += groups[position][1]
-            if spent >= best_cost:
-                break
             positions[choice] = position = position + 1
             weights[choice] = _WEIGHT[groups[position][0]] if position < len(groups) else 0.0
+            left, top_unknown, top_total, top_matched = remaining(weights)
         return [
             (term, best[index]) for index, term in enumerate(live) if best[index] > term.position
         ]
