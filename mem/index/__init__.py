@@ -189,8 +189,6 @@ def connect(path: str) -> sqlite3.Connection | None:
         # WAL without a sync per commit: a crash can only lose the last syncs, which the
         # files table then shows as not done, so the next read redoes them.
         conn.execute("PRAGMA synchronous = NORMAL")
-        if os.environ.get("P3MMAP"):
-            conn.execute("PRAGMA mmap_size = " + os.environ["P3MMAP"])
         row = conn.execute("SELECT value FROM meta WHERE key = 'index_version'").fetchone()
     except sqlite3.DatabaseError:
         conn.close()

@@ -277,6 +277,8 @@ EARLY_TEXT = 32
 EARLY_RECORDS = 64
 # Reads of a band's groups for its waiting records, before the rest are scored from text.
 SETTLE_STEPS = 8
+# Waiting records of a band this few are scored from their text without planning reads.
+FEW_TEXTS = 4
 # Each round of settling guesses the top's floor this much lower than the last.
 GUESS_RATIO = 0.8
 # Records of a band held with two terms or more: found pairwise up to this many terms.
@@ -547,7 +549,10 @@ class _Searcher:
                 # Every group of the band was read: what they are known to hold is all.
                 self._score_known([held for _, held in bounded])
                 return []
-            plan = self._plan(state, [item for item in bounded if item[0] >= floor], floor)
+            active = [item for item in bounded if item[0] >= floor]
+            if sum(len(ids) for _, (_, ids) in active) <= FEW_TEXTS:
+                break  # fewer texts than a plan and its reads cost in Python
+            plan = self._plan(state, active, floor)
             if not plan:
                 break
             groups = []
