@@ -14,7 +14,12 @@ stops when no band's bound can reach the `limit`-th best score. Until the top is
 record read is scored; after that a record read from one group only waits with what it is
 known to hold, and at the end only the waiting records whose own bound (known frequencies,
 and the band's last frontiers for the rest) still reaches the top are scored from their
-text. With three query terms or more, the first records read rarely hold most of them and
+text. Settling them (resolve) goes in rounds against a falling guess of the top's floor:
+in each band it reads the groups of the common terms that leave the least to do (their
+postings, plus a text for each record still above the guess: _plan), and a round's texts
+are scored best first across the bands, so the floor rises before the next, lower guess.
+A record whose bound cannot reach the guess is never read for, only for the floor, in the
+last round. With three query terms or more, the first records read rarely hold most of them and
 the top they fill is low: the small groups read after that also wait in the queue, at
 their own bound, and when no band can beat it they are scored from their text (a few
 dozen records), which raises the top's floor before the long settling. A query whose
@@ -279,6 +284,8 @@ EARLY_RECORDS = 64
 SETTLE_STEPS = 8
 # Waiting records of a band this few are scored from their text without planning reads.
 FEW_TEXTS = 4
+# Waiting records scored from their text per statement, before the floor is looked at again.
+TEXT_CHUNK = 16
 # Each round of settling guesses the top's floor this much lower than the last.
 GUESS_RATIO = 0.8
 # Records of a band held with two terms or more: found pairwise up to this many terms.
@@ -494,8 +501,8 @@ class _Searcher:
             # Scored best first across the bands, so that the floor rises the soonest.
             records = sorted((bound, record_id) for bound, ids in texts for record_id in ids)
             records.reverse()
-            for start in range(0, len(records), 64):
-                chunk = records[start : start + 64]
+            for start in range(0, len(records), TEXT_CHUNK):
+                chunk = records[start : start + TEXT_CHUNK]
                 if self.settled(chunk[0][0]):
                     break
                 least = self.threshold() * (1 - 4 * EPSILON)
