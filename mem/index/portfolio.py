@@ -418,18 +418,20 @@ def _reconcile(
         brain_row = _added(conn, brain, os.path.basename(brain) or brain, "brain")
     _sync_root(conn, brain_row, inserter)
     wanted: list[index.ProjectRow] = []
+    taken: set[str] = set()  # the wanted projects' paths
     for entry_path, entry_name in registered(conn, brain_row.id):
         real = index_sources.real_path(os.path.join(brain, entry_path))
         name = registry.project_name(entry_name, real)
         row = roots.pop((real, "project"), None)
         if row is None:
-            if any(kept.path == real and kept.role == "project" for kept in wanted):
+            if real in taken:
                 continue  # two entries name one project: the first one's name wins
             row = _added(conn, real, name, "project")
         elif row.name != name:
             index.update_project(conn, row.id, name, bool(row.found), row.signature, row.watch)
             row = row._replace(name=name)
         wanted.append(row)
+        taken.add(real)
     for gone in roots.values():
         index.delete_project(conn, gone.id)
     return wanted
