@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
-from portfolio_support import NOW, audited_portfolio, cache_at, write
+from portfolio_support import NOW, audited_portfolio, audited_project, cache_at, write
 
 from mem import index
 from mem.commands import recall
@@ -63,3 +64,18 @@ def test_an_index_synced_before_the_signatures_row_gains_it_at_its_next_check(
         assert verdict == (True, None) and len(statements) == 1
         write(roots[0] / ".bmad/memory/decisions.md", "# Decisions\n\n### Zeppelin\nland it\n", 7)
         assert _found(brain, "zeppelin") == {("project-0", "Zeppelin\nland it")}
+
+
+def test_a_missing_project_costs_one_folder_check_until_it_is_back(tmp_path: Path) -> None:
+    brain, roots = audited_portfolio(tmp_path)
+    cache = tmp_path / "cache"
+    shutil.rmtree(roots[1])
+    with cache_at(str(cache)):
+        before = _found(brain, "pgbouncer")
+        assert not any(name == "project-1" for name, _ in before)
+        verdict, statements = _check(brain, cache)
+        assert verdict == (True, None) and len(statements) == 1
+        audited_project(roots[1], "project-1")
+        (decided, stale), _ = _check(brain, cache)
+        assert decided and stale is not None and len(stale) == 1
+        assert any(name == "project-1" for name, _ in _found(brain, "pgbouncer"))

@@ -210,13 +210,17 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
         return undecided
     paths = kept["watched_paths"].split(b"\0") if kept["watched_paths"] else []
     now = index_sources.watch_signatures(paths)
-    if now is not None and now == kept.get(SIGNATURES_KEY) and not kept["watched_missing"]:
+    missing = kept["watched_missing"].split(b"\0") if kept["watched_missing"] else []
+    if (
+        now is not None
+        and now == kept.get(SIGNATURES_KEY)
+        and not any(map(index_sources.is_folder, missing))
+    ):
         return True, None  # the common case, decided without reading a root's row
     signatures = dict(conn.execute("SELECT id, signature FROM projects"))
     layout = [entry.split(":") for entry in kept["watched_roots"].split(",")]
     if len(layout) != len(signatures):
         return undecided
-    missing = kept["watched_missing"].split(b"\0") if kept["watched_missing"] else []
     stale = set()
     found: list[int] = []  # the roots whose paths are watched, in order, and their signatures
     signed: list[bytes] = []
