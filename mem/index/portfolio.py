@@ -13,12 +13,11 @@ planned file by file. A root whose files were hashed too recently to trust their
 
 Every sync ends by keeping, in `meta`, where each root's watched paths are (the
 `WATCH_KEYS` rows: the roots in order with their number of paths, every watched path
-joined to its root, the missing projects' paths), rewritten only when those change. A
-check then stats every path in one batch and compares it with the roots' signatures end
-to end: with nothing changed it reads one `meta` query and one column of the roots, and
-a root whose slice differs is stale without being asked again. A last row,
-`SIGNATURES_KEY`, holds every root's signature end to end: when the batch gives exactly
-that, the check is decided without reading a root's row.
+joined to its root, the missing projects' paths), rewritten only when those change, and
+the digest of every root's signature end to end (`SIGNATURES_KEY`). A check then stats
+every path in one batch: with nothing changed the batch has that digest, and the check
+has read one `meta` query; otherwise it compares the batch with the roots' signatures,
+and a root whose slice differs is stale without being asked again.
 """
 
 from __future__ import annotations
@@ -28,6 +27,8 @@ import itertools
 import os
 import time
 from collections.abc import Callable, Iterator
+
+import xxhash
 
 from mem import index, layout
 from mem.core import registry
@@ -44,7 +45,7 @@ REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
 
 # meta rows of the freshness check's fast path, written in the same transaction as the roots.
 WATCH_KEYS = ("watched_brain", "watched_roots", "watched_paths", "watched_missing")
-SIGNATURES_KEY = "watched_signatures"  # and every root's signature, end to end
+SIGNATURES_KEY = "watched_signatures"  # and the digest of every root's signature, end to end
 
 # (projects done, projects in all, files read so far)
 Progress = Callable[[int, int, int], None]
@@ -213,7 +214,7 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
     missing = kept["watched_missing"].split(b"\0") if kept["watched_missing"] else []
     if (
         now is not None
-        and now == kept.get(SIGNATURES_KEY)
+        and xxhash.xxh3_128_digest(now) == kept.get(SIGNATURES_KEY)
         and not any(map(index_sources.is_folder, missing))
     ):
         return True, None  # the common case, decided without reading a root's row
@@ -312,11 +313,13 @@ def _remember_watch(conn: index.Connection, brain: str) -> None:
 
 
 def _remember_signatures(conn: index.Connection) -> None:
-    """Keep the `SIGNATURES_KEY` row: every watched root's signature, end to end, in the
-    order of `watched_roots`; no row while one of them keeps none (or not of its length).
+    """Keep the `SIGNATURES_KEY` row: the xxh3-128 digest of every watched root's
+    signature, end to end in the order of `watched_roots` (16 bytes to write and read, not
+    40 a path; file contents are compared by the same digest); no row while one of them
+    keeps none (or not of its length).
 
-    Every write to the roots' rows ends here, in the same transaction, so a check that
-    finds the stat data of `watched_paths` equal to this row knows every root is fresh.
+    Every write to the roots' rows ends here, in the same transaction, so a check whose
+    stat data of `watched_paths` has this digest knows every root is fresh.
     """
     conn.execute("DELETE FROM meta WHERE key = ?", (SIGNATURES_KEY,))
     kept = conn.execute("SELECT value FROM meta WHERE key = 'watched_roots'").fetchone()
@@ -332,7 +335,8 @@ def _remember_signatures(conn: index.Connection) -> None:
         if signature is None or len(signature) != int(count) * index_sources.SIGNATURE_BYTES:
             return
         signed.append(signature)
-    conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (SIGNATURES_KEY, b"".join(signed)))
+    digest = xxhash.xxh3_128_digest(b"".join(signed))
+    conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (SIGNATURES_KEY, digest))
 
 
 def _changed(rows: list[index.ProjectRow]) -> list[index.ProjectRow]:
