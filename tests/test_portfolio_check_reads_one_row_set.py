@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from portfolio_support import NOW, audited_portfolio, audited_project, cache_at, write
 
 from mem import index
@@ -46,8 +48,9 @@ def test_an_unchanged_portfolio_is_decided_by_one_statement(tmp_path: Path) -> N
         assert verdict == (True, None) and len(statements) == 1
 
 
-def test_an_index_synced_before_the_signatures_row_gains_it_at_its_next_check(
-    tmp_path: Path,
+@pytest.mark.parametrize("row", [None, b"not the digest"])
+def test_an_index_without_the_signatures_row_in_step_gains_it_at_its_next_check(
+    tmp_path: Path, row: bytes | None
 ) -> None:
     brain, roots = audited_portfolio(tmp_path)
     cache = tmp_path / "cache"
@@ -57,6 +60,10 @@ def test_an_index_synced_before_the_signatures_row_gains_it_at_its_next_check(
         assert conn is not None
         with index.transaction(conn):
             conn.execute("DELETE FROM meta WHERE key = ?", (portfolio.SIGNATURES_KEY,))
+            if row is not None:  # as an index synced by another version would keep it
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)", (portfolio.SIGNATURES_KEY, row)
+                )
         conn.close()
         assert _check(brain, cache)[0] == (False, None)
         assert _found(brain, "pgbouncer") == expected
