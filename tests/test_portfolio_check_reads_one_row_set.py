@@ -6,7 +6,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from portfolio_support import NOW, audited_portfolio, audited_project, cache_at, write
 
 from mem import index
