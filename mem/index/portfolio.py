@@ -210,11 +210,14 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
     if brain_path != brain:
         return undecided
     paths = kept["watched_paths"].split(b"\0") if kept["watched_paths"] else []
-    now = index_sources.watch_signatures(paths)
     missing = kept["watched_missing"].split(b"\0") if kept["watched_missing"] else []
+    # Without the row a root keeps no signature (it is planned anyway), or the index
+    # predates the row: the roots' rows decide, and the batch is taken only if they can.
+    batched = SIGNATURES_KEY in kept
+    now = index_sources.watch_signatures(paths) if batched else None
     if (
         now is not None
-        and xxhash.xxh3_128_digest(now) == kept.get(SIGNATURES_KEY)
+        and xxhash.xxh3_128_digest(now) == kept[SIGNATURES_KEY]
         and not any(map(index_sources.is_folder, missing))
     ):
         return True, None  # the common case, decided without reading a root's row
@@ -239,6 +242,8 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
         found.append(root)
         signed.append(signature)
     expected = b"".join(signed)
+    if not batched:
+        now = index_sources.watch_signatures(paths)
     if now is None or len(now) != len(expected):
         return undecided
     if now != expected:
