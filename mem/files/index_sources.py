@@ -121,24 +121,83 @@ def listing(path: str) -> list[str]:
         return []
 
 
-def watch_paths(root: str, files: list[str], listed: list[str]) -> list[str]:
+def watch_paths(root: str, files: list[str], listed: list[str], settled_ns: int) -> list[str]:
     """What tells, by its stat data alone, that a root's sources are as they were.
 
-    Each file that is there (a link counts, even a dangling one) and the deepest existing
-    folder above it, so a file that appears changes that folder; each listed folder (where
-    sources are found by name) or its deepest existing parent. "." is the root itself.
+    Each file that is there (a link counts, even a dangling one); each listed folder (where
+    sources are found by name) or its deepest existing parent; and, for each file that is
+    not there, the deepest existing folder above it, so that its appearing changes that
+    folder. "." is the root itself.
+
+    A file that is there keeps its folder watched too unless it is plain: a regular file
+    with one name, unchanged since `settled_ns`, in a folder the root reaches without a
+    link. Then only its own stat data can change what its path gives: an edit moves its
+    mtime and ctime, a file renamed over it or put in its place after a delete is another
+    inode or a later ctime, a delete leaves nothing to stat. The folder would add one
+    `stat` a check, for nothing. (A folder moved, and a link to it left in its place, gives
+    the same files under other real paths: the index keeps the old ones until the root
+    syncs again, and as no file has a second name, what is read from which path, and so
+    every answer, is the same.)
     """
+    folders: dict[str, int] = {}
     watched: dict[str, None] = {}
-    for relative, is_file in [(path, True) for path in files] + [(path, False) for path in listed]:
-        if is_file and os.path.lexists(os.path.join(root, relative)):
+    for relative in files:
+        folder = relative.rpartition("/")[0]
+        try:
+            info = os.lstat(os.path.join(root, relative))
+        except OSError:
+            info = None
+        if info is not None:
             watched[relative] = None
-        parts = relative.split("/")
-        for depth in range(len(parts) - (1 if is_file else 0), -1, -1):
-            folder = "/".join(parts[:depth])
-            if os.path.isdir(os.path.join(root, folder) if folder else root):
-                watched[folder or "."] = None
-                break
+            if (
+                stat.S_ISREG(info.st_mode)
+                and info.st_nlink == 1
+                and max(info.st_mtime_ns, info.st_ctime_ns) < settled_ns
+                and _folder_state(root, folder, folders) == _PLAIN
+            ):
+                continue
+        _watch_deepest_folder(root, folder, folders, watched)
+    for relative in listed:
+        _watch_deepest_folder(root, relative, folders, watched)
     return sorted(watched)
+
+
+_ABSENT, _LINKED, _PLAIN = 0, 1, 2  # a folder: none there, reached through a link, plain
+
+
+def _folder_state(root: str, folder: str, folders: dict[str, int]) -> int:
+    """Whether root/folder is a folder, and whether the root reaches it without links."""
+    if folder in folders:
+        return folders[folder]
+    parent, _, name = folder.rpartition("/")
+    path = os.path.join(root, folder) if folder else root
+    try:
+        info = os.lstat(path)
+    except OSError:
+        state = _ABSENT
+    else:
+        if stat.S_ISDIR(info.st_mode):
+            plain = not folder or (
+                name not in ("", ".", "..") and _folder_state(root, parent, folders) == _PLAIN
+            )
+            state = _PLAIN if plain else _LINKED
+        else:
+            state = _LINKED if stat.S_ISLNK(info.st_mode) and is_folder(path) else _ABSENT
+    folders[folder] = state
+    return state
+
+
+def _watch_deepest_folder(
+    root: str, folder: str, folders: dict[str, int], watched: dict[str, None]
+) -> None:
+    """Watch folder, or else the deepest folder above it that is there."""
+    while True:
+        if _folder_state(root, folder, folders) != _ABSENT:
+            watched[folder or "."] = None
+            return
+        if not folder:
+            return
+        folder = folder.rpartition("/")[0]
 
 
 # A watched path's stat data is its size, mtime, ctime, inode and device, in that order; a

@@ -469,17 +469,20 @@ def insert_table_rows(
 ) -> None:
     """Rows of the other stores' tables: (table, column -> value), file_id added here.
 
-    sqlite-utils batches them; inside the sync's transaction it works in a savepoint, so
-    the whole sync still commits or rolls back as one. Only a changed store pays the import.
+    One INSERT a table, with every column any of its rows names (NULL where a row has
+    none), in the caller's transaction. The values are SQLite's own types already (the
+    loaders spell lists and objects out as JSON), so the statement takes them as they are.
     """
-    import sqlite_utils
-
     by_table: dict[str, list[dict[str, object]]] = {}
     for table, row in rows:
-        by_table.setdefault(table, []).append({"file_id": file_id, **row})
-    database = sqlite_utils.Database(conn)
+        by_table.setdefault(table, []).append(row)
     for table, table_rows in by_table.items():
-        database.table(table).insert_all(table_rows, alter=False)
+        columns = list(dict.fromkeys(column for row in table_rows for column in row))
+        conn.executemany(
+            f"INSERT INTO {table} (file_id, {', '.join(columns)})"
+            f" VALUES ({', '.join('?' * (len(columns) + 1))})",
+            [(file_id, *[row.get(column) for column in columns]) for row in table_rows],
+        )
 
 
 def upsert_file(

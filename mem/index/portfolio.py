@@ -13,10 +13,11 @@ planned file by file. A root whose files were hashed too recently to trust their
 
 Every sync ends by keeping, in `meta`, where each root's watched paths are (the
 `WATCH_KEYS` rows: the roots in order with their number of paths, every watched path
-joined to its root, the missing projects' paths), rewritten only when those change. A
-check then stats every path in one batch and compares it with the roots' signatures end
-to end: with nothing changed it reads one `meta` query and one column of the roots, and
-a root whose slice differs is stale without being asked again.
+joined to its root, the missing projects' paths), rewritten only when those change, and
+the digest of every root's signature end to end (`SIGNATURES_KEY`). A check then stats
+every path in one batch: with nothing changed the batch has that digest, and the check
+has read one `meta` query; otherwise it compares the batch with the roots' signatures,
+and a root whose slice differs is stale without being asked again.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import itertools
 import os
 import time
 from collections.abc import Callable, Iterator
+
+import xxhash
 
 from mem import index, layout
 from mem.core import registry
@@ -42,6 +45,7 @@ REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
 
 # meta rows of the freshness check's fast path, written in the same transaction as the roots.
 WATCH_KEYS = ("watched_brain", "watched_roots", "watched_paths", "watched_missing")
+SIGNATURES_KEY = "watched_signatures"  # and the digest of every root's signature, end to end
 
 # (projects done, projects in all, files read so far)
 Progress = Callable[[int, int, int], None]
@@ -197,18 +201,30 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
     signature (or one the batch cannot give): the check then goes root by root.
     """
     undecided: tuple[bool, set[int] | None] = (False, None)
-    marks = ",".join("?" * len(WATCH_KEYS))
-    kept = dict(conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", WATCH_KEYS))
-    if len(kept) != len(WATCH_KEYS):
+    keys = (*WATCH_KEYS, SIGNATURES_KEY)
+    marks = ",".join("?" * len(keys))
+    kept = dict(conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", keys))
+    if any(key not in kept for key in WATCH_KEYS):
         return undecided
     brain_id, _, brain_path = kept["watched_brain"].partition("\n")
     if brain_path != brain:
         return undecided
+    paths = kept["watched_paths"].split(b"\0") if kept["watched_paths"] else []
+    missing = kept["watched_missing"].split(b"\0") if kept["watched_missing"] else []
+    # Without the row a root keeps no signature (it is planned anyway), or the index
+    # predates the row: the roots' rows decide, and the batch is taken only if they can.
+    batched = SIGNATURES_KEY in kept
+    now = index_sources.watch_signatures(paths) if batched else None
+    if (
+        now is not None
+        and xxhash.xxh3_128_digest(now) == kept[SIGNATURES_KEY]
+        and not any(map(index_sources.is_folder, missing))
+    ):
+        return True, None  # the common case, decided without reading a root's row
     signatures = dict(conn.execute("SELECT id, signature FROM projects"))
     layout = [entry.split(":") for entry in kept["watched_roots"].split(",")]
     if len(layout) != len(signatures):
         return undecided
-    missing = kept["watched_missing"].split(b"\0") if kept["watched_missing"] else []
     stale = set()
     found: list[int] = []  # the roots whose paths are watched, in order, and their signatures
     signed: list[bytes] = []
@@ -225,9 +241,9 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
             return undecided
         found.append(root)
         signed.append(signature)
-    paths = kept["watched_paths"].split(b"\0") if kept["watched_paths"] else []
-    now = index_sources.watch_signatures(paths)
     expected = b"".join(signed)
+    if not batched:
+        now = index_sources.watch_signatures(paths)
     if now is None or len(now) != len(expected):
         return undecided
     if now != expected:
@@ -239,6 +255,8 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
                     return True, set()  # the brain changed: reconcile every root
                 stale.add(root)
             start = end
+    if not stale and kept.get(SIGNATURES_KEY) != xxhash.xxh3_128_digest(expected):
+        return undecided  # fresh, but that row is not kept (or not in step): the slow way
     return True, stale or None
 
 
@@ -269,6 +287,7 @@ def _remember_watch(conn: index.Connection, brain: str) -> None:
     marks = ",".join("?" * len(WATCH_KEYS))
     if not brain_rows:
         conn.execute(f"DELETE FROM meta WHERE key IN ({marks})", WATCH_KEYS)
+        _remember_signatures(conn)
         return
     layout = []
     paths: list[list[str]] = []
@@ -289,12 +308,40 @@ def _remember_watch(conn: index.Connection, brain: str) -> None:
         os.fsencode("\0".join(missing)),
     )
     kept = dict(conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", WATCH_KEYS))
-    if tuple(kept.get(key) for key in WATCH_KEYS) == values:
+    if tuple(kept.get(key) for key in WATCH_KEYS) != values:
+        conn.execute(f"DELETE FROM meta WHERE key IN ({marks})", WATCH_KEYS)
+        conn.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            list(zip(WATCH_KEYS, values, strict=True)),
+        )
+    _remember_signatures(conn)
+
+
+def _remember_signatures(conn: index.Connection) -> None:
+    """Keep the `SIGNATURES_KEY` row: the xxh3-128 digest of every watched root's
+    signature, end to end in the order of `watched_roots` (16 bytes to write and read, not
+    40 a path; file contents are compared by the same digest); no row while one of them
+    keeps none (or not of its length).
+
+    Every write to the roots' rows ends here, in the same transaction, so a check whose
+    stat data of `watched_paths` has this digest knows every root is fresh.
+    """
+    conn.execute("DELETE FROM meta WHERE key = ?", (SIGNATURES_KEY,))
+    kept = conn.execute("SELECT value FROM meta WHERE key = 'watched_roots'").fetchone()
+    signatures = dict(conn.execute("SELECT id, signature FROM projects"))
+    layout = [entry.split(":") for entry in kept[0].split(",")] if kept else []
+    if not layout or len(layout) != len(signatures):
         return
-    conn.execute(f"DELETE FROM meta WHERE key IN ({marks})", WATCH_KEYS)
-    conn.executemany(
-        "INSERT INTO meta (key, value) VALUES (?, ?)", list(zip(WATCH_KEYS, values, strict=True))
-    )
+    signed = []
+    for entry, count in layout:
+        if count == "-":
+            continue
+        signature = signatures.get(int(entry))
+        if signature is None or len(signature) != int(count) * index_sources.SIGNATURE_BYTES:
+            return
+        signed.append(signature)
+    digest = xxhash.xxh3_128_digest(b"".join(signed))
+    conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (SIGNATURES_KEY, digest))
 
 
 def _changed(rows: list[index.ProjectRow]) -> list[index.ProjectRow]:
@@ -361,6 +408,8 @@ def _update(
     inserter.flush()
     if not stale or _moved(conn, wanted):
         _remember_watch(conn, brain)
+    else:
+        _remember_signatures(conn)
     return Report(planned, files)
 
 
@@ -384,18 +433,20 @@ def _reconcile(
         brain_row = _added(conn, brain, os.path.basename(brain) or brain, "brain")
     _sync_root(conn, brain_row, inserter)
     wanted: list[index.ProjectRow] = []
+    taken: set[str] = set()  # the wanted projects' paths
     for entry_path, entry_name in registered(conn, brain_row.id):
         real = index_sources.real_path(os.path.join(brain, entry_path))
         name = registry.project_name(entry_name, real)
         row = roots.pop((real, "project"), None)
         if row is None:
-            if any(kept.path == real and kept.role == "project" for kept in wanted):
+            if real in taken:
                 continue  # two entries name one project: the first one's name wins
             row = _added(conn, real, name, "project")
         elif row.name != name:
             index.update_project(conn, row.id, name, bool(row.found), row.signature, row.watch)
             row = row._replace(name=name)
         wanted.append(row)
+        taken.add(real)
     for gone in roots.values():
         index.delete_project(conn, gone.id)
     return wanted
@@ -430,8 +481,11 @@ def _sync_root(
     # Stat data is always taken before what it vouches for is read: a change made while
     # syncing then shows at the next check.
     started_ns = time.time_ns()
+    settled_ns = started_ns - sync.RACY_WINDOW_NS
     specs = specs_for(row)
-    watched = index_sources.watch_paths(row.path, [spec.relative for spec in specs], _listed(row))
+    watched = index_sources.watch_paths(
+        row.path, [spec.relative for spec in specs], _listed(row), settled_ns
+    )
     signature, newest_ns = index_sources.watch_signature_and_newest(row.path, watched)
     indexed = index.file_rows(conn, row.id)
     work = sync.plan(index_sources.stat_sources(row.path, specs), indexed)
@@ -444,14 +498,14 @@ def _sync_root(
 
         # The checkout files the evidence names, as the evidence now stands.
         paths = checkouts.evidence_paths(conn, row.id).get(row.id, [])
-        checkout = index_sources.watch_paths(row.path, paths, [])
+        checkout = index_sources.watch_paths(row.path, paths, [], settled_ns)
         if checkout:
             second, newest_checkout = index_sources.watch_signature_and_newest(row.path, checkout)
             signature, newest_ns = signature + second, max(newest_ns, newest_checkout)
             watch += "\n\n" + "\n".join(checkout)
         read += checkouts.sync_checkouts(conn, row.id, row.path, paths)
         checkouts_settled = checkouts.settled(conn, row.id)
-    settled = newest_ns < started_ns - sync.RACY_WINDOW_NS and checkouts_settled
+    settled = newest_ns < settled_ns and checkouts_settled
     index.update_project(conn, row.id, row.name, True, signature if settled else None, watch)
     return read
 
