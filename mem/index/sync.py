@@ -773,4 +773,54 @@ def _build_fresh(root: str, role: str, path: str, reads: Reads) -> Report:
         project_id = index.add_project(fresh, root, os.path.basename(root), role, found=True)
         assert project_id == index.ONLY_PROJECT
         present = index_sources.stat_sources(root, specs_for(root, role))
-        return apply(fresh, project_id, Plan(present, []), {}, reads)
+        return fill(fresh, project_id, present, path, reads)
+
+
+def fill(
+    conn: index.Connection,
+    project_id: int,
+    present: list[SourceStat],
+    path: str,
+    reads: Reads | None = None,
+) -> Report:
+    """Index a root's files in the index being built at `path`: as apply does, or, when
+    its notes and journals are big enough, in several processes (mem.index.segments)."""
+    from mem.index import segments
+
+    sized = sum(source.size for source in present if source.spec.kind not in LOADERS)
+    workers = segments.workers(sized)
+    if workers == 1:
+        return apply(conn, project_id, Plan(present, []), {}, reads)
+    reads = {} if reads is None else reads
+    sources: list[segments.Source] = []
+    for source in present:
+        read = _read(source, reads, keep=False)
+        data, hashed, spec = read.data, read.hash, source.spec
+        utf8 = _is_utf8(data)
+        file_id = index.upsert_file(
+            conn,
+            project_id,
+            spec.relative,
+            spec.kind,
+            spec.rank,
+            source.real,
+            hashed,
+            len(data),
+            source.mtime_ns,
+            source.inode,
+            read.checked_ns,
+            utf8,
+            source.ctime_ns,
+        )
+        if spec.kind == "notes":
+            _, blocks = _edited_stretch(conn, None, data, hashed)
+            index.set_file_blocks(conn, file_id, blocks)
+        if spec.kind in LOADERS:
+            index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
+        else:
+            sources.append(segments.Source(file_id, spec.kind, spec.relative, data, utf8))
+    del data, read
+    shares = segments.plan(sources, workers)
+    sources.clear()
+    segments.build(conn, path, shares)
+    return Report(added=len(present))

@@ -1,0 +1,269 @@
+"""A fresh build spread over processes: each builds a segment, the builder merges them in SQL.
+
+Parsing and grouping postings is pure Python and takes one core; a big first sync splits
+its notes and journals into shares (whole files, a big notes file into stretches cut
+before headings), forks a worker per share but the first, and builds the first itself.
+A worker writes its share's records, terms and postings to a segment (a temporary SQLite
+database of its own, named as the build's temporary copy is, so that the next build
+removes what a killed one left); the builder then copies each segment in with
+INSERT ... SELECT, which runs in C.
+
+Record ids stay in the order one process gives them, file by file and section by section:
+every piece of a share gets, before any worker starts, an id range at least as long as its
+records (a stretch's sections are counted exactly; a journal has at most one record per
+line). Ids may skip numbers; nothing reads meaning into their values, only their order
+(and a later sync numbers its records after the highest).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from bisect import bisect_left, bisect_right
+
+from mem import index
+from mem.core import parse
+from mem.index import postings, records
+from mem.tuples import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+# Bytes of notes and journals each worker should have at least: below it, forking and
+# merging cost more than the share of the parse they save.
+BYTES_PER_WORKER = 1 << 20
+# A merge attaches one segment at a time, but a build keeps the default limit of attached
+# databases (10) in mind all the same: more processes than this never paid on any machine.
+MAX_WORKERS = 8
+WORKERS_VARIABLE = "MEM_BUILD_WORKERS"
+
+
+class Source(NamedTuple):
+    """A notes file or journal of a fresh build, its files row already written."""
+
+    file_id: int
+    kind: str  # 'notes' or 'journal'
+    relative: str
+    data: bytes
+    utf8: bool
+
+
+class Piece(NamedTuple):
+    """What one process parses: a whole file, or the sections of a notes file from `first`
+    whose sources are data[start:stop]; its records take ids from `first_id` on."""
+
+    source: Source
+    start: int
+    stop: int
+    first: int
+    first_id: int
+    whole: bool
+
+
+def workers(record_bytes: int) -> int:
+    """How many processes should build an index whose notes and journals hold this many bytes.
+
+    MEM_BUILD_WORKERS (a positive number) sets it whatever the size (1: one process);
+    never more than the machine's cores. Forking needs a process without other threads.
+    """
+    if record_bytes <= 0 or not hasattr(os, "fork"):
+        return 1
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return 1
+    cores = min(os.cpu_count() or 1, MAX_WORKERS)
+    wanted = os.environ.get(WORKERS_VARIABLE, "").strip()
+    if wanted.isdigit() and int(wanted) > 0:
+        return min(int(wanted), cores)
+    return max(1, min(cores, record_bytes // BYTES_PER_WORKER))
+
+
+def plan(sources: list[Source], count: int) -> list[list[Piece]]:
+    """`count` shares of about as many bytes each, in file order, with their id ranges.
+
+    A notes file of valid UTF-8 is cut where a share ends, before the first heading past
+    that point; a journal (whose repeated lines count once, deviation D11) or a notes
+    file that is not UTF-8 stays whole, in the share where it starts.
+    """
+    total = sum(len(source.data) for source in sources)
+    cuts = [total * share // count for share in range(1, count)]
+    shares: list[list[Piece]] = [[] for _ in range(count)]
+    position = 0
+    next_id = 1
+    for source in sources:
+        data = source.data
+        if source.kind == "notes" and source.utf8:
+            bounds = parse.utf8_section_bounds(data)
+            starts = [start for start, _ in bounds]
+            edges = [0, *(bisect_left(starts, cut - position) for cut in cuts), len(bounds)]
+            for share, (low, high) in enumerate(zip(edges, edges[1:], strict=False)):
+                if low < high:
+                    piece = Piece(source, starts[low], bounds[high - 1][1], low, next_id, False)
+                    shares[share].append(piece)
+                    next_id += high - low
+        else:
+            shares[bisect_right(cuts, position)].append(
+                Piece(source, 0, len(data), 0, next_id, True)
+            )
+            # At most one record per line, or per "###" (every heading holds one).
+            next_id += data.count(b"\n") + 1 if source.kind == "journal" else data.count(b"###")
+        position += len(data)
+    return shares
+
+
+def _records(piece: Piece) -> Iterator[index.RecordRow]:
+    source = piece.source
+    if piece.whole:
+        return records.records_for(source.kind, source.data, 0, source.relative)
+    text = source.data[piece.start : piece.stop].decode("utf-8")
+    return records.note_records(text, source.relative, piece.first)
+
+
+def _insert(inserter: index.Inserter, share: Iterable[Piece], parent: int | None) -> None:
+    for piece in share:
+        inserter.next_id = piece.first_id
+        found = _records(piece)
+        inserter.insert(piece.source.file_id, found if parent is None else _watched(found, parent))
+
+
+class _Orphaned(Exception):
+    """The builder that forked this worker is gone: nobody will merge its segment."""
+
+
+def _watched(found: Iterator[index.RecordRow], parent: int) -> Iterator[index.RecordRow]:
+    for number, record in enumerate(found):
+        if not number & 1023 and os.getppid() != parent:
+            raise _Orphaned
+        yield record
+
+
+class _Worker(NamedTuple):
+    pid: int
+    pipe: int  # read end: the worker writes its error there, or nothing
+    segment: str
+
+
+def build(conn: index.Connection, path: str, shares: list[list[Piece]]) -> None:
+    """Insert every share's records and postings into the index being built at `path`.
+
+    A worker's failure is raised here, once every worker has stopped and every segment
+    is gone; a builder interrupted kills its workers.
+    """
+    import contextlib
+    import pickle
+    import signal
+    import uuid
+
+    parent = os.getpid()
+    count = len(shares)
+    started: list[_Worker] = []
+    reaped: set[int] = set()
+    try:
+        for number in range(1, count):
+            segment = f"{path}.{uuid.uuid4().hex}.tmp"
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - the worker process (coverage does not follow)
+                os.close(read_end)
+                for other in started:
+                    os.close(other.pipe)
+                # Each process keeps the bytes of its own share only: the others' are freed.
+                mine = shares[number]
+                shares.clear()
+                _work(segment, mine, write_end, parent, count)
+            os.close(write_end)
+            started.append(_Worker(pid, read_end, segment))
+        # Each process keeps the bytes of its own share only.
+        del shares[1:]
+        inserter = _inserter(conn, count)
+        _insert(inserter, shares[0], None)
+        inserter.flush()
+        shares.clear()
+        for worker in started:
+            with os.fdopen(worker.pipe, "rb", closefd=False) as pipe:
+                message = pipe.read()
+            os.waitpid(worker.pid, 0)
+            reaped.add(worker.pid)
+            if message:
+                raise pickle.loads(message)
+            _merge(conn, worker.segment)
+            index.remove(worker.segment)
+    finally:
+        for worker in started:
+            if worker.pid not in reaped:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker.pid, signal.SIGKILL)
+                os.waitpid(worker.pid, 0)
+            os.close(worker.pipe)
+            index.remove(worker.segment)
+
+
+def _inserter(conn: index.Connection, count: int) -> index.Inserter:
+    """An Inserter that holds as many postings in memory as its share of a build's."""
+    inserter = index.Inserter(conn)
+    inserter.flush_postings = index.Inserter.FLUSH_POSTINGS // count
+    return inserter
+
+
+def _work(segment: str, share: list[Piece], pipe: int, parent: int, count: int) -> None:
+    """A worker's whole life: build the segment, report, exit (never return to the caller)."""
+    import pickle
+
+    message = b""
+    try:
+        conn = index.sqlite3.connect(segment, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode = OFF")
+            conn.execute("PRAGMA synchronous = OFF")
+            conn.execute(f"PRAGMA cache_size = -{index.BUILD_CACHE_KIB}")
+            conn.executescript(index.schema())
+            conn.execute("BEGIN")
+            inserter = _inserter(conn, count)
+            _insert(inserter, share, parent)
+            inserter.flush()
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+    except _Orphaned:
+        index.remove(segment)
+        os._exit(1)
+    except BaseException as error:  # noqa: BLE001 - re-raised in the builder, whatever it is
+        import traceback
+
+        error.add_note(f"in a build worker:\n{traceback.format_exc()}")
+        try:
+            message = pickle.dumps(error)
+        except Exception:  # noqa: BLE001 - an error that does not pickle is still reported
+            message = pickle.dumps(RuntimeError(f"build worker failed: {error!r}"))
+    finally:
+        try:
+            _write_all(pipe, message)
+        finally:
+            os._exit(1 if message else 0)
+
+
+def _write_all(pipe: int, message: bytes) -> None:
+    view = memoryview(message)
+    while view:
+        view = view[os.write(pipe, view) :]
+
+
+def _merge(conn: index.Connection, segment: str) -> None:
+    """Copy a worker's segment in: terms by their text, records as they are, postings
+    appended to the groups of the same (term, band, tf) that are already there.
+
+    SQLite detaches a database only outside a transaction: the build's is committed
+    (a half-built index is never opened, so committing part of it is harmless) and
+    begun again."""
+    conn.execute("COMMIT")
+    conn.execute("ATTACH DATABASE ? AS segment", (segment,))
+    try:
+        with index.transaction(conn):
+            conn.execute(
+                "INSERT OR IGNORE INTO main.terms (term) SELECT term FROM segment.terms ORDER BY id"
+            )
+            conn.execute("INSERT INTO main.records SELECT * FROM segment.records")
+            postings.merge_segment(conn, "segment")
+    finally:
+        conn.execute("DETACH DATABASE segment")
+        conn.execute("BEGIN")
