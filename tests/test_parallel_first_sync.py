@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from conftest import mem_command
 from hypothesis import strategies as st
 from portfolio_support import cache_at
 
@@ -149,3 +153,47 @@ def test_a_failing_worker_fails_the_build_and_leaves_no_file(
     assert [path.name for path in cache.iterdir() if not path.name.endswith(".lock")] == []
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # every worker was waited for
+
+
+def _alive_workers(marker: str, builder: int) -> list[int]:
+    """Processes other than `builder` running mem on the project named by `marker` (Linux)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == builder:
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                command = handle.read()
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                state = handle.read().rsplit(b")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in command and state != b"Z":
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
+def test_workers_of_a_killed_build_stop_and_their_files_go(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    lessons = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(60000))
+    write_corpus(root, {NOTE_FILES[1]: lessons.encode(), NOTE_FILES[4]: lessons.encode()})
+    cache = Path(os.environ["MEM_CACHE_DIR"])
+    cache.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "MEM_BUILD_WORKERS": "2"}
+    command = [*mem_command(), "recall", "cache", "-d", str(root)]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    # Two temporary files: the builder's copy and a worker's segment.
+    while len([n for n in os.listdir(cache) if n.endswith(".tmp")]) < 2:
+        assert process.poll() is None, "the build ended before a worker started"
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    while _alive_workers(str(root), process.pid):
+        assert time.monotonic() < deadline, "a worker outlived its builder"
+        time.sleep(0.05)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert not [name for name in os.listdir(cache) if name.endswith(".tmp")]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 
 from mem import index
 from mem.core import parse
@@ -27,7 +27,7 @@ from mem.index import postings, records
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterator
 
 # Bytes of notes and journals each worker should have at least: below it, forking and
 # merging cost more than the share of the parse they save.
@@ -49,12 +49,13 @@ class Source(NamedTuple):
 
 
 class Piece(NamedTuple):
-    """What one process parses: a whole file, or the sections of a notes file from `first`
-    whose sources are data[start:stop]; its records take ids from `first_id` on."""
+    """What one process parses: a whole file (`whole`), or the sections of a notes file from
+    section `first` on, their sources' bytes only; its records take ids from `first_id` on."""
 
-    source: Source
-    start: int
-    stop: int
+    file_id: int
+    kind: str
+    relative: str
+    data: bytes
     first: int
     first_id: int
     whole: bool
@@ -78,52 +79,26 @@ def workers(record_bytes: int) -> int:
     return max(1, min(cores, record_bytes // BYTES_PER_WORKER))
 
 
-def plan(sources: list[Source], count: int) -> list[list[Piece]]:
-    """`count` shares of about as many bytes each, in file order, with their id ranges.
-
-    A notes file of valid UTF-8 is cut where a share ends, before the first heading past
-    that point; a journal (whose repeated lines count once, deviation D11) or a notes
-    file that is not UTF-8 stays whole, in the share where it starts.
-    """
-    total = sum(len(source.data) for source in sources)
-    cuts = [total * share // count for share in range(1, count)]
-    shares: list[list[Piece]] = [[] for _ in range(count)]
-    position = 0
-    next_id = 1
-    for source in sources:
-        data = source.data
-        if source.kind == "notes" and source.utf8:
-            bounds = parse.utf8_section_bounds(data)
-            starts = [start for start, _ in bounds]
-            edges = [0, *(bisect_left(starts, cut - position) for cut in cuts), len(bounds)]
-            for share, (low, high) in enumerate(zip(edges, edges[1:], strict=False)):
-                if low < high:
-                    piece = Piece(source, starts[low], bounds[high - 1][1], low, next_id, False)
-                    shares[share].append(piece)
-                    next_id += high - low
-        else:
-            shares[bisect_right(cuts, position)].append(
-                Piece(source, 0, len(data), 0, next_id, True)
-            )
-            # At most one record per line, or per "###" (every heading holds one).
-            next_id += data.count(b"\n") + 1 if source.kind == "journal" else data.count(b"###")
-        position += len(data)
-    return shares
+# The builder reads and hashes every file before its share and merges the segments after
+# it: its share is this much smaller than a worker's.
+BUILDER_SHARE = 0.8
 
 
 def _records(piece: Piece) -> Iterator[index.RecordRow]:
-    source = piece.source
     if piece.whole:
-        return records.records_for(source.kind, source.data, 0, source.relative)
-    text = source.data[piece.start : piece.stop].decode("utf-8")
-    return records.note_records(text, source.relative, piece.first)
+        return records.records_for(piece.kind, piece.data, 0, piece.relative)
+    return records.note_records(piece.data.decode("utf-8"), piece.relative, piece.first)
 
 
-def _insert(inserter: index.Inserter, share: Iterable[Piece], parent: int | None) -> None:
-    for piece in share:
+def _insert(inserter: index.Inserter, share: list[Piece], parent: int | None) -> None:
+    """Insert a share's pieces, letting go of each one's bytes once it is parsed."""
+    share.reverse()
+    while share:
+        piece = share.pop()
         inserter.next_id = piece.first_id
         found = _records(piece)
-        inserter.insert(piece.source.file_id, found if parent is None else _watched(found, parent))
+        inserter.insert(piece.file_id, found if parent is None else _watched(found, parent))
+        del piece, found
 
 
 class _Orphaned(Exception):
@@ -143,59 +118,111 @@ class _Worker(NamedTuple):
     segment: str
 
 
-def build(conn: index.Connection, path: str, shares: list[list[Piece]]) -> None:
-    """Insert every share's records and postings into the index being built at `path`.
-
-    A worker's failure is raised here, once every worker has stopped and every segment
-    is gone; a builder interrupted kills its workers.
+class Builder:
+    """Shares of a fresh build, cut as its sources come in: each share but the last goes to a
+    worker forked as soon as it is complete (so the builder holds the bytes of about one
+    share at a time), the last one the builder inserts itself; `finish` merges the
+    segments. Leaving the `with` block by an exception kills the workers still running.
     """
-    import contextlib
-    import pickle
-    import signal
-    import uuid
 
-    parent = os.getpid()
-    count = len(shares)
-    started: list[_Worker] = []
-    reaped: set[int] = set()
-    try:
-        for number in range(1, count):
-            segment = f"{path}.{uuid.uuid4().hex}.tmp"
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover - the worker process (coverage does not follow)
-                os.close(read_end)
-                for other in started:
-                    os.close(other.pipe)
-                # Each process keeps the bytes of its own share only: the others' are freed.
-                mine = shares[number]
-                shares.clear()
-                _work(segment, mine, write_end, parent, count)
-            os.close(write_end)
-            started.append(_Worker(pid, read_end, segment))
-        # Each process keeps the bytes of its own share only.
-        del shares[1:]
-        inserter = _inserter(conn, count)
-        _insert(inserter, shares[0], None)
+    def __init__(self, conn: index.Connection, path: str, count: int, total_bytes: int) -> None:
+        self.conn = conn
+        self.path = path
+        self.count = count
+        self.target = total_bytes / (count - 1 + BUILDER_SHARE)
+        self.share: list[Piece] = []
+        self.position = 0  # bytes of the pieces cut so far
+        self.next_id = 1
+        self.started: list[_Worker] = []
+        self.reaped: set[int] = set()
+        self.parent = os.getpid()
+
+    def __enter__(self) -> Builder:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop()
+
+    def _boundary(self) -> float:
+        """Where the share being cut ends (bytes from the start); the builder's has no end."""
+        shipped = len(self.started)
+        return float("inf") if shipped >= self.count - 1 else self.target * (shipped + 1)
+
+    def add(self, source: Source) -> None:
+        data = source.data
+        if source.kind != "notes" or not source.utf8:
+            # A journal (whose repeated lines count once, deviation D11) or a notes file
+            # that is not UTF-8 is parsed whole; it has at most a record per line or "###".
+            bound = data.count(b"\n") + 1 if source.kind == "journal" else data.count(b"###")
+            self._cut(source, data, 0, bound, len(data), True)
+            return
+        bounds = parse.utf8_section_bounds(data)
+        starts = [start for start, _ in bounds]
+        low = 0
+        while low < len(bounds):
+            # The sections that start before the share's end go in it, at least one.
+            offset = starts[low] + self._boundary() - self.position
+            high = max(low + 1, bisect_left(starts, offset) if offset < len(data) else len(bounds))
+            start, stop = starts[low], bounds[high - 1][1]
+            self._cut(source, data[start:stop], low, high - low, stop - start, False)
+            low = high
+
+    def _cut(
+        self, source: Source, data: bytes, first: int, ids: int, size: int, whole: bool
+    ) -> None:
+        self.share.append(
+            Piece(source.file_id, source.kind, source.relative, data, first, self.next_id, whole)
+        )
+        self.next_id += ids
+        self.position += size
+        if self.position >= self._boundary():
+            self._fork()
+
+    def _fork(self) -> None:
+        import uuid
+
+        segment = f"{self.path}.{uuid.uuid4().hex}.tmp"
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the worker process (coverage does not follow)
+            os.close(read_end)
+            for other in self.started:
+                os.close(other.pipe)
+            _work(segment, self.share, write_end, self.parent, self.count)
+        os.close(write_end)
+        self.started.append(_Worker(pid, read_end, segment))
+        self.share = []
+
+    def finish(self) -> None:
+        """Insert the builder's own share, then merge every worker's segment; a worker's
+        failure is raised here."""
+        import pickle
+
+        inserter = _inserter(self.conn, self.count)
+        _insert(inserter, self.share, None)
         inserter.flush()
-        shares.clear()
-        for worker in started:
+        for worker in self.started:
             with os.fdopen(worker.pipe, "rb", closefd=False) as pipe:
                 message = pipe.read()
             os.waitpid(worker.pid, 0)
-            reaped.add(worker.pid)
+            self.reaped.add(worker.pid)
             if message:
                 raise pickle.loads(message)
-            _merge(conn, worker.segment)
+            _merge(self.conn, worker.segment)
             index.remove(worker.segment)
-    finally:
-        for worker in started:
-            if worker.pid not in reaped:
+
+    def _stop(self) -> None:
+        import contextlib
+        import signal
+
+        for worker in self.started:
+            if worker.pid not in self.reaped:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(worker.pid, signal.SIGKILL)
                 os.waitpid(worker.pid, 0)
             os.close(worker.pipe)
             index.remove(worker.segment)
+        self.started = []
 
 
 def _inserter(conn: index.Connection, count: int) -> index.Inserter:

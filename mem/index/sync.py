@@ -792,35 +792,33 @@ def fill(
     if workers == 1:
         return apply(conn, project_id, Plan(present, []), {}, reads)
     reads = {} if reads is None else reads
-    sources: list[segments.Source] = []
-    for source in present:
-        read = _read(source, reads, keep=False)
-        data, hashed, spec = read.data, read.hash, source.spec
-        utf8 = _is_utf8(data)
-        file_id = index.upsert_file(
-            conn,
-            project_id,
-            spec.relative,
-            spec.kind,
-            spec.rank,
-            source.real,
-            hashed,
-            len(data),
-            source.mtime_ns,
-            source.inode,
-            read.checked_ns,
-            utf8,
-            source.ctime_ns,
-        )
-        if spec.kind == "notes":
-            _, blocks = _edited_stretch(conn, None, data, hashed)
-            index.set_file_blocks(conn, file_id, blocks)
-        if spec.kind in LOADERS:
-            index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
-        else:
-            sources.append(segments.Source(file_id, spec.kind, spec.relative, data, utf8))
-    del data, read
-    shares = segments.plan(sources, workers)
-    sources.clear()
-    segments.build(conn, path, shares)
+    with segments.Builder(conn, path, workers, sized) as builder:
+        for source in present:
+            read = _read(source, reads, keep=False)
+            data, hashed, spec = read.data, read.hash, source.spec
+            utf8 = _is_utf8(data)
+            file_id = index.upsert_file(
+                conn,
+                project_id,
+                spec.relative,
+                spec.kind,
+                spec.rank,
+                source.real,
+                hashed,
+                len(data),
+                source.mtime_ns,
+                source.inode,
+                read.checked_ns,
+                utf8,
+                source.ctime_ns,
+            )
+            if spec.kind == "notes":
+                _, blocks = _edited_stretch(conn, None, data, hashed)
+                index.set_file_blocks(conn, file_id, blocks)
+            if spec.kind in LOADERS:
+                index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
+            else:
+                builder.add(segments.Source(file_id, spec.kind, spec.relative, data, utf8))
+            del data, read
+        builder.finish()
     return Report(added=len(present))
