@@ -17,15 +17,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 from conftest import mem_command
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from portfolio_support import cache_at
+from portfolio_support import age_tree, audited_portfolio, cache_at, register
 
 from mem import index
 from mem.commands import recall
 from mem.errors import MemError
-from mem.index import records, sync
+from mem.index import portfolio, records, sync
 
 NOW = "2026-10-18T09:30:00.000Z"
 WORDS = ["postgres", "redis", "pool", "cache", "café", "x", "a-b", "İstanbul", "###", "the"]
@@ -197,3 +197,47 @@ def test_workers_of_a_killed_build_stop_and_their_files_go(tmp_path: Path) -> No
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert not [name for name in os.listdir(cache) if name.endswith(".tmp")]
+
+
+def portfolio_built(brain: Path, directory: Path, count: int) -> tuple[object, list[object]]:
+    """The portfolio snapshot of a fresh build in `count` processes, and its records in id
+    order (the brain's first, then each project's in registry order)."""
+    path = str(directory / "portfolio.sqlite")
+    with processes(count):
+        portfolio.build_fresh(str(brain.resolve()), path)
+    conn = index.connect(path)
+    assert conn is not None
+    try:
+        order = conn.execute(
+            "SELECT p.path, f.path, r.ordinal FROM records AS r JOIN files AS f"
+            " ON f.id = r.file_id JOIN projects AS p ON p.id = f.project_id ORDER BY r.id"
+        ).fetchall()
+        return portfolio.snapshot(conn), order
+    finally:
+        conn.close()
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow],
+)
+@given(st.lists(corpus, min_size=1, max_size=4), st.integers(min_value=2, max_value=3))
+def test_a_parallel_portfolio_build_is_the_one_process_build(
+    projects: list[dict[str, bytes]], count: int
+) -> None:
+    scratch = Path(tempfile.mkdtemp(prefix="mem-parallel-"))
+    try:
+        brain, _ = audited_portfolio(scratch / "base", projects=1)
+        for number, files in enumerate(projects):
+            root = scratch / "base" / f"random-{number}"
+            write_corpus(root, files)
+            register(brain, root, name=f"random-{number}")
+        age_tree(scratch / "base")
+        (scratch / "one").mkdir()
+        (scratch / "several").mkdir()
+        one = portfolio_built(brain, scratch / "one", 1)
+        assert portfolio_built(brain, scratch / "several", count) == one
+        assert [path.name for path in (scratch / "several").iterdir()] == ["portfolio.sqlite"]
+    finally:
+        shutil.rmtree(scratch)

@@ -17,6 +17,7 @@ line). Ids may skip numbers; nothing reads meaning into their values, only their
 
 from __future__ import annotations
 
+import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 import os
 import sys
 from bisect import bisect_left
@@ -27,7 +28,7 @@ from mem.index import postings, records
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
 # Bytes of notes and journals each worker should have at least: below it, forking and
 # merging cost more than the share of the parse they save.
@@ -36,16 +37,6 @@ BYTES_PER_WORKER = 1 << 20
 # databases (10) in mind all the same: more processes than this never paid on any machine.
 MAX_WORKERS = 8
 WORKERS_VARIABLE = "MEM_BUILD_WORKERS"
-
-
-class Source(NamedTuple):
-    """A notes file or journal of a fresh build, its files row already written."""
-
-    file_id: int
-    kind: str  # 'notes' or 'journal'
-    relative: str
-    data: bytes
-    utf8: bool
 
 
 class Piece(NamedTuple):
@@ -119,23 +110,25 @@ class _Worker(NamedTuple):
 
 
 class Builder:
-    """Shares of a fresh build, cut as its sources come in: each share but the last goes to a
-    worker forked as soon as it is complete (so the builder holds the bytes of about one
-    share at a time), the last one the builder inserts itself; `finish` merges the
-    segments. Leaving the `with` block by an exception kills the workers still running.
+    """An Inserter for a fresh build that shares the parsing out: shares are cut as the
+    sources come in (`add_file`), each share but the last goes to a worker forked as soon as
+    it is complete (so the builder holds the bytes of about one share at a time), and the
+    builder parses the last one itself as it comes; `flush` merges the segments.
+    Leaving the `with` block by an exception kills the workers still running.
     """
 
-    def __init__(self, conn: index.Connection, path: str, count: int, total_bytes: int) -> None:
-        self.conn = conn
+    def __init__(self, inserter: index.Inserter, path: str, count: int, total_bytes: int) -> None:
+        self.inserter = inserter
         self.path = path
         self.count = count
         self.target = total_bytes / (count - 1 + BUILDER_SHARE)
         self.share: list[Piece] = []
         self.position = 0  # bytes of the pieces cut so far
-        self.next_id = 1
+        self.next_id = inserter.next_id
         self.started: list[_Worker] = []
         self.reaped: set[int] = set()
         self.parent = os.getpid()
+        inserter.flush_postings = index.Inserter.FLUSH_POSTINGS // count
 
     def __enter__(self) -> Builder:
         return self
@@ -148,13 +141,24 @@ class Builder:
         shipped = len(self.started)
         return float("inf") if shipped >= self.count - 1 else self.target * (shipped + 1)
 
-    def add(self, source: Source) -> None:
-        data = source.data
-        if source.kind != "notes" or not source.utf8:
+    def insert(self, file_id: int, found: Iterable[index.RecordRow]) -> None:
+        """Records parsed already: the builder inserts them, numbered in their turn."""
+        self.inserter.next_id = self.next_id
+        self.inserter.insert(file_id, found)
+        self.next_id = self.inserter.next_id
+
+    def add_file(self, file_id: int, kind: str, relative: str, data: bytes, utf8: bool) -> None:
+        """The records of a new notes file or journal, from its bytes (`utf8`: valid UTF-8)."""
+        if kind != "notes" or not utf8:
             # A journal (whose repeated lines count once, deviation D11) or a notes file
             # that is not UTF-8 is parsed whole; it has at most a record per line or "###".
-            bound = data.count(b"\n") + 1 if source.kind == "journal" else data.count(b"###")
-            self._cut(source, data, 0, bound, len(data), True)
+            bound = data.count(b"\n") + 1 if kind == "journal" else data.count(b"###")
+            self._cut(Piece(file_id, kind, relative, data, 0, self.next_id, True), bound)
+            return
+        if self.position + len(data) < self._boundary():
+            # The whole file goes in the share being cut: at most a record per "###".
+            piece = Piece(file_id, kind, relative, data, 0, self.next_id, True)
+            self._cut(piece, data.count(b"###"))
             return
         bounds = parse.utf8_section_bounds(data)
         starts = [start for start, _ in bounds]
@@ -164,17 +168,18 @@ class Builder:
             offset = starts[low] + self._boundary() - self.position
             high = max(low + 1, bisect_left(starts, offset) if offset < len(data) else len(bounds))
             start, stop = starts[low], bounds[high - 1][1]
-            self._cut(source, data[start:stop], low, high - low, stop - start, False)
+            piece = Piece(file_id, kind, relative, data[start:stop], low, self.next_id, False)
+            self._cut(piece, high - low)
             low = high
 
-    def _cut(
-        self, source: Source, data: bytes, first: int, ids: int, size: int, whole: bool
-    ) -> None:
-        self.share.append(
-            Piece(source.file_id, source.kind, source.relative, data, first, self.next_id, whole)
-        )
+    def _cut(self, piece: Piece, ids: int) -> None:
+        if len(self.started) >= self.count - 1:
+            # The builder's own share: parsed now, its ids as many as its records.
+            self.insert(piece.file_id, _records(piece))
+            return
+        self.share.append(piece)
         self.next_id += ids
-        self.position += size
+        self.position += len(piece.data)
         if self.position >= self._boundary():
             self._fork()
 
@@ -193,14 +198,15 @@ class Builder:
         self.started.append(_Worker(pid, read_end, segment))
         self.share = []
 
-    def finish(self) -> None:
-        """Insert the builder's own share, then merge every worker's segment; a worker's
+    def flush(self) -> None:
+        """Write the builder's postings, then merge every worker's segment; a worker's
         failure is raised here."""
         import pickle
 
-        inserter = _inserter(self.conn, self.count)
-        _insert(inserter, self.share, None)
-        inserter.flush()
+        # A share the sources ended in before it was full: the builder's own after all.
+        _insert(self.inserter, self.share, None)
+        self.inserter.flush()
+        conn = self.inserter.conn
         for worker in self.started:
             with os.fdopen(worker.pipe, "rb", closefd=False) as pipe:
                 message = pipe.read()
@@ -208,7 +214,7 @@ class Builder:
             self.reaped.add(worker.pid)
             if message:
                 raise pickle.loads(message)
-            _merge(self.conn, worker.segment)
+            _merge(conn, worker.segment)
             index.remove(worker.segment)
 
     def _stop(self) -> None:
@@ -238,7 +244,7 @@ def _work(segment: str, share: list[Piece], pipe: int, parent: int, count: int) 
 
     message = b""
     try:
-        conn = index.sqlite3.connect(segment, isolation_level=None)
+        conn = sqlite3.connect(segment, isolation_level=None)
         try:
             conn.execute("PRAGMA journal_mode = OFF")
             conn.execute("PRAGMA synchronous = OFF")

@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
     from typing import Any, TypeVar
 
+    from mem.index import segments
+
+    # Where a sync's records go: an Inserter, or in a fresh build a segments.Builder.
+    Records = index.Inserter | segments.Builder
+
     Payload = TypeVar("Payload")
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
@@ -173,7 +178,7 @@ def apply(
     work: Plan,
     indexed: dict[str, index.FileRow],
     reads: Reads | None = None,
-    inserter: index.Inserter | None = None,
+    inserter: Records | None = None,
 ) -> Report:
     """Carry out a plan for one indexed root, inside the caller's transaction.
 
@@ -235,7 +240,10 @@ def apply(
                 index.clear_file(conn, file_id)
             index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
         elif row is None:
-            inserter.insert(file_id, records.records_for(spec.kind, data, 0, spec.relative))
+            if isinstance(inserter, index.Inserter):
+                inserter.insert(file_id, records.records_for(spec.kind, data, 0, spec.relative))
+            else:  # a segments.Builder takes the bytes, to parse them where it sends them
+                inserter.add_file(file_id, spec.kind, spec.relative, data, utf8)
         else:
             _resync_records(conn, inserter, file_id, spec, data, utf8, stretch)
         if row is None:
@@ -249,7 +257,7 @@ def apply(
 
 def _resync_records(
     conn: index.Connection,
-    inserter: index.Inserter,
+    inserter: Records,
     file_id: int,
     spec: SourceSpec,
     data: bytes,
@@ -305,7 +313,7 @@ def _resync_records(
 
 def _replace_sections(
     conn: index.Connection,
-    inserter: index.Inserter,
+    inserter: Records,
     file_id: int,
     spec: SourceSpec,
     content: bytes | str,
@@ -440,9 +448,7 @@ def _common_prefix(first: Sequence[int], second: Sequence[int]) -> int:
     return next(unequal, min(len(first), len(second)))
 
 
-def _resync_journal(
-    conn: index.Connection, inserter: index.Inserter, file_id: int, data: bytes
-) -> None:
+def _resync_journal(conn: index.Connection, inserter: Records, file_id: int, data: bytes) -> None:
     moves, unmatched, gone = _matched_by_digest(
         index.record_digests(conn, file_id), records.journal_digests(data)
     )
@@ -791,34 +797,7 @@ def fill(
     workers = segments.workers(sized)
     if workers == 1:
         return apply(conn, project_id, Plan(present, []), {}, reads)
-    reads = {} if reads is None else reads
-    with segments.Builder(conn, path, workers, sized) as builder:
-        for source in present:
-            read = _read(source, reads, keep=False)
-            data, hashed, spec = read.data, read.hash, source.spec
-            utf8 = _is_utf8(data)
-            file_id = index.upsert_file(
-                conn,
-                project_id,
-                spec.relative,
-                spec.kind,
-                spec.rank,
-                source.real,
-                hashed,
-                len(data),
-                source.mtime_ns,
-                source.inode,
-                read.checked_ns,
-                utf8,
-                source.ctime_ns,
-            )
-            if spec.kind == "notes":
-                _, blocks = _edited_stretch(conn, None, data, hashed)
-                index.set_file_blocks(conn, file_id, blocks)
-            if spec.kind in LOADERS:
-                index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
-            else:
-                builder.add(segments.Source(file_id, spec.kind, spec.relative, data, utf8))
-            del data, read
-        builder.finish()
-    return Report(added=len(present))
+    with segments.Builder(index.Inserter(conn), path, workers, sized) as builder:
+        report = apply(conn, project_id, Plan(present, []), {}, reads, builder)
+        builder.flush()
+    return report
