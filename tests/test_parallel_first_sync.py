@@ -241,3 +241,48 @@ def test_a_parallel_portfolio_build_is_the_one_process_build(
         assert [path.name for path in (scratch / "several").iterdir()] == ["portfolio.sqlite"]
     finally:
         shutil.rmtree(scratch)
+
+
+def _no_fork() -> int:
+    raise AssertionError("the build forked")
+
+
+def test_small_projects_and_one_worker_build_in_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "project"
+    big_project(root)
+    monkeypatch.setattr(os, "fork", _no_fork)
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    monkeypatch.delenv("MEM_BUILD_WORKERS", raising=False)
+    with cache_at(str(tmp_path / "small")), sync.synced(str(root)) as (_, report):
+        assert report.rebuilt  # 30 KiB of notes: not worth a second process
+    big = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(80000))
+    write_corpus(root, {NOTE_FILES[1]: big.encode()})
+    monkeypatch.setenv("MEM_BUILD_WORKERS", "1")
+    with cache_at(str(tmp_path / "one")), sync.synced(str(root)) as (_, report):
+        assert report.rebuilt
+
+
+def test_a_big_project_builds_on_the_cores_it_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "project"
+    big = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(80000))
+    write_corpus(root, {NOTE_FILES[1]: big.encode()})
+    forks = []
+    fork = os.fork
+
+    def counted() -> int:
+        forks.append(1)
+        return fork()
+
+    monkeypatch.setattr(os, "fork", counted)
+    monkeypatch.delenv("MEM_BUILD_WORKERS", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    with cache_at(str(tmp_path / "one-core")), sync.synced(str(root)):
+        assert forks == []
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    with cache_at(str(tmp_path / "two-cores")), sync.synced(str(root)) as (conn, _):
+        assert forks == [1]
+        assert index.counts(conn)["records"] == 80000

@@ -72,7 +72,7 @@ def workers(record_bytes: int) -> int:
 
 # The builder reads and hashes every file before its share and merges the segments after
 # it: its share is this much smaller than a worker's.
-BUILDER_SHARE = 0.8
+BUILDER_SHARE = 0.9
 
 
 def _records(piece: Piece) -> Iterator[index.RecordRow]:
