@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -71,12 +72,19 @@ corpus = st.fixed_dictionaries(
 )
 
 
+def single_threaded(patch: pytest.MonkeyPatch) -> None:
+    """A build forks only in a process without other threads; pytest-xdist's workers run
+    a thread of their own, idle while a test runs, so the tests let builds fork there too."""
+    patch.setattr(threading, "active_count", lambda: 1)
+
+
 @contextmanager
 def processes(count: int) -> Iterator[None]:
     """Builds use `count` processes, whatever the size of the project and the machine."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MEM_BUILD_WORKERS", str(count))
         patch.setattr(os, "cpu_count", lambda: count)
+        single_threaded(patch)
         yield
 
 
@@ -253,6 +261,7 @@ def test_small_projects_and_one_worker_build_in_one_process(
     root = tmp_path / "project"
     big_project(root)
     monkeypatch.setattr(os, "fork", _no_fork)
+    single_threaded(monkeypatch)
     monkeypatch.setattr(os, "cpu_count", lambda: 8)
     monkeypatch.delenv("MEM_BUILD_WORKERS", raising=False)
     with cache_at(str(tmp_path / "small")), sync.synced(str(root)) as (_, report):
@@ -278,6 +287,7 @@ def test_a_big_project_builds_on_the_cores_it_has(
         return fork()
 
     monkeypatch.setattr(os, "fork", counted)
+    single_threaded(monkeypatch)
     monkeypatch.delenv("MEM_BUILD_WORKERS", raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
     with cache_at(str(tmp_path / "one-core")), sync.synced(str(root)):
