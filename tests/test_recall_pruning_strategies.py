@@ -45,6 +45,8 @@ STRATEGIES = [
     {"SETTLE_STEPS": 0, "LOADED_BYTES": 64},
     {"FEW_POSTINGS": 10**9, "LOADED_BYTES": 10**9},  # every query read whole, in one pass
     {"FEW_POSTINGS": 0},  # every query read band by band
+    {"GUESS_RATIO": 0},  # waiting records settled against the top's floor alone
+    {"GUESS_RATIO": 0.99, "FEW_TEXTS": 0},  # in many rounds, planned down to one record
 ]
 
 
@@ -82,7 +84,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda knobs: repr(knobs) or "defaults")
 def test_every_reading_strategy_answers_as_the_exhaustive_scorer(
     project: Path,
-    strategy: dict[str, int],
+    strategy: dict[str, float],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:

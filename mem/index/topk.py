@@ -14,7 +14,12 @@ stops when no band's bound can reach the `limit`-th best score. Until the top is
 record read is scored; after that a record read from one group only waits with what it is
 known to hold, and at the end only the waiting records whose own bound (known frequencies,
 and the band's last frontiers for the rest) still reaches the top are scored from their
-text. With three query terms or more, the first records read rarely hold most of them and
+text. Settling them (resolve) goes in rounds against a falling guess of the top's floor:
+in each band it reads the groups of the common terms that leave the least to do (their
+postings, plus a text for each record still above the guess: _plan), and a round's texts
+are scored best first across the bands, so the floor rises before the next, lower guess.
+A record whose bound cannot reach the guess is never read for, only for the floor, in the
+last round. With three query terms or more, the first records read rarely hold most of them and
 the top they fill is low: the small groups read after that also wait in the queue, at
 their own bound, and when no band can beat it they are scored from their text (a few
 dozen records), which raises the top's floor before the long settling. A query whose
@@ -277,6 +282,12 @@ EARLY_TEXT = 32
 EARLY_RECORDS = 64
 # Reads of a band's groups for its waiting records, before the rest are scored from text.
 SETTLE_STEPS = 8
+# Waiting records of a band this few are scored from their text without planning reads.
+FEW_TEXTS = 4
+# Waiting records scored from their text per statement, before the floor is looked at again.
+TEXT_CHUNK = 16
+# Each round of settling guesses the top's floor this much lower than the last.
+GUESS_RATIO = 0.8
 # Records of a band held with two terms or more: found pairwise up to this many terms.
 PAIRWISE_TERMS = 8
 
@@ -337,19 +348,27 @@ def _cheapest(state: _Band, width: int) -> _Term:
 _Class = tuple[dict[int, int], set[int]]
 
 
-def _split(classes: list[_Class], groups: list[tuple[int, int, Sequence[int]]]) -> list[_Class]:
-    """The classes refined by the groups read: those a group holds know its term's tf."""
-    waiting: set[int] = set().union(*(ids for _, ids in classes))
+def _split(
+    classes: list[_Class], groups: list[tuple[int, int, Sequence[int]]], waiting: set[int]
+) -> list[_Class]:
+    """The classes refined by the groups read: those a group holds know its term's tf.
+
+    `waiting` holds every record of the classes (and may hold more).
+    """
     for place, tf, records in groups:
         # Only the waiting records a group holds: a big group is never made a set.
         members = waiting.intersection(records)
+        if not members:
+            continue
         refined = []
         for known, ids in classes:
-            held = ids & members if members and place not in known else None
-            if held:
-                refined.append(({**known, place: tf}, held))
-                ids = ids - held
-            if ids:
+            if place in known or members.isdisjoint(ids):
+                refined.append((known, ids))
+                continue
+            held = ids & members
+            refined.append(({**known, place: tf}, held))
+            if len(held) < len(ids):
+                ids -= held  # in place: a class's set is its own (see resolve)
                 refined.append((known, ids))
         classes = refined
     return classes
@@ -451,16 +470,46 @@ class _Searcher:
         pending = self.pending
         self.pending = {}
         queue = []
+        held: dict[int, set[int]] = {}  # by band: its waiting records (and some scored since)
         for band, groups in pending.items():
             state = bands[band]
             waiting = set().union(*(records for _, _, records in groups)).difference(self.seen)
-            bounded = self._bounded(state, _split([({}, waiting)], groups))
+            bounded = self._bounded(state, _split([({}, set(waiting))], groups, waiting))
             if bounded:
                 queue.append((bounded[0][0], band, bounded))
-        queue.sort(key=itemgetter(0), reverse=True)
-        for best, band, bounded in queue:
-            if not self.settled(best):
-                self._settle(bands[band], bounded)
+                held[band] = waiting
+        # The top's floor is still low here; settled against it, the bands would read
+        # and score far more than the answer needs. Each round settles every band down to a
+        # guess of the floor (a share of the best bound left), scoring what reaches the
+        # guess: the floor rises with it, and the records below the guess wait for the next,
+        # lower one. The last round's guess is the floor itself.
+        guess = max((best for best, _, _ in queue), default=0.0)
+        while queue:
+            guess *= GUESS_RATIO
+            queue.sort(key=itemgetter(0), reverse=True)
+            later = []
+            texts = []
+            for best, band, bounded in queue:
+                if self.settled(best):
+                    continue
+                bounded = self._settle(bands[band], bounded, guess, held[band])
+                floor = max(guess, self.threshold()) * (1 - 4 * EPSILON)
+                texts += [(bound, ids) for bound, (_, ids) in bounded if bound >= floor]
+                left = [item for item in bounded if item[0] < floor]
+                if left:
+                    later.append((left[0][0], band, left))
+            # Scored best first across the bands, so that the floor rises the soonest.
+            records = sorted((bound, record_id) for bound, ids in texts for record_id in ids)
+            records.reverse()
+            for start in range(0, len(records), TEXT_CHUNK):
+                chunk = records[start : start + TEXT_CHUNK]
+                if self.settled(chunk[0][0]):
+                    break
+                least = self.threshold() * (1 - 4 * EPSILON)
+                self._score_records(
+                    [record_id for bound, record_id in chunk if bound >= least], None
+                )
+            queue = later
 
     def _bounded(self, state: _Band, classes: list[_Class]) -> list[tuple[float, _Class]]:
         """(bound, class) of the classes of waiting records that can reach the top, best first."""
@@ -489,46 +538,135 @@ class _Searcher:
         bounded.sort(key=itemgetter(0), reverse=True)
         return bounded
 
-    def _settle(self, state: _Band, bounded: list[tuple[float, _Class]]) -> None:
-        """Lower the frontiers of a band until its waiting records are known or few enough.
+    def _settle(
+        self, state: _Band, bounded: list[tuple[float, _Class]], guess: float, waiting: set[int]
+    ) -> list[tuple[float, _Class]]:
+        """Lower the frontiers of a band until the records that may reach `guess` are known.
 
-        The term with the fewest unread postings first, as many of its groups as cost less
-        than scoring the records from their text: a term read to its end is known for every
-        waiting record, and those that lack it lose its coverage too.
+        Each step reads the groups that leave the least to do (see _plan): a term read to
+        its end is known for every waiting record, and those that lack it lose its coverage
+        too. Returns the classes that may still reach the top, best first: those above the
+        guess are then scored from their text.
         """
         for _ in range(SETTLE_STEPS):
-            if not bounded:
-                return
-            live = [term for term in state.terms if term.position < len(term.groups)]
-            if not live:
+            floor = max(guess, self.threshold()) * (1 - 4 * EPSILON)
+            if not bounded or bounded[0][0] < floor:
+                break
+            if all(term.position == len(term.groups) for term in state.terms):
                 # Every group of the band was read: what they are known to hold is all.
                 self._score_known([held for _, held in bounded])
-                return
-            budget = POSTINGS_PER_TEXT * sum(len(held[1]) for _, held in bounded)
-            term = min(live, key=_unread_postings)
-            last = term.position
-            spent = term.groups[last][1]
-            if spent > budget:
+                return []
+            active = [item for item in bounded if item[0] >= floor]
+            if sum(len(ids) for _, (_, ids) in active) <= FEW_TEXTS:
+                break  # fewer texts than a plan and its reads cost in Python
+            plan = self._plan(state, active, floor)
+            if not plan:
                 break
-            while last + 1 < len(term.groups) and spent + term.groups[last + 1][1] <= budget:
-                last += 1
-                spent += term.groups[last][1]
-            groups = [
-                (term.place, term.groups[group][0], term.records(self.conn, group))
-                for group in range(term.position, last + 1)
-            ]
-            term.position = last + 1
-            term.unread -= spent
-            bounded = self._bounded(state, _split([held for _, held in bounded], groups))
-        records = sorted(
-            ((bound, record_id) for bound, (_, ids) in bounded for record_id in ids), reverse=True
-        )
-        for start in range(0, len(records), 64):
-            chunk = records[start : start + 64]
-            if self.settled(chunk[0][0]):
+            groups = []
+            for term, end in plan:
+                groups += [
+                    (term.place, term.groups[group][0], term.records(self.conn, group))
+                    for group in range(term.position, end)
+                ]
+                term.unread -= sum(size for _, size in term.groups[term.position : end])
+                term.position = end
+            bounded = self._bounded(state, _split([held for _, held in bounded], groups, waiting))
+        return bounded
+
+    def _plan(
+        self, state: _Band, bounded: list[tuple[float, _Class]], floor: float
+    ) -> list[tuple[_Term, int]]:
+        """The reads that leave the least to settle: (term, groups up to) of each; [] for none.
+
+        Settling costs the postings read plus POSTINGS_PER_TEXT for each waiting record
+        whose bound still reaches the top, which is then scored from its text. Reads are
+        added one group at a time, the one that lowers the best remaining class's bound most
+        per record read: no single term lowers it far enough when the class holds several
+        common ones. The plan is the cheapest point on that path. The estimate takes no
+        waiting record to be in the groups read (few are): the bounds are then recomputed
+        from what the groups hold.
+        """
+        live = [term for term in state.terms if term.position < len(term.groups)]
+        factor = state.factor / len(self.terms)
+        # Per class: records, Σ weights known, terms known, the live terms it does not know.
+        classes = []
+        waiting = 0
+        for _, (known, ids) in bounded:
+            unknown = [index for index, term in enumerate(live) if term.place not in known]
+            classes.append(
+                (len(ids), sum(map(_WEIGHT.__getitem__, known.values())), len(known), unknown)
+            )
+            waiting += len(ids)
+        positions = [term.position for term in live]
+        weights = [_WEIGHT[term.groups[term.position][0]] for term in live]
+
+        def remaining(weights: list[float]) -> tuple[int, list[int], float, int]:
+            """Records still above the floor, and the best lowerable class's terms, Σ, count."""
+            left = 0
+            top = -1.0
+            top_unknown: list[int] = []
+            top_total = 0.0
+            top_matched = 0
+            for count, total, matched, unknown in classes:
+                lowerable = False
+                for index in unknown:
+                    weight = weights[index]
+                    if weight:
+                        total += weight
+                        matched += 1
+                        lowerable = True
+                bound = total * matched * factor
+                if bound >= floor:
+                    left += count
+                    if lowerable and bound > top:
+                        top, top_unknown, top_total, top_matched = bound, unknown, total, matched
+            return left, top_unknown, top_total, top_matched
+
+        best = list(positions)
+        best_cost = POSTINGS_PER_TEXT * waiting
+        spent = 0
+        left, top_unknown, top_total, top_matched = remaining(weights)
+        while top_unknown:
+            # Each next group of the best class's terms: is stopping after it the cheapest
+            # yet? The path goes on with the one that lowers that class's bound most per
+            # record read.
+            now = top_matched * top_total
+            choice = -1
+            gain = -1.0
+            for index in top_unknown:
+                weight = weights[index]
+                if not weight:
+                    continue
+                groups = live[index].groups
+                position = positions[index]
+                size = groups[position][1]
+                if spent + size >= best_cost:
+                    continue
+                following = _WEIGHT[groups[position + 1][0]] if position + 1 < len(groups) else 0.0
+                weights[index] = following
+                cost = spent + size + POSTINGS_PER_TEXT * remaining(weights)[0]
+                weights[index] = weight
+                if cost < best_cost:
+                    best, best_cost = list(positions), cost
+                    best[index] += 1
+                if following:
+                    after = top_matched * (top_total - weight + following)
+                else:
+                    after = (top_matched - 1) * (top_total - weight)
+                per_record = (now - after) / (size or 1)
+                if per_record > gain:
+                    choice, gain = index, per_record
+            if choice < 0:
                 break
-            floor = self.threshold() * (1 - 4 * EPSILON)
-            self._score_records([record_id for bound, record_id in chunk if bound >= floor], None)
+            groups = live[choice].groups
+            position = positions[choice]
+            spent += groups[position][1]
+            positions[choice] = position = position + 1
+            weights[choice] = _WEIGHT[groups[position][0]] if position < len(groups) else 0.0
+            left, top_unknown, top_total, top_matched = remaining(weights)
+        return [
+            (term, best[index]) for index, term in enumerate(live) if best[index] > term.position
+        ]
 
     def _score_known(self, classes: list[_Class]) -> None:
         """Score records whose frequencies are all known (a term not among them: 0)."""
