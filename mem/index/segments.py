@@ -2,7 +2,8 @@
 
 Parsing and grouping postings is pure Python and takes one core; a big first sync splits
 its notes and journals into shares (whole files, a big notes file into stretches cut
-before headings), forks a worker per share but the first, and builds the first itself.
+before headings) as it reads them, forks a worker per share but the last as soon as the
+share is cut, and parses the last one itself.
 A worker writes its share's records, terms and postings to a segment (a temporary SQLite
 database of its own, named as the build's temporary copy is, so that the next build
 removes what a killed one left); the builder then copies each segment in with
@@ -33,8 +34,8 @@ if TYPE_CHECKING:
 # Bytes of notes and journals each worker should have at least: below it, forking and
 # merging cost more than the share of the parse they save.
 BYTES_PER_WORKER = 1 << 20
-# A merge attaches one segment at a time, but a build keeps the default limit of attached
-# databases (10) in mind all the same: more processes than this never paid on any machine.
+# The merge is serial and copies every worker's rows once more: past this many processes it
+# outweighs the share of the parse another one would take.
 MAX_WORKERS = 8
 WORKERS_VARIABLE = "MEM_BUILD_WORKERS"
 
