@@ -576,6 +576,7 @@ class Inserter:
         self.next_id: int = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[
             0
         ]
+        self.flush_postings = self.FLUSH_POSTINGS
         self.groups = postings.Groups()
         self.term_ids = postings.TermIds()
         # Batches of a fresh index are merged into whole groups (postings.MERGED_PART) at the
@@ -621,7 +622,7 @@ class Inserter:
         for statement, shaped in zip(_SHAPES, rows, strict=True):
             if shaped:
                 self.conn.executemany(statement, shaped)
-        if self.groups.size >= self.FLUSH_POSTINGS:
+        if self.groups.size >= self.flush_postings:
             self._spill(staged=self.fresh)
 
     def _spill(self, staged: bool) -> None:

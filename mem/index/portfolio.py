@@ -40,6 +40,8 @@ from mem.tuples import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
+    from mem.index import segments
+
 ROLE = "portfolio"  # of the index file, keyed by the brain's real path
 REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
 
@@ -156,7 +158,7 @@ def _sync(brain: str, path: str, progress: Progress | None) -> tuple[index.Conne
 def build_fresh(brain: str, path: str, progress: Progress | None = None) -> Report:
     """A whole new portfolio index at `path` (replacing any file there)."""
     with index.build(path, brain) as fresh:
-        report = _update(fresh, brain, progress, None)
+        report = _update(fresh, brain, progress, None, path)
     return report._replace(rebuilt=True)
 
 
@@ -387,9 +389,14 @@ def _unchanged(row: index.ProjectRow) -> bool:
 
 
 def _update(
-    conn: index.Connection, brain: str, progress: Progress | None, stale: set[int] | None
+    conn: index.Connection,
+    brain: str,
+    progress: Progress | None,
+    stale: set[int] | None,
+    building: str | None = None,
 ) -> Report:
-    """Bring the given roots up to date, or (None, or an empty set) every root."""
+    """Bring the given roots up to date, or (None, or an empty set) every root; `building`:
+    the path of the fresh index being built, whose projects several processes may parse."""
     # One inserter for every root: its postings are written once, at the end (or whenever
     # it holds too many), not once per project.
     inserter = index.Inserter(conn)
@@ -398,19 +405,46 @@ def _update(
     else:
         wanted = _reconcile(conn, brain, inserter)
     planned = files = 0
-    for done, row in enumerate(wanted, start=1):
-        planned_files = _sync_root(conn, row, inserter)
-        if planned_files is not None:
-            planned += 1
-            files += planned_files
-        if progress is not None:
-            progress(done, len(wanted), files)
-    inserter.flush()
+    with _shared(inserter, building, wanted) as records:
+        for done, row in enumerate(wanted, start=1):
+            planned_files = _sync_root(conn, row, records)
+            if planned_files is not None:
+                planned += 1
+                files += planned_files
+            if progress is not None:
+                progress(done, len(wanted), files)
+        records.flush()
     if not stale or _moved(conn, wanted):
         _remember_watch(conn, brain)
     else:
         _remember_signatures(conn)
     return Report(planned, files)
+
+
+@contextlib.contextmanager
+def _shared(
+    inserter: index.Inserter, building: str | None, rows: list[index.ProjectRow]
+) -> Iterator[index.Inserter | segments.Builder]:
+    """The inserter, or in a fresh build whose projects hold enough notes and journals, a
+    segments.Builder that shares their parsing out (by project, a big file by stretches)."""
+    from mem.index import segments
+
+    if building is None or segments.workers(1 << 62) == 1:
+        yield inserter
+        return
+    sized = sum(
+        source.size
+        for row in rows
+        if index_sources.is_folder(row.path)
+        for source in index_sources.stat_sources(row.path, specs_for(row))
+        if source.spec.kind not in sync.LOADERS
+    )
+    workers = segments.workers(sized)
+    if workers == 1:
+        yield inserter
+        return
+    with segments.Builder(inserter, building, workers, sized) as builder:
+        yield builder
 
 
 def _moved(conn: index.Connection, rows: list[index.ProjectRow]) -> bool:
@@ -468,7 +502,7 @@ def registered(conn: index.Connection, brain_id: int) -> list[tuple[str, str | N
 
 
 def _sync_root(
-    conn: index.Connection, row: index.ProjectRow, inserter: index.Inserter
+    conn: index.Connection, row: index.ProjectRow, inserter: index.Inserter | segments.Builder
 ) -> int | None:
     """Plan and apply one root; the number of files read, None when its signature held."""
     if not index_sources.is_folder(row.path):

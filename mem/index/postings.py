@@ -205,6 +205,18 @@ def unstage(conn: sqlite3.Connection) -> None:
     conn.execute(f"DROP TABLE {STAGED}")
 
 
+def merge_segment(conn: sqlite3.Connection, schema: str) -> None:
+    """Add the postings of another database attached as `schema` (a build's segment, its
+    terms already copied into the main one by text): a group both hold becomes one."""
+    conn.execute(
+        "INSERT INTO main.postings (term, band, tf, part, records)"
+        " SELECT t.id, p.band, p.tf, p.part, p.records"
+        f" FROM {schema}.postings AS p JOIN {schema}.terms AS s ON s.id = p.term"
+        " JOIN main.terms AS t ON t.term = s.term"
+        " WHERE true" + _UPSERT
+    )
+
+
 MERGED_PART = 1
 _TERM = itemgetter(0)
 _TF = itemgetter(1)

@@ -64,8 +64,14 @@ def as_memory(record: RecordRow, relative: str) -> RecordRow:
 _record = partial(tuple.__new__, RecordRow)
 
 
-def note_records(content: str, relative: str = "") -> Iterator[RecordRow]:
-    """The notes of a file's text; those of a memory file (`relative`) with id and revision."""
+def note_records(content: str, relative: str = "", first: int = 0) -> Iterator[RecordRow]:
+    """The notes of a file's text; those of a memory file (`relative`) with id and revision.
+
+    `content` may also be a stretch of the file cut before headings, whose first section is
+    the file's section `first`: its records are those the whole file gives (the last
+    section's scored text gains a newline only, which neither its trimmed text nor its
+    tokens show).
+    """
     memory_id = revision_of = None
     if is_memory(relative):
         from mem.core import memory_ids as memory  # hashing: only when memory files change
@@ -101,7 +107,7 @@ def note_records(content: str, relative: str = "") -> Iterator[RecordRow]:
             identity, revision = memory_id(relative, heading), revision_of(trimmed)
         # In RecordRow's field order, agent to line being None for notes.
         yield _record(
-            (ordinal, "note", heading, trimmed, length, counts, source_digest)
+            (ordinal + first, "note", heading, trimmed, length, counts, source_digest)
             + _NOTE_NULLS
             + (identity, revision)
         )

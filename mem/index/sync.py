@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
     from typing import Any, TypeVar
 
+    from mem.index import segments
+
+    # Where a sync's records go: an Inserter, or in a fresh build a segments.Builder.
+    Records = index.Inserter | segments.Builder
+
     Payload = TypeVar("Payload")
 
 # Filesystem timestamps can be as coarse as 2 s (FAT); within that window a stat proves nothing.
@@ -173,7 +178,7 @@ def apply(
     work: Plan,
     indexed: dict[str, index.FileRow],
     reads: Reads | None = None,
-    inserter: index.Inserter | None = None,
+    inserter: Records | None = None,
 ) -> Report:
     """Carry out a plan for one indexed root, inside the caller's transaction.
 
@@ -235,7 +240,10 @@ def apply(
                 index.clear_file(conn, file_id)
             index.insert_table_rows(conn, file_id, LOADERS[spec.kind](data))
         elif row is None:
-            inserter.insert(file_id, records.records_for(spec.kind, data, 0, spec.relative))
+            if isinstance(inserter, index.Inserter):
+                inserter.insert(file_id, records.records_for(spec.kind, data, 0, spec.relative))
+            else:  # a segments.Builder takes the bytes, to parse them where it sends them
+                inserter.add_file(file_id, spec.kind, spec.relative, data, utf8)
         else:
             _resync_records(conn, inserter, file_id, spec, data, utf8, stretch)
         if row is None:
@@ -249,7 +257,7 @@ def apply(
 
 def _resync_records(
     conn: index.Connection,
-    inserter: index.Inserter,
+    inserter: Records,
     file_id: int,
     spec: SourceSpec,
     data: bytes,
@@ -305,7 +313,7 @@ def _resync_records(
 
 def _replace_sections(
     conn: index.Connection,
-    inserter: index.Inserter,
+    inserter: Records,
     file_id: int,
     spec: SourceSpec,
     content: bytes | str,
@@ -440,9 +448,7 @@ def _common_prefix(first: Sequence[int], second: Sequence[int]) -> int:
     return next(unequal, min(len(first), len(second)))
 
 
-def _resync_journal(
-    conn: index.Connection, inserter: index.Inserter, file_id: int, data: bytes
-) -> None:
+def _resync_journal(conn: index.Connection, inserter: Records, file_id: int, data: bytes) -> None:
     moves, unmatched, gone = _matched_by_digest(
         index.record_digests(conn, file_id), records.journal_digests(data)
     )
@@ -773,4 +779,25 @@ def _build_fresh(root: str, role: str, path: str, reads: Reads) -> Report:
         project_id = index.add_project(fresh, root, os.path.basename(root), role, found=True)
         assert project_id == index.ONLY_PROJECT
         present = index_sources.stat_sources(root, specs_for(root, role))
-        return apply(fresh, project_id, Plan(present, []), {}, reads)
+        return fill(fresh, project_id, present, path, reads)
+
+
+def fill(
+    conn: index.Connection,
+    project_id: int,
+    present: list[SourceStat],
+    path: str,
+    reads: Reads | None = None,
+) -> Report:
+    """Index a root's files in the index being built at `path`: as apply does, or, when
+    its notes and journals are big enough, in several processes (mem.index.segments)."""
+    from mem.index import segments
+
+    sized = sum(source.size for source in present if source.spec.kind not in LOADERS)
+    workers = segments.workers(sized)
+    if workers == 1:
+        return apply(conn, project_id, Plan(present, []), {}, reads)
+    with segments.Builder(index.Inserter(conn), path, workers, sized) as builder:
+        report = apply(conn, project_id, Plan(present, []), {}, reads, builder)
+        builder.flush()
+    return report
