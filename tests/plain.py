@@ -2,13 +2,51 @@
 
 from __future__ import annotations
 
+import json
 import os
+import random
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from mem.core import js, parse, score
 
 NOTE_DIRS = (".bmad/memory", ".agents/memory")
 NOTE_FILES = ("decisions.md", "lessons.md", "patterns.md")
+
+
+def write_corpus(
+    root: Path,
+    rng: random.Random,
+    text: Callable[[int, int], str],
+    *,
+    sections: Callable[[], int],
+    heading: tuple[int, int],
+    body: tuple[int, int],
+    events: int,
+    days: tuple[int, int],
+    task: tuple[int, int],
+    now_ms: float,
+) -> None:
+    """Decisions and lessons in both memory folders, and a journal of events dated `days`
+    before now_ms (a fifth of them without a zone: read in the reader's local time).
+
+    `text(low, high)` makes a text of low to high words: the caller's word mix.
+    """
+    for directory in NOTE_DIRS:
+        for name in ("decisions.md", "lessons.md"):
+            notes = "".join(f"### {text(*heading)}\n{text(*body)}\n" for _ in range(sections()))
+            path = root / directory / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("# Notes\n" + notes, encoding="utf-8")
+    lines = []
+    for _ in range(events):
+        moment = now_ms - rng.randint(*days) * 86_400_000 - rng.randint(0, 86_400_000)
+        stamp = js.iso_from_ms(moment)
+        if rng.random() < 0.2:
+            stamp = stamp[:-1]
+        lines.append(json.dumps({"ts": stamp, "agent": "forge", "task": text(*task)}) + "\n")
+    (root / ".bmad/memory/journal.ndjson").write_text("".join(lines), encoding="utf-8")
 
 
 def plain_recall(root: str, query: str, now: str, limit: int = 8) -> list[dict[str, Any]]:

@@ -11,17 +11,15 @@ knobs at both ends.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from plain import comparable, plain_recall
+from plain import comparable, plain_recall, write_corpus
 
 from mem.commands import recall
-from mem.core import js
 from mem.index import topk
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -49,20 +47,18 @@ def _corpus(root: Path, seed: int) -> None:
                 words.append(rng.choice(FILLER))
         return " ".join(words)
 
-    for directory in (".bmad/memory", ".agents/memory"):
-        for name in ("decisions.md", "lessons.md"):
-            sections = "".join(f"### {text(1, 5)}\n{text(0, 65)}\n" for _ in range(500))
-            path = root / directory / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text("# Notes\n" + sections, encoding="utf-8")
-    events = []
-    for _ in range(200):
-        moment = NOW_MS - rng.randint(-2, 120) * 86_400_000 - rng.randint(0, 86_400_000)
-        stamp = js.iso_from_ms(moment)
-        if rng.random() < 0.2:
-            stamp = stamp[:-1]  # no zone: read in the reader's local time
-        events.append(json.dumps({"ts": stamp, "agent": "forge", "task": text(1, 16)}) + "\n")
-    (root / ".bmad/memory/journal.ndjson").write_text("".join(events), encoding="utf-8")
+    write_corpus(
+        root,
+        rng,
+        text,
+        sections=lambda: 500,
+        heading=(1, 5),
+        body=(0, 65),
+        events=200,
+        days=(-2, 120),
+        task=(1, 16),
+        now_ms=NOW_MS,
+    )
 
 
 @pytest.fixture(scope="module")

@@ -10,16 +10,14 @@ bands and dated events, and every answer is compared with the plain scorer's.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from pathlib import Path
 
 import pytest
-from plain import comparable, plain_recall
+from plain import comparable, plain_recall, write_corpus
 
 from mem.commands import recall
-from mem.core import js
 from mem.index import topk
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -56,22 +54,18 @@ def _corpus(root: Path) -> None:
     def text(low: int, high: int) -> str:
         return " ".join(rng.choice(WORDS) for _ in range(rng.randint(low, high)))
 
-    for directory in (".bmad/memory", ".agents/memory"):
-        for name in ("decisions.md", "lessons.md"):
-            sections = "".join(
-                f"### {text(1, 4)}\n{text(0, 60)}\n" for _ in range(rng.randint(150, 250))
-            )
-            path = root / directory / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text("# Notes\n" + sections, encoding="utf-8")
-    events = []
-    for _ in range(300):
-        moment = NOW_MS - rng.randint(-3, 200) * 86_400_000 - rng.randint(0, 86_400_000)
-        stamp = js.iso_from_ms(moment)
-        if rng.random() < 0.2:
-            stamp = stamp[:-1]  # no zone: read in the reader's local time
-        events.append(json.dumps({"ts": stamp, "agent": "forge", "task": text(1, 14)}) + "\n")
-    (root / ".bmad/memory/journal.ndjson").write_text("".join(events), encoding="utf-8")
+    write_corpus(
+        root,
+        rng,
+        text,
+        sections=lambda: rng.randint(150, 250),
+        heading=(1, 4),
+        body=(0, 60),
+        events=300,
+        days=(-3, 200),
+        task=(1, 14),
+        now_ms=NOW_MS,
+    )
 
 
 @pytest.fixture(scope="module")
