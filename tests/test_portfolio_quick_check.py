@@ -104,14 +104,23 @@ def test_an_index_without_the_quick_rows_gains_them_and_stays_exact(tmp_path: Pa
         assert _found(brain, "zeppelin") == {("project-0", "Zeppelin\nland it")}
 
 
-def test_a_root_too_recent_to_trust_keeps_the_check_root_by_root(tmp_path: Path) -> None:
+def test_a_root_too_recent_to_trust_stays_stale_and_the_batch_decides_for_the_others(
+    tmp_path: Path,
+) -> None:
     brain, roots = _settled_portfolio(tmp_path)
     with cache_at(str(tmp_path / "cache")):
         _found(brain, "pgbouncer")
-        # Written just now: its stat cannot vouch for its bytes until it settles.
+        # Written just now: its stat cannot vouch for its bytes until it settles, so it is
+        # read again at every check until then; the other roots are decided by the batch
+        # (not root by root: a second batch after every write).
         (roots[0] / ".bmad/memory/decisions.md").write_text("# Decisions\n\n### Zeppelin\nx\n")
         assert _found(brain, "zeppelin") == {("project-0", "Zeppelin\nx")}
-        assert _quick(brain, tmp_path / "cache") == (False, None)
+        decided, stale = _quick(brain, tmp_path / "cache")
+        assert decided and stale is not None and len(stale) == 1
+        write(roots[1] / ".agents/memory/lessons.md", "# Lessons\n\n### Airship\nland it\n", 7)
+        decided, stale = _quick(brain, tmp_path / "cache")
+        assert decided and stale is not None and len(stale) == 2
+        assert _found(brain, "airship") == {("project-1", "Airship\nland it")}
 
 
 def test_a_source_that_appears_is_watched_by_the_next_quick_check(tmp_path: Path) -> None:
