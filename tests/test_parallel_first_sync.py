@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import mem_command
+from conftest import RunMem, mem_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from portfolio_support import age_tree, audited_portfolio, cache_at, register
@@ -296,3 +296,17 @@ def test_a_big_project_builds_on_the_cores_it_has(
     with cache_at(str(tmp_path / "two-cores")), sync.synced(str(root)) as (conn, _):
         assert forks == [1]
         assert index.counts(conn)["records"] == 80000
+
+
+@pytest.mark.parametrize("value", ["two", "0", "-1", "1.5"])
+def test_a_malformed_worker_count_is_refused_with_its_name(
+    tmp_path: Path, run_mem: RunMem, project: Path, value: str
+) -> None:
+    env = {"MEM_CACHE_DIR": str(tmp_path / "cache"), "MEM_BUILD_WORKERS": value}
+    done = run_mem("recall", "cache", "-d", str(project), env=env)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (
+        f"mem recall: MEM_BUILD_WORKERS must be a whole number of at least 1, not {value!r}.\n"
+    )
+    fixed = run_mem("recall", "cache", "-d", str(project), env={**env, "MEM_BUILD_WORKERS": "1"})
+    assert fixed.returncode == 0 and "match(es)" in fixed.stdout

@@ -25,6 +25,7 @@ from bisect import bisect_left
 
 from mem import index
 from mem.core import parse
+from mem.errors import MemError
 from mem.index import postings, records
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
@@ -59,14 +60,17 @@ def workers(record_bytes: int) -> int:
     MEM_BUILD_WORKERS (a positive number) sets it whatever the size (1: one process);
     never more than the machine's cores. Forking needs a process without other threads.
     """
+    wanted = os.environ.get(WORKERS_VARIABLE, "").strip()
+    # A typo must not pass for "automatic": whoever set it is told, whatever the build.
+    if wanted and not (wanted.isascii() and wanted.isdigit() and int(wanted) > 0):
+        raise MemError(f"{WORKERS_VARIABLE} must be a whole number of at least 1, not {wanted!r}.")
     if record_bytes <= 0 or not hasattr(os, "fork"):
         return 1
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
         return 1
     cores = min(os.cpu_count() or 1, MAX_WORKERS)
-    wanted = os.environ.get(WORKERS_VARIABLE, "").strip()
-    if wanted.isdigit() and int(wanted) > 0:
+    if wanted:
         return min(int(wanted), cores)
     return max(1, min(cores, record_bytes // BYTES_PER_WORKER))
 
