@@ -9,10 +9,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hypothesis import strategies as st
+
 from mem.core import js, parse, score
 
 NOTE_DIRS = (".bmad/memory", ".agents/memory")
 NOTE_FILES = ("decisions.md", "lessons.md", "patterns.md")
+NOTE_PATHS = [f"{directory}/{name}" for directory in NOTE_DIRS for name in NOTE_FILES]
+JOURNAL = ".bmad/memory/journal.ndjson"
+
+
+def events(words: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """Journal lines of a random agent, day of October 2026 and task (of `words`)."""
+    return st.builds(
+        lambda agent, task, day: (
+            f'{{"ts":"2026-10-{day:02d}T00:00:00.000Z","agent":"{agent}","task":"{task}"}}\n'
+        ),
+        st.sampled_from(["forge", "sentinel"]),
+        words,
+        st.integers(min_value=1, max_value=28),
+    )
 
 
 def write_corpus(
@@ -46,7 +62,7 @@ def write_corpus(
         if rng.random() < 0.2:
             stamp = stamp[:-1]
         lines.append(json.dumps({"ts": stamp, "agent": "forge", "task": text(*task)}) + "\n")
-    (root / ".bmad/memory/journal.ndjson").write_text("".join(lines), encoding="utf-8")
+    (root / JOURNAL).write_text("".join(lines), encoding="utf-8")
 
 
 def plain_recall(root: str, query: str, now: str, limit: int = 8) -> list[dict[str, Any]]:
@@ -58,7 +74,7 @@ def plain_recall(root: str, query: str, now: str, limit: int = 8) -> list[dict[s
         tokens = parse.tokenize(text)
         return score.lexical([tokens.count(term) for term in terms], len(tokens))
 
-    journal = os.path.join(root, ".bmad/memory/journal.ndjson")
+    journal = os.path.join(root, JOURNAL)
     if os.path.exists(journal):
         with open(journal, "rb") as handle:
             for event in parse.parse_journal(handle.read()):

@@ -21,6 +21,7 @@ import pytest
 from conftest import RunMem, mem_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plain import JOURNAL, NOTE_PATHS, events
 from portfolio_support import age_tree, audited_portfolio, cache_at, register
 
 from mem import index
@@ -30,12 +31,6 @@ from mem.index import portfolio, records, sync
 
 NOW = "2026-10-18T09:30:00.000Z"
 WORDS = ["postgres", "redis", "pool", "cache", "café", "x", "a-b", "İstanbul", "###", "the"]
-NOTE_FILES = [
-    f"{d}/{f}"
-    for d in (".bmad/memory", ".agents/memory")
-    for f in ("decisions.md", "lessons.md", "patterns.md")
-]
-JOURNAL = ".bmad/memory/journal.ndjson"
 ARCHIVED = ".bmad/memory/archive/journal-2026-01.ndjson"
 
 words = st.lists(st.sampled_from(WORDS), max_size=8).map(" ".join)
@@ -51,21 +46,14 @@ note_text = st.tuples(
 note_bytes = st.tuples(note_text, st.sampled_from([b"", b"", b"", b"\xff\n"])).map(
     lambda parts: parts[0].encode() + parts[1]
 )
-event = st.builds(
-    lambda agent, task, day: (
-        f'{{"ts":"2026-10-{day:02d}T00:00:00.000Z","agent":"{agent}","task":"{task}"}}\n'
-    ),
-    st.sampled_from(["forge", "sentinel"]),
-    words,
-    st.integers(min_value=1, max_value=28),
-)
+event = events(words)
 journal = st.lists(st.one_of(event, st.just("garbage\n"), st.just("\n")), max_size=10).map(
     lambda lines: "".join(lines + lines[:2]).encode()  # a repeated line counts once (D11)
 )
 corpus = st.fixed_dictionaries(
     {},
     optional={
-        **{relative: note_bytes for relative in NOTE_FILES},
+        **{relative: note_bytes for relative in NOTE_PATHS},
         JOURNAL: journal,
         ARCHIVED: journal,
     },
@@ -137,7 +125,7 @@ def test_a_parallel_first_sync_builds_what_one_process_builds(
 
 def big_project(root: Path) -> None:
     lessons = "".join(f"### Lesson {n}\nthe cache {n} pooling\n" for n in range(400))
-    write_corpus(root, {NOTE_FILES[1]: lessons.encode(), NOTE_FILES[4]: lessons.encode()})
+    write_corpus(root, {NOTE_PATHS[1]: lessons.encode(), NOTE_PATHS[4]: lessons.encode()})
 
 
 def test_a_failing_worker_fails_the_build_and_leaves_no_file(
@@ -185,7 +173,7 @@ def _alive_workers(marker: str, builder: int) -> list[int]:
 def test_workers_of_a_killed_build_stop_and_their_files_go(tmp_path: Path) -> None:
     root = tmp_path / "project"
     lessons = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(60000))
-    write_corpus(root, {NOTE_FILES[1]: lessons.encode(), NOTE_FILES[4]: lessons.encode()})
+    write_corpus(root, {NOTE_PATHS[1]: lessons.encode(), NOTE_PATHS[4]: lessons.encode()})
     cache = Path(os.environ["MEM_CACHE_DIR"])
     cache.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "MEM_BUILD_WORKERS": "2"}
@@ -267,7 +255,7 @@ def test_small_projects_and_one_worker_build_in_one_process(
     with cache_at(str(tmp_path / "small")), sync.synced(str(root)) as (_, report):
         assert report.rebuilt  # 30 KiB of notes: not worth a second process
     big = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(80000))
-    write_corpus(root, {NOTE_FILES[1]: big.encode()})
+    write_corpus(root, {NOTE_PATHS[1]: big.encode()})
     monkeypatch.setenv("MEM_BUILD_WORKERS", "1")
     with cache_at(str(tmp_path / "one")), sync.synced(str(root)) as (_, report):
         assert report.rebuilt
@@ -278,7 +266,7 @@ def test_a_big_project_builds_on_the_cores_it_has(
 ) -> None:
     root = tmp_path / "project"
     big = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(80000))
-    write_corpus(root, {NOTE_FILES[1]: big.encode()})
+    write_corpus(root, {NOTE_PATHS[1]: big.encode()})
     forks = []
     fork = os.fork
 

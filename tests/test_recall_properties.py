@@ -14,7 +14,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from plain import comparable, plain_recall
+from plain import JOURNAL, NOTE_PATHS, comparable, events, plain_recall
 from portfolio_support import cache_at
 
 from mem import index
@@ -24,29 +24,16 @@ from mem.index import records, sync
 
 NOW = "2026-10-18T09:30:00.000Z"
 WORDS = ["postgres", "redis", "pool", "cache", "deploy", "Cache", "café", "x", "a-b", "2026-06-02"]
-NOTE_FILES = [
-    f"{d}/{f}"
-    for d in (".bmad/memory", ".agents/memory")
-    for f in ("decisions.md", "lessons.md", "patterns.md")
-]
-JOURNAL = ".bmad/memory/journal.ndjson"
 
 words = st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join)
 section = st.tuples(st.sampled_from(["### ", "###\t", "#### ", "###", "## "]), words, words).map(
     lambda parts: f"{parts[0]}{parts[1]}\n{parts[2]}\n"
 )
 note_file = st.lists(section, max_size=5).map("".join)
-event = st.builds(
-    lambda agent, task, day: (
-        f'{{"ts":"2026-10-{day:02d}T00:00:00.000Z","agent":"{agent}","task":"{task}"}}\n'
-    ),
-    st.sampled_from(["forge", "sentinel"]),
-    words,
-    st.integers(min_value=1, max_value=28),
-)
+event = events(words)
 operation = st.one_of(
-    st.tuples(st.just("write-notes"), st.sampled_from(NOTE_FILES), note_file),
-    st.tuples(st.just("delete"), st.sampled_from([*NOTE_FILES, JOURNAL]), st.just("")),
+    st.tuples(st.just("write-notes"), st.sampled_from(NOTE_PATHS), note_file),
+    st.tuples(st.just("delete"), st.sampled_from([*NOTE_PATHS, JOURNAL]), st.just("")),
     st.tuples(
         st.just("append"), st.just(JOURNAL), st.lists(event, min_size=1, max_size=3).map("".join)
     ),
