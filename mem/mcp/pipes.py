@@ -24,7 +24,7 @@ import os
 import stat
 from collections.abc import AsyncIterator
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import anyio
 import mcp_types
@@ -36,7 +36,25 @@ from pydantic import ValidationError
 LINE_LIMIT = 256 * 1024 * 1024
 
 
-class Requests:
+class _Stream:
+    """What the session does with either stream: `async with` closes it on the way out."""
+
+    async def aclose(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+class Requests(_Stream):
     """The messages a client sends, one JSON-RPC line each (the SDK's ReadStream)."""
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
@@ -67,19 +85,8 @@ class Requests:
     async def aclose(self) -> None:
         self.reader.feed_eof()
 
-    async def __aenter__(self) -> Requests:
-        return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-
-class Answers:
+class Answers(_Stream):
     """The messages the server sends, one JSON-RPC line each (the SDK's WriteStream).
 
     Each line is handed to the pipe transport whole, so the answers of concurrent calls
@@ -102,17 +109,6 @@ class Answers:
 
     async def aclose(self) -> None:
         self.closed = True
-
-    async def __aenter__(self) -> Answers:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
 
 def _is_pipe(fd: int) -> bool:
