@@ -316,10 +316,6 @@ def _whole_band_is_cheaper(state: _Band, size: int) -> bool:
     return sum(term.unread for term in state.terms) <= TEXT_COST * size
 
 
-def _unread_postings(term: _Term) -> int:
-    return term.unread
-
-
 def _cheapest(state: _Band, width: int) -> _Term:
     """The live term whose next group lowers the band's bound most per record read."""
     best: _Term | None = None
