@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from portfolio_support import age_tree, audited_portfolio
 
 HEAVY = ("sqlite_utils", "filelock")
 # Code only some recalls need: a plain recall does not load it.
@@ -83,4 +84,15 @@ def test_plain_recall_imports_no_unused_stdlib(
     _imported_by_recall(project, *words, env=env)  # builds the index
     modules = _imported_by_recall(project, *words, env=env)
     assert "mem.index.topk" in modules
+    assert sorted(name for name in modules if name in UNUSED_STDLIB) == []
+
+
+def test_warm_recall_across_the_portfolio_imports_no_unused_stdlib(tmp_path: Path) -> None:
+    _, roots = audited_portfolio(tmp_path)
+    age_tree(tmp_path)  # settled files: the check's stat batch decides, no root is read
+    words = ("pgbouncer", "--scope", "all")
+    _imported_by_recall(roots[0], *words)  # builds the portfolio index
+    modules = _imported_by_recall(roots[0], *words)
+    assert "mem.index.portfolio" in modules
+    assert not [name for name in modules if name.split(".")[0] in HEAVY]
     assert sorted(name for name in modules if name in UNUSED_STDLIB) == []

@@ -226,12 +226,26 @@ def watch_signature_and_newest(root: str, watched: list[str]) -> tuple[bytes, in
     return _spelled(values), max(mtimes, default=0)
 
 
-def watch_signatures(paths: Sequence[str] | Sequence[bytes]) -> bytes | None:
+def watch_signatures(paths: Sequence[str | bytes]) -> bytes | None:
     """The watch_signature of many roots' watched_files at once, each root's in its place
     (SIGNATURE_BYTES a path); None when a number does not fit: then ask each root alone.
 
-    While every path can be stat'ed, each path's numbers are packed without a Python step.
+    A portfolio's thousands of `stat` calls are shared with forked copies, one a core.
     """
+    from mem.files import forking
+
+    shares = forking.map_shares(_signatures, paths, PATHS_PER_PROCESS)
+    packed = [share for share in shares if share is not None]
+    return b"".join(packed) if len(packed) == len(shares) else None
+
+
+# Paths a forked copy should stat at least: about 4 ms of calls against a fork's 0.5 ms.
+PATHS_PER_PROCESS = 1000
+
+
+def _signatures(paths: Sequence[str | bytes]) -> bytes | None:
+    """watch_signatures in this process: while every path can be stat'ed, each path's
+    numbers are packed without a Python step."""
     import struct  # portfolio syncs only
 
     pack = struct.Struct(f"{len(_UNREADABLE)}q").pack
@@ -243,7 +257,7 @@ def watch_signatures(paths: Sequence[str] | Sequence[bytes]) -> bytes | None:
         return None
 
 
-def _stat_values(paths: Sequence[str] | Sequence[bytes]) -> list[int]:
+def _stat_values(paths: Sequence[str | bytes]) -> list[int]:
     status = os.stat
     values: list[int] = []
     for path in paths:

@@ -23,7 +23,7 @@ from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     # contextlib only where an index is built or written: importing it costs a recall 1 ms.
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Collection, Iterable, Iterator, Mapping
     from contextlib import AbstractContextManager
 
     import filelock
@@ -421,11 +421,15 @@ def delete_project(conn: sqlite3.Connection, project_id: int) -> None:
     conn.execute("DELETE FROM projects WHERE id = ?", (project_id,))
 
 
-def project_rows(conn: sqlite3.Connection, with_cache: bool = True) -> list[ProjectRow]:
-    """Every indexed root, by path then role; without its freshness cache unless asked."""
+def project_rows(
+    conn: sqlite3.Connection, with_cache: bool = True, ids: Collection[int] | None = None
+) -> list[ProjectRow]:
+    """Every indexed root (or those of `ids`), by path then role; without its freshness
+    cache unless asked."""
     cache = "signature, watch" if with_cache else "NULL, NULL"
+    among = "" if ids is None else f" WHERE id IN ({','.join(str(int(i)) for i in ids)})"
     rows = conn.execute(
-        f"SELECT id, path, name, role, found, {cache} FROM projects ORDER BY path, role"
+        f"SELECT id, path, name, role, found, {cache} FROM projects{among} ORDER BY path, role"
     )
     return [ProjectRow(*row) for row in rows]
 

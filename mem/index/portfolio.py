@@ -22,11 +22,10 @@ and a root whose slice differs is stale without being asked again.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import xxhash
 
@@ -38,6 +37,7 @@ from mem.index import healing, sync
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from typing import Any, TypeVar
 
     from mem.index import segments
@@ -83,29 +83,46 @@ class Report(NamedTuple):
     rebuilt: bool = False
 
 
-@contextlib.contextmanager
-def synced(
-    brain: str, progress: Progress | None = None, directory: str | None = None
-) -> Iterator[tuple[index.Connection, Report]]:
-    """The portfolio index of a brain, reflecting every registered project as it is now.
+def synced(brain: str, progress: Progress | None = None, directory: str | None = None) -> _Synced:
+    """The portfolio index of a brain, reflecting every registered project as it is now: a
+    context manager whose block gets (connection, Report).
 
     It lives in `directory` when given, else in the user's cache. Callers go through
     `opener`, so that mem.index.healing decides what a damaged cache costs.
     """
-    directory = directory or index.usable_cache_dir()
-    if directory is None:
-        with index.temporary_directory() as scratch:
-            conn, report = _sync(brain, index_path(brain, scratch), progress)
-            try:
-                yield conn, report
-            finally:
-                conn.close()
-        return
-    conn, report = _sync(brain, index_path(brain, directory), progress)
-    try:
-        yield conn, report
-    finally:
-        conn.close()
+    return _Synced(brain, progress, directory)
+
+
+class _Synced:
+    # A class rather than contextlib.contextmanager: importing contextlib would cost every
+    # recall across the portfolio 1-2 ms (as sync._Opened does for a project's).
+    __slots__ = ("brain", "progress", "directory", "conn", "scratch")
+
+    def __init__(self, brain: str, progress: Progress | None, directory: str | None) -> None:
+        self.brain = brain
+        self.progress = progress
+        self.directory = directory
+        self.scratch: AbstractContextManager[str] | None = None
+
+    def __enter__(self) -> tuple[index.Connection, Report]:
+        directory = self.directory or index.usable_cache_dir()
+        if directory is None:  # no writable cache: answer from a throwaway index
+            self.scratch = index.temporary_directory()
+            directory = self.scratch.__enter__()
+        try:
+            self.conn, report = _sync(self.brain, index_path(self.brain, directory), self.progress)
+        except BaseException as error:
+            if self.scratch is not None:
+                self.scratch.__exit__(type(error), error, error.__traceback__)
+            raise
+        return self.conn, report
+
+    def __exit__(self, *failure: Any) -> None:
+        try:
+            self.conn.close()
+        finally:
+            if self.scratch is not None:
+                self.scratch.__exit__(*failure)
 
 
 def opener(progress: Progress | None = None) -> Callable[..., Any]:
@@ -113,7 +130,7 @@ def opener(progress: Progress | None = None) -> Callable[..., Any]:
 
     def open_portfolio(
         brain: str, role: str = ROLE, directory: str | None = None
-    ) -> contextlib.AbstractContextManager[tuple[index.Connection, Report]]:
+    ) -> AbstractContextManager[tuple[index.Connection, Report]]:
         assert role == ROLE, "the portfolio opener opens portfolio indexes only"
         return synced(brain, progress, directory)
 
@@ -408,11 +425,13 @@ def _update(
     # it holds too many), not once per project.
     inserter = index.Inserter(conn)
     if stale:
-        wanted = [row for row in index.project_rows(conn) if row.id in stale]
+        wanted = index.project_rows(conn, ids=stale)
     else:
         wanted = _reconcile(conn, brain, inserter)
     planned = files = 0
-    with _shared(inserter, building, wanted) as records:
+    builder = _builder(inserter, building, wanted)
+    records: index.Inserter | segments.Builder = inserter if builder is None else builder
+    try:
         for done, row in enumerate(wanted, start=1):
             planned_files = _sync_root(conn, row, records)
             if planned_files is not None:
@@ -421,6 +440,9 @@ def _update(
             if progress is not None:
                 progress(done, len(wanted), files)
         records.flush()
+    finally:
+        if builder is not None:
+            builder.close()  # the workers still running, after a failure
     if not stale or _moved(conn, wanted):
         _remember_watch(conn, brain)
     else:
@@ -428,17 +450,15 @@ def _update(
     return Report(planned, files)
 
 
-@contextlib.contextmanager
-def _shared(
+def _builder(
     inserter: index.Inserter, building: str | None, rows: list[index.ProjectRow]
-) -> Iterator[index.Inserter | segments.Builder]:
-    """The inserter, or in a fresh build whose projects hold enough notes and journals, a
-    segments.Builder that shares their parsing out (by project, a big file by stretches)."""
+) -> segments.Builder | None:
+    """In a fresh build whose projects hold enough notes and journals, a segments.Builder
+    that shares their parsing out (by project, a big file by stretches); else None."""
     from mem.index import segments
 
     if building is None or segments.workers(1 << 62) == 1:
-        yield inserter
-        return
+        return None
     sized = sum(
         source.size
         for row in rows
@@ -447,11 +467,7 @@ def _shared(
         if source.spec.kind not in sync.LOADERS
     )
     workers = segments.workers(sized)
-    if workers == 1:
-        yield inserter
-        return
-    with segments.Builder(inserter, building, workers, sized) as builder:
-        yield builder
+    return None if workers == 1 else segments.Builder(inserter, building, workers, sized)
 
 
 def _moved(conn: index.Connection, rows: list[index.ProjectRow]) -> bool:

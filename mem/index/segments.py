@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 import os
-import sys
 from bisect import bisect_left
 
 from mem import index
 from mem.core import parse
 from mem.errors import MemError
+from mem.files import forking
 from mem.index import postings, records
 from mem.tuples import TYPE_CHECKING, NamedTuple
 
@@ -64,12 +64,9 @@ def workers(record_bytes: int) -> int:
     # A typo must not pass for "automatic": whoever set it is told, whatever the build.
     if wanted and not (wanted.isascii() and wanted.isdigit() and int(wanted) > 0):
         raise MemError(f"{WORKERS_VARIABLE} must be a whole number of at least 1, not {wanted!r}.")
-    if record_bytes <= 0 or not hasattr(os, "fork"):
+    if record_bytes <= 0 or not forking.can_fork():
         return 1
-    threading = sys.modules.get("threading")
-    if threading is not None and threading.active_count() > 1:
-        return 1
-    cores = min(os.cpu_count() or 1, MAX_WORKERS)
+    cores = min(forking.cores(), MAX_WORKERS)
     if wanted:
         return min(int(wanted), cores)
     return max(1, min(cores, record_bytes // BYTES_PER_WORKER))
@@ -139,7 +136,7 @@ class Builder:
         return self
 
     def __exit__(self, *_: object) -> None:
-        self._stop()
+        self.close()
 
     def _boundary(self) -> float:
         """Where the share being cut ends (bytes from the start); the builder's has no end."""
@@ -222,15 +219,11 @@ class Builder:
             _merge(conn, worker.segment)
             index.remove(worker.segment)
 
-    def _stop(self) -> None:
-        import contextlib
-        import signal
-
+    def close(self) -> None:
+        """Kill the workers still running (a build that failed) and remove every segment."""
         for worker in self.started:
             if worker.pid not in self.reaped:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(worker.pid, signal.SIGKILL)
-                os.waitpid(worker.pid, 0)
+                forking.stop(worker.pid)
             os.close(worker.pipe)
             index.remove(worker.segment)
         self.started = []
