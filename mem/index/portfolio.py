@@ -353,6 +353,11 @@ def _remember_signatures(conn: index.Connection) -> None:
     stat data of `watched_paths` has this digest knows every root is fresh.
     """
     conn.execute("DELETE FROM meta WHERE key = ?", (SIGNATURES_KEY,))
+    # Right after a write, the root written keeps none: decided without reading every
+    # root's signature (a root that is there keeps its paths in `watched_roots`).
+    racy = "SELECT EXISTS (SELECT 1 FROM projects WHERE found AND signature IS NULL)"
+    if conn.execute(racy).fetchone()[0]:
+        return
     kept = conn.execute("SELECT value FROM meta WHERE key = 'watched_roots'").fetchone()
     signatures = dict(conn.execute("SELECT id, signature FROM projects"))
     layout = [entry.split(":") for entry in kept[0].split(",")] if kept else []
@@ -455,9 +460,11 @@ def _builder(
 ) -> segments.Builder | None:
     """In a fresh build whose projects hold enough notes and journals, a segments.Builder
     that shares their parsing out (by project, a big file by stretches); else None."""
-    from mem.index import segments
+    if building is None:
+        return None
+    from mem.index import segments  # first syncs only
 
-    if building is None or segments.workers(1 << 62) == 1:
+    if segments.workers(1 << 62) == 1:
         return None
     sized = sum(
         source.size
