@@ -33,6 +33,19 @@ def escape_unencodable() -> None:
 
 
 def main() -> NoReturn:
+    try:
+        _main()
+    except KeyboardInterrupt:
+        # Ctrl-C: the blocks it left have cleaned up (indexes closed, copies stopped). No
+        # traceback; the process still ends by the signal, so a calling shell loop stops.
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+        raise SystemExit(130) from None  # where the signal does not end it (Windows)
+
+
+def _main() -> NoReturn:
     # Loading the modules allocates only what lives as long as the process; the collector's
     # passes over it (and again at exit) cost a warm recall about 8 % and free nothing. So
     # even the fast path's modules are imported only once it is off.
