@@ -42,6 +42,8 @@ def test_an_unchanged_portfolio_is_decided_by_one_statement(tmp_path: Path) -> N
         write(roots[2] / ".agents/memory/lessons.md", "# Lessons\n\n### Zeppelin\nfly it\n", 7)
         (decided, stale), statements = _check(brain, cache)
         assert decided and stale is not None and len(stale) == 1
+        # The written root is found from the stat data the roots kept, not from their rows.
+        assert len(statements) == 2 and not any("projects" in line for line in statements)
         assert _found(brain, "zeppelin") == {("project-2", "Zeppelin\nfly it")}
         verdict, statements = _check(brain, cache)
         assert verdict == (True, None) and len(statements) == 1

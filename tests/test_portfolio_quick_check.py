@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
 from portfolio_support import (
     NOW,
     age_tree,
@@ -17,6 +19,7 @@ from portfolio_support import (
 
 from mem import index
 from mem.commands import recall
+from mem.files import index_sources
 from mem.index import portfolio
 
 
@@ -158,3 +161,46 @@ def test_a_recall_leaves_the_quick_rows_to_a_later_one_while_another_writer_hold
             writer.close()
         assert _found(brain, "pgbouncer") == expected
         assert _quick(brain, cache) == (True, None)
+
+
+SIZE = index_sources.SIGNATURE_BYTES
+# A layout entry: a root whose paths the batch stats (how many, and which of them changed),
+# or a missing project (None: whether its folder is back).
+root_entry = st.one_of(
+    st.tuples(st.integers(0, 4), st.sets(st.integers(0, 3))),
+    st.booleans().map(lambda back: (None, back)),
+)
+
+
+@given(entries=st.lists(root_entry, min_size=1, max_size=40), brain_at=st.integers(0, 39))
+def test_halving_the_batch_finds_exactly_the_roots_whose_part_changed(
+    entries: list[tuple[int | None, set[int] | bool]], brain_at: int
+) -> None:
+    layout, kept, now, missing, back_ids = [], b"", b"", [], set()
+    expected: set[int] = set()
+    brain_changed = False
+    brain_id = str(100 + brain_at)
+    for position, (count, changes) in enumerate(entries):
+        root = 100 + position
+        if count is None:
+            layout.append(f"{root}:-")
+            missing.append(b"/" if changes else b"/nowhere/at/all")
+            if changes:
+                back_ids.add(root)
+            continue
+        layout.append(f"{root}:{count}")
+        part = bytes([position % 251]) * (count * SIZE)
+        changed = bytearray(part)
+        for path in changes:
+            if path < count:
+                changed[path * SIZE] ^= 0xFF
+        kept, now = kept + part, now + bytes(changed)
+        if bytes(changed) != part:
+            if str(root) == brain_id:
+                brain_changed = True
+            expected.add(root)
+    verdict = portfolio._differing_roots(",".join(layout), brain_id, now, kept, missing)
+    if brain_changed:
+        assert verdict == (True, set())
+    else:
+        assert verdict == (True, (expected | back_ids) or None)

@@ -48,6 +48,7 @@ REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
 # meta rows of the freshness check's fast path, written in the same transaction as the roots.
 WATCH_KEYS = ("watched_brain", "watched_roots", "watched_paths", "watched_missing")
 SIGNATURES_KEY = "watched_signatures"  # and the digest of every root's signature, end to end
+STAT_DATA_KEY = "watched_stat_data"  # and those signatures themselves, read when it differs
 
 # (projects done, projects in all, files read so far)
 Progress = Callable[[int, int, int], None]
@@ -240,6 +241,12 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
         and not any(map(index_sources.is_folder, missing))
     ):
         return True, None  # the common case, decided without reading a root's row
+    if now is not None:
+        kept_stat_data = _kept_stat_data(conn, kept[SIGNATURES_KEY])
+        if kept_stat_data is not None and len(kept_stat_data) == len(now):
+            # A root written since (the common case after a write): found by halving the
+            # batch, without reading a root's row.
+            return _differing_roots(kept["watched_roots"], brain_id, now, kept_stat_data, missing)
     signatures = dict(conn.execute("SELECT id, signature FROM projects"))
     layout = [entry.split(":") for entry in kept["watched_roots"].split(",")]
     if len(layout) != len(signatures):
@@ -283,6 +290,49 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
             start = end
     if not stale and kept.get(SIGNATURES_KEY) != xxhash.xxh3_128_digest(expected):
         return undecided  # fresh, but that row is not kept (or not in step): the slow way
+    return True, stale or None
+
+
+def _kept_stat_data(conn: index.Connection, digest: bytes) -> bytes | None:
+    """The `STAT_DATA_KEY` row, when it is the one the digest was taken of."""
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (STAT_DATA_KEY,)).fetchone()
+    if row is None or xxhash.xxh3_128_digest(row[0]) != digest:
+        return None
+    return bytes(row[0])
+
+
+def _differing_roots(
+    layout: str, brain_id: str, now: bytes, kept: bytes, missing: list[bytes]
+) -> tuple[bool, set[int] | None]:
+    """_quick_check's verdict from the stat data the roots kept, end to end in `layout`'s
+    order, against the batch's: each root whose part differs is stale (the brain: every root)."""
+    entries = layout.replace(":", ",").split(",")
+    stale = set()
+    watched: list[int] = []  # the roots whose paths the batch stats, in order
+    bounds = [0]  # where each one's part starts in the batch, then where the last ends
+    missing_paths = iter(missing)
+    for root, count in zip(entries[0::2], entries[1::2], strict=True):
+        if count == "-":  # a missing project: stale once its folder is back
+            if index_sources.is_folder(next(missing_paths)):
+                stale.add(int(root))
+            continue
+        watched.append(int(root))
+        bounds.append(bounds[-1] + int(count) * index_sources.SIGNATURE_BYTES)
+    # Halving: a part that is the same in both is settled with one comparison, so a few
+    # changed roots among thousands cost a few dozen comparisons.
+    parts = [(0, len(watched))]
+    while parts:
+        first, end = parts.pop()
+        start, stop = bounds[first], bounds[end]
+        if now[start:stop] == kept[start:stop]:
+            continue
+        if end - first > 1:
+            middle = (first + end) // 2
+            parts += [(first, middle), (middle, end)]
+        elif str(watched[first]) == brain_id:
+            return True, set()  # the brain changed: reconcile every root
+        else:
+            stale.add(watched[first])
     return True, stale or None
 
 
@@ -352,7 +402,7 @@ def _remember_signatures(conn: index.Connection) -> None:
     Every write to the roots' rows ends here, in the same transaction, so a check whose
     stat data of `watched_paths` has this digest knows every root is fresh.
     """
-    conn.execute("DELETE FROM meta WHERE key = ?", (SIGNATURES_KEY,))
+    conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (SIGNATURES_KEY, STAT_DATA_KEY))
     # Right after a write, the root written keeps none: decided without reading every
     # root's signature (a root that is there keeps its paths in `watched_roots`).
     racy = "SELECT EXISTS (SELECT 1 FROM projects WHERE found AND signature IS NULL)"
@@ -371,8 +421,11 @@ def _remember_signatures(conn: index.Connection) -> None:
         if signature is None or len(signature) != int(count) * index_sources.SIGNATURE_BYTES:
             return
         signed.append(signature)
-    digest = xxhash.xxh3_128_digest(b"".join(signed))
-    conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (SIGNATURES_KEY, digest))
+    stat_data = b"".join(signed)
+    conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?)",
+        [(SIGNATURES_KEY, xxhash.xxh3_128_digest(stat_data)), (STAT_DATA_KEY, stat_data)],
+    )
 
 
 def _changed(rows: list[index.ProjectRow]) -> list[index.ProjectRow]:
