@@ -11,7 +11,10 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from mem import index
+from mem.commands import recall
 from mem.core import memory
+from mem.index import portfolio
 
 NOW = "2026-10-18T09:30:00.000Z"
 PAST_NS = 1_700_000_000 * 10**9
@@ -203,3 +206,23 @@ def assert_versions_resync_as_fresh(role: str, relative: str, versions: Iterable
                     assert incremental == index.snapshot(conn)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def found_texts(brain: Path, query: str) -> set[tuple[str, str]]:
+    """(project name, text) of every `recall --scope all` result."""
+    request = recall.Request(query, scope="all", portfolio=str(brain), limit="1000")
+    answer = recall.recall_portfolio(str(brain), request, NOW)
+    return {(entry["projectName"], entry["text"]) for entry in answer.entries}
+
+
+def quick_check(brain: Path, cache: Path) -> tuple[tuple[bool, set[int] | None], list[str]]:
+    """The portfolio's quick check verdict (decided, stale roots) and the statements it ran,
+    nothing synced."""
+    conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
+    assert conn is not None
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        return portfolio._quick_check(conn, str(brain.resolve())), statements
+    finally:
+        conn.close()

@@ -6,46 +6,34 @@ import shutil
 from pathlib import Path
 
 import pytest
-from portfolio_support import NOW, audited_portfolio, audited_project, cache_at, write
+from portfolio_support import (
+    audited_portfolio,
+    audited_project,
+    cache_at,
+    found_texts,
+    quick_check,
+    write,
+)
 
 from mem import index
-from mem.commands import recall
 from mem.index import portfolio
-
-
-def _found(brain: Path, query: str) -> set[tuple[str, str]]:
-    request = recall.Request(query, scope="all", portfolio=str(brain), limit="1000")
-    answer = recall.recall_portfolio(str(brain), request, NOW)
-    return {(entry["projectName"], entry["text"]) for entry in answer.entries}
-
-
-def _check(brain: Path, cache: Path) -> tuple[tuple[bool, set[int] | None], list[str]]:
-    """The quick check's verdict and the statements it ran, nothing synced."""
-    conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
-    assert conn is not None
-    statements: list[str] = []
-    conn.set_trace_callback(statements.append)
-    try:
-        return portfolio._quick_check(conn, str(brain.resolve())), statements
-    finally:
-        conn.close()
 
 
 def test_an_unchanged_portfolio_is_decided_by_one_statement(tmp_path: Path) -> None:
     brain, roots = audited_portfolio(tmp_path)
     cache = tmp_path / "cache"
     with cache_at(str(cache)):
-        _found(brain, "pgbouncer")
-        verdict, statements = _check(brain, cache)
+        found_texts(brain, "pgbouncer")
+        verdict, statements = quick_check(brain, cache)
         assert verdict == (True, None)
         assert len(statements) == 1 and "projects" not in statements[0]
         write(roots[2] / ".agents/memory/lessons.md", "# Lessons\n\n### Zeppelin\nfly it\n", 7)
-        (decided, stale), statements = _check(brain, cache)
+        (decided, stale), statements = quick_check(brain, cache)
         assert decided and stale is not None and len(stale) == 1
         # The written root is found from the stat data the roots kept, not from their rows.
         assert len(statements) == 2 and not any("projects" in line for line in statements)
-        assert _found(brain, "zeppelin") == {("project-2", "Zeppelin\nfly it")}
-        verdict, statements = _check(brain, cache)
+        assert found_texts(brain, "zeppelin") == {("project-2", "Zeppelin\nfly it")}
+        verdict, statements = quick_check(brain, cache)
         assert verdict == (True, None) and len(statements) == 1
 
 
@@ -56,7 +44,7 @@ def test_an_index_without_the_signatures_row_in_step_gains_it_at_its_next_check(
     brain, roots = audited_portfolio(tmp_path)
     cache = tmp_path / "cache"
     with cache_at(str(cache)):
-        expected = _found(brain, "pgbouncer")
+        expected = found_texts(brain, "pgbouncer")
         conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
         assert conn is not None
         with index.transaction(conn):
@@ -66,12 +54,12 @@ def test_an_index_without_the_signatures_row_in_step_gains_it_at_its_next_check(
                     "INSERT INTO meta (key, value) VALUES (?, ?)", (portfolio.SIGNATURES_KEY, row)
                 )
         conn.close()
-        assert _check(brain, cache)[0] == (False, None)
-        assert _found(brain, "pgbouncer") == expected
-        verdict, statements = _check(brain, cache)
+        assert quick_check(brain, cache)[0] == (False, None)
+        assert found_texts(brain, "pgbouncer") == expected
+        verdict, statements = quick_check(brain, cache)
         assert verdict == (True, None) and len(statements) == 1
         write(roots[0] / ".bmad/memory/decisions.md", "# Decisions\n\n### Zeppelin\nland it\n", 7)
-        assert _found(brain, "zeppelin") == {("project-0", "Zeppelin\nland it")}
+        assert found_texts(brain, "zeppelin") == {("project-0", "Zeppelin\nland it")}
 
 
 def test_a_missing_project_costs_one_folder_check_until_it_is_back(tmp_path: Path) -> None:
@@ -79,11 +67,11 @@ def test_a_missing_project_costs_one_folder_check_until_it_is_back(tmp_path: Pat
     cache = tmp_path / "cache"
     shutil.rmtree(roots[1])
     with cache_at(str(cache)):
-        before = _found(brain, "pgbouncer")
+        before = found_texts(brain, "pgbouncer")
         assert not any(name == "project-1" for name, _ in before)
-        verdict, statements = _check(brain, cache)
+        verdict, statements = quick_check(brain, cache)
         assert verdict == (True, None) and len(statements) == 1
         audited_project(roots[1], "project-1")
-        (decided, stale), _ = _check(brain, cache)
+        (decided, stale), _ = quick_check(brain, cache)
         assert decided and stale is not None and len(stale) == 1
-        assert any(name == "project-1" for name, _ in _found(brain, "pgbouncer"))
+        assert any(name == "project-1" for name, _ in found_texts(brain, "pgbouncer"))
