@@ -75,3 +75,28 @@ def test_a_missing_project_costs_one_folder_check_until_it_is_back(tmp_path: Pat
         (decided, stale), _ = quick_check(brain, cache)
         assert decided and stale is not None and len(stale) == 1
         assert any(name == "project-1" for name, _ in found_texts(brain, "pgbouncer"))
+
+
+@pytest.mark.parametrize("damage", ["gone", "empty", "same length, other bytes"])
+def test_kept_stat_data_out_of_step_with_its_digest_is_not_trusted(
+    tmp_path: Path, damage: str
+) -> None:
+    brain, roots = audited_portfolio(tmp_path)
+    cache = tmp_path / "cache"
+    with cache_at(str(cache)):
+        found_texts(brain, "pgbouncer")
+        conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
+        assert conn is not None
+        with index.transaction(conn):
+            key = (portfolio.STAT_DATA_KEY,)
+            (kept,) = conn.execute("SELECT value FROM meta WHERE key = ?", key).fetchone()
+            conn.execute("DELETE FROM meta WHERE key = ?", key)
+            if damage != "gone":
+                other = b"" if damage == "empty" else bytes(255 - byte for byte in kept)
+                conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (*key, other))
+        conn.close()
+        write(roots[1] / ".agents/memory/lessons.md", "# Lessons\n\n### Zeppelin\nmoor it\n", 7)
+        (decided, stale), statements = quick_check(brain, cache)
+        assert decided and stale is not None and len(stale) == 1
+        assert any("projects" in line for line in statements)  # from the roots' own rows
+        assert found_texts(brain, "zeppelin") == {("project-1", "Zeppelin\nmoor it")}
