@@ -34,6 +34,7 @@ from portfolio_support import (
 
 from mem import index, layout
 from mem.commands import recall
+from mem.errors import MemError
 from mem.index import portfolio
 
 PROJECTS = 2
@@ -144,7 +145,12 @@ def _later_clock() -> SimpleNamespace:
 
 def _answer(brain: Path, query: str) -> tuple[object, object]:
     request = recall.Request(query, scope="all", portfolio=str(brain), limit="50")
-    answer = recall.recall_portfolio(str(brain.parent), request, NOW)
+    try:
+        answer = recall.recall_portfolio(str(brain.parent), request, NOW)
+    except MemError as error:
+        # Links can make a loop (a note linked to its own path through a linked folder):
+        # then a fresh build must refuse it in the same words.
+        return str(error), None
     with portfolio.synced(str(brain.resolve())) as (conn, _):
         contents = portfolio.snapshot(conn)
     # Real paths are left out: a folder moved and linked back gives the same files, at the
@@ -168,6 +174,15 @@ def _answer(brain: Path, query: str) -> tuple[object, object]:
     [
         *[("hard link", 0, f".agents/memory/{name}", f".bmad/memory/{name}") for name in NOTES],
         ("link folder", 0, ".agents/memory", "../.bmad/memory"),
+    ],
+    "postgres",
+)
+# A note linked to its own path through a linked folder: a loop, refused alike either way.
+@example(
+    [
+        ("link folder", 0, ".agents/memory", "../.bmad/memory"),
+        ("write", 0, ".bmad/memory/journal.ndjson", "postgres"),
+        ("link", 0, ".bmad/memory/decisions.md", ".agents/memory/decisions.md"),
     ],
     "postgres",
 )
