@@ -226,3 +226,28 @@ def quick_check(brain: Path, cache: Path) -> tuple[tuple[bool, set[int] | None],
         return portfolio._quick_check(conn, str(brain.resolve())), statements
     finally:
         conn.close()
+
+
+def meta_row(brain: Path, cache: Path, key: str) -> bytes | str | None:
+    """A `meta` row of the brain's portfolio index."""
+    conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
+    assert conn is not None
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    finally:
+        conn.close()
+    return None if row is None else row[0]
+
+
+def set_meta_row(brain: Path, cache: Path, key: str, value: bytes | None) -> None:
+    """Replace (None: remove) a `meta` row of the brain's portfolio index, as another
+    version of `mem`, or a fault, would leave it."""
+    conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
+    assert conn is not None
+    try:
+        with index.transaction(conn):
+            conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+            if value is not None:
+                conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+    finally:
+        conn.close()

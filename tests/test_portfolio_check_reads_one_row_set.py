@@ -11,11 +11,12 @@ from portfolio_support import (
     audited_project,
     cache_at,
     found_texts,
+    meta_row,
     quick_check,
+    set_meta_row,
     write,
 )
 
-from mem import index
 from mem.index import portfolio
 
 
@@ -45,15 +46,7 @@ def test_an_index_without_the_signatures_row_in_step_gains_it_at_its_next_check(
     cache = tmp_path / "cache"
     with cache_at(str(cache)):
         expected = found_texts(brain, "pgbouncer")
-        conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
-        assert conn is not None
-        with index.transaction(conn):
-            conn.execute("DELETE FROM meta WHERE key = ?", (portfolio.SIGNATURES_KEY,))
-            if row is not None:  # as an index synced by another version would keep it
-                conn.execute(
-                    "INSERT INTO meta (key, value) VALUES (?, ?)", (portfolio.SIGNATURES_KEY, row)
-                )
-        conn.close()
+        set_meta_row(brain, cache, portfolio.SIGNATURES_KEY, row)
         assert quick_check(brain, cache)[0] == (False, None)
         assert found_texts(brain, "pgbouncer") == expected
         verdict, statements = quick_check(brain, cache)
@@ -85,16 +78,14 @@ def test_kept_stat_data_out_of_step_with_its_digest_is_not_trusted(
     cache = tmp_path / "cache"
     with cache_at(str(cache)):
         found_texts(brain, "pgbouncer")
-        conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
-        assert conn is not None
-        with index.transaction(conn):
-            key = (portfolio.STAT_DATA_KEY,)
-            (kept,) = conn.execute("SELECT value FROM meta WHERE key = ?", key).fetchone()
-            conn.execute("DELETE FROM meta WHERE key = ?", key)
-            if damage != "gone":
-                other = b"" if damage == "empty" else bytes(255 - byte for byte in kept)
-                conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (*key, other))
-        conn.close()
+        kept = meta_row(brain, cache, portfolio.STAT_DATA_KEY)
+        assert isinstance(kept, bytes)
+        other = {
+            "gone": None,
+            "empty": b"",
+            "same length, other bytes": bytes(255 - byte for byte in kept),
+        }
+        set_meta_row(brain, cache, portfolio.STAT_DATA_KEY, other[damage])
         write(roots[1] / ".agents/memory/lessons.md", "# Lessons\n\n### Zeppelin\nmoor it\n", 7)
         (decided, stale), statements = quick_check(brain, cache)
         assert decided and stale is not None and len(stale) == 1
