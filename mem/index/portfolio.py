@@ -214,6 +214,15 @@ def _stale_roots_one_by_one(conn: index.Connection, brain: str) -> set[int] | No
     return stale or None
 
 
+def _layout(watched_roots: str) -> list[tuple[int, str]]:
+    """The `watched_roots` row: each root's id, in order, with its number of watched paths
+    ("-" for a missing project, which has none)."""
+    if not watched_roots:
+        return []
+    entries = watched_roots.replace(":", ",").split(",")
+    return list(zip(map(int, entries[0::2]), entries[1::2], strict=True))
+
+
 def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | None]:
     """(decided, _stale_roots) from the `WATCH_KEYS` rows and the roots' signatures alone.
 
@@ -248,14 +257,13 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
             # batch, without reading a root's row.
             return _differing_roots(kept["watched_roots"], brain_id, now, kept_stat_data, missing)
     signatures = dict(conn.execute("SELECT id, signature FROM projects"))
-    layout = [entry.split(":") for entry in kept["watched_roots"].split(",")]
+    layout = _layout(kept["watched_roots"])
     if len(layout) != len(signatures):
         return undecided
     stale = set()
     # The roots whose paths are watched, in order: (root, its signature, its paths' bytes).
     found: list[tuple[int, bytes | None, int]] = []
-    for entry, count in layout:
-        root = int(entry)
+    for root, count in layout:
         if root not in signatures:
             return undecided
         if count == "-":  # a missing project: stale once its folder is back
@@ -306,17 +314,16 @@ def _differing_roots(
 ) -> tuple[bool, set[int] | None]:
     """_quick_check's verdict from the stat data the roots kept, end to end in `layout`'s
     order, against the batch's: each root whose part differs is stale (the brain: every root)."""
-    entries = layout.replace(":", ",").split(",")
     stale = set()
     watched: list[int] = []  # the roots whose paths the batch stats, in order
     bounds = [0]  # where each one's part starts in the batch, then where the last ends
     missing_paths = iter(missing)
-    for root, count in zip(entries[0::2], entries[1::2], strict=True):
+    for root, count in _layout(layout):
         if count == "-":  # a missing project: stale once its folder is back
             if index_sources.is_folder(next(missing_paths)):
-                stale.add(int(root))
+                stale.add(root)
             continue
-        watched.append(int(root))
+        watched.append(root)
         bounds.append(bounds[-1] + int(count) * index_sources.SIGNATURE_BYTES)
     # Halving: a part that is the same in both is settled with one comparison, so a few
     # changed roots among thousands cost a few dozen comparisons.
@@ -410,14 +417,14 @@ def _remember_signatures(conn: index.Connection) -> None:
         return
     kept = conn.execute("SELECT value FROM meta WHERE key = 'watched_roots'").fetchone()
     signatures = dict(conn.execute("SELECT id, signature FROM projects"))
-    layout = [entry.split(":") for entry in kept[0].split(",")] if kept else []
+    layout = _layout(kept[0]) if kept else []
     if not layout or len(layout) != len(signatures):
         return
     signed = []
-    for entry, count in layout:
+    for root, count in layout:
         if count == "-":
             continue
-        signature = signatures.get(int(entry))
+        signature = signatures.get(root)
         if signature is None or len(signature) != int(count) * index_sources.SIGNATURE_BYTES:
             return
         signed.append(signature)
@@ -519,12 +526,11 @@ def _builder(
 
     if segments.workers(1 << 62) == 1:
         return None
-    sized = sum(
-        source.size
+    sized = sync.record_bytes(
+        source
         for row in rows
         if index_sources.is_folder(row.path)
         for source in index_sources.stat_sources(row.path, specs_for(row))
-        if source.spec.kind not in sync.LOADERS
     )
     workers = segments.workers(sized)
     return None if workers == 1 else segments.Builder(inserter, building, workers, sized)

@@ -782,6 +782,12 @@ def _build_fresh(root: str, role: str, path: str, reads: Reads) -> Report:
         return fill(fresh, project_id, present, path, reads)
 
 
+def record_bytes(sources: Iterable[SourceStat]) -> int:
+    """The bytes of notes and journals among `sources`: what a build parses into records
+    (the other stores are loaded as rows), and so what it may share among processes."""
+    return sum(source.size for source in sources if source.spec.kind not in LOADERS)
+
+
 def fill(
     conn: index.Connection,
     project_id: int,
@@ -793,7 +799,7 @@ def fill(
     its notes and journals are big enough, in several processes (mem.index.segments)."""
     from mem.index import segments
 
-    sized = sum(source.size for source in present if source.spec.kind not in LOADERS)
+    sized = record_bytes(present)
     workers = segments.workers(sized)
     if workers == 1:
         return apply(conn, project_id, Plan(present, []), {}, reads)
