@@ -9,13 +9,16 @@ archived journals `ARCHIVE_RANK_BASE` and up. A path the index does not mirror h
 
 from __future__ import annotations
 
-from mem.tuples import NamedTuple
 
+class Entry:
+    """A canonical path, its kind, and its candidate order in the index (None: not indexed)."""
 
-class Entry(NamedTuple):
-    rank: int | None  # candidate order in the index; None: not an index source
-    path: str
-    kind: str
+    __slots__ = ("rank", "path", "kind")
+
+    def __init__(self, rank: int | None, path: str, kind: str) -> None:
+        self.rank = rank
+        self.path = path
+        self.kind = kind
 
 
 BMAD_MEMORY = ".bmad/memory"  # the reference's stores and notes

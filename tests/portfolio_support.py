@@ -11,10 +11,12 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import index_support
+
 from mem import index
 from mem.commands import recall
 from mem.core import memory
-from mem.index import portfolio
+from mem.index import building, portfolio, snapshots
 
 NOW = "2026-10-18T09:30:00.000Z"
 PAST_NS = 1_700_000_000 * 10**9
@@ -185,8 +187,6 @@ def cache_at(directory: str) -> Iterator[None]:
 def assert_versions_resync_as_fresh(role: str, relative: str, versions: Iterable[bytes]) -> None:
     """Write each version of one file in turn: after each, the index re-synced since the first
     equals one built afresh from that version (an incremental sync leaves what a build makes)."""
-    from mem import index
-    from mem.index import sync
 
     scratch = Path(tempfile.mkdtemp(prefix="mem-resync-"))
     try:
@@ -198,12 +198,15 @@ def assert_versions_resync_as_fresh(role: str, relative: str, versions: Iterable
             if step:
                 stamp = (1_699_999_999 + step) * 10**9  # far in the past: the stat must notice
                 os.utime(path, ns=(stamp, stamp))
-            with cache_at(str(scratch / "incremental")), sync.synced(str(root), role) as (conn, _):
-                incremental = index.snapshot(conn) if step else None
+            with (
+                cache_at(str(scratch / "incremental")),
+                index_support.synced(str(root), role) as (conn, _),
+            ):
+                incremental = snapshots.snapshot(conn) if step else None
             if step:
                 fresh_cache = str(scratch / f"fresh-{step}")
-                with cache_at(fresh_cache), sync.synced(str(root), role) as (conn, _):
-                    assert incremental == index.snapshot(conn)
+                with cache_at(fresh_cache), index_support.synced(str(root), role) as (conn, _):
+                    assert incremental == snapshots.snapshot(conn)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -245,7 +248,7 @@ def set_meta_row(brain: Path, cache: Path, key: str, value: bytes | None) -> Non
     conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
     assert conn is not None
     try:
-        with index.transaction(conn):
+        with building.transaction(conn):
             conn.execute("DELETE FROM meta WHERE key = ?", (key,))
             if value is not None:
                 conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))

@@ -7,24 +7,27 @@ from pathlib import Path
 
 import pytest
 
-from mem.index import check, sync
+from mem import index
+from mem.index import check
 
 
 @pytest.fixture
 def keeping() -> Iterator[None]:
-    sync.keep_open(2)
+    index.keep_open(2)
     yield
-    sync.keep_open(0)
+    index.keep_open(0)
 
 
 def notes(root: Path) -> list[str]:
-    with sync.synced(str(root)) as (conn, _):
+    def headings(open_index: index.OpenIndex) -> list[str]:
+        conn = open_index(str(root)).conn
         return [row[0] for row in conn.execute("SELECT heading FROM notes ORDER BY heading")]
+
+    return index.answer(headings)
 
 
 def connection(root: Path) -> object:
-    with sync.synced(str(root)) as (conn, _):
-        return conn
+    return index.answer(lambda open_index: open_index(str(root)).conn)
 
 
 def test_the_same_connection_serves_the_next_call(project: Path, keeping: None) -> None:
@@ -54,5 +57,5 @@ def test_at_most_the_given_number_stay_open(project: Path, tmp_path: Path, keepi
     for other in others:
         connection(other)
     assert connection(project) is not first  # the least recently used was closed
-    sync.keep_open(0)
+    index.keep_open(0)
     assert connection(project) is not connection(project)

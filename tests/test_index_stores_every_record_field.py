@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from mem import index
+from mem.index import building, tables
 
 COLUMNS = (
     "ordinal, kind, ref, text, tokens, digest, agent, ts, ts_ms, ts_local, line, memory_id,"
@@ -18,10 +19,9 @@ COLUMNS = (
 
 
 def _record(ordinal: int, kind: str, **fields: Any) -> index.RecordRow:
-    record = index.RecordRow(
-        ordinal, kind, f"ref {ordinal}", f"text {ordinal}", 2, {b"text": 1}, -ordinal
+    return index.RecordRow(
+        ordinal, kind, f"ref {ordinal}", f"text {ordinal}", 2, {b"text": 1}, -ordinal, **fields
     )
-    return record._replace(**fields)
 
 
 RECORDS = [
@@ -35,17 +35,19 @@ RECORDS = [
 
 
 def _expected(record: index.RecordRow) -> tuple[object, ...]:
-    return (*record[:5], *record[6:])
+    return tuple(
+        getattr(record, column.strip()) for column in COLUMNS.replace("tokens", "length").split(",")
+    )
 
 
 def test_every_field_comes_back_whichever_are_empty(tmp_path: Path) -> None:
     path = str(tmp_path / "index.sqlite")
-    with index.build(path, str(tmp_path)) as conn:
-        project_id = index.add_project(conn, str(tmp_path), "p", "project", found=True)
-        file_id = index.upsert_file(
+    with building.build(path, str(tmp_path)) as conn:
+        project_id = tables.add_project(conn, str(tmp_path), "p", "project", found=True)
+        file_id = tables.upsert_file(
             conn, project_id, "f", "notes", 0, "/f", "xxh3:0", 0, 0, 0, 0, True, 0
         )
-        index.insert_records(conn, file_id, RECORDS)
+        tables.insert_records(conn, file_id, RECORDS)
     built = index.connect(path)
     assert built is not None
     try:

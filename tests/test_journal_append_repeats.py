@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import index_support
 import pytest
 
-from mem import index
-from mem.index import sync
+from mem.index import snapshots
 
 JOURNAL = ".bmad/memory/journal.ndjson"
 FIRST = b'{"ts":"2026-10-01T08:00:00.000Z","agent":"forge","task":"tune the pool"}\n'
@@ -25,20 +25,20 @@ def _events_after_appends(
     path = root / JOURNAL
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(start)
-    with sync.synced(str(root)):
+    with index_support.synced(str(root)):
         pass
     for step, tail in enumerate(appends):
         with path.open("ab") as handle:
             handle.write(tail)
         stamp = (1_700_000_000 + step) * 10**9
         os.utime(path, ns=(stamp, stamp))
-        with sync.synced(str(root)) as (conn, report):
+        with index_support.synced(str(root)) as (conn, report):
             assert report.appended == 1
-            incremental = index.snapshot(conn)
+            incremental = snapshots.snapshot(conn)
             lines = [row[0] for row in conn.execute("SELECT line FROM records ORDER BY ordinal")]
     monkeypatch.setenv("MEM_CACHE_DIR", str(root.parent / "fresh"))
-    with sync.synced(str(root)) as (conn, _):
-        assert index.snapshot(conn) == incremental
+    with index_support.synced(str(root)) as (conn, _):
+        assert snapshots.snapshot(conn) == incremental
     return lines
 
 

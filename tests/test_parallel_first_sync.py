@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import index_support
 import pytest
 from conftest import RunMem, mem_command
 from hypothesis import HealthCheck, given, settings
@@ -28,7 +29,7 @@ from mem import index
 from mem.commands import recall
 from mem.errors import MemError
 from mem.files import forking
-from mem.index import portfolio, records, sync
+from mem.index import portfolio, records, snapshots
 
 NOW = "2026-10-18T09:30:00.000Z"
 WORDS = ["postgres", "redis", "pool", "cache", "café", "x", "a-b", "İstanbul", "###", "the"]
@@ -79,12 +80,12 @@ def processes(count: int) -> Iterator[None]:
 
 def built(root: Path, cache: Path, count: int) -> tuple[dict[str, object], list[object]]:
     """The snapshot of a first sync in `count` processes, and its records in id order."""
-    with processes(count), cache_at(str(cache)), sync.synced(str(root)) as (conn, _):
+    with processes(count), cache_at(str(cache)), index_support.synced(str(root)) as (conn, _):
         order = conn.execute(
             "SELECT f.path, r.ordinal FROM records AS r JOIN files AS f ON f.id = r.file_id"
             " ORDER BY r.id"
         ).fetchall()
-        return index.snapshot(conn), order
+        return snapshots.snapshot(conn), order
 
 
 def write_corpus(root: Path, files: dict[str, bytes]) -> None:
@@ -145,7 +146,7 @@ def test_a_failing_worker_fails_the_build_and_leaves_no_file(
     monkeypatch.setattr(records, "note_records", failing)
     cache = tmp_path / "cache"
     with processes(2), cache_at(str(cache)), pytest.raises(MemError, match="could not read"):
-        with sync.synced(str(root)):
+        with index_support.synced(str(root)):
             pass
     assert [path.name for path in cache.iterdir() if not path.name.endswith(".lock")] == []
     with pytest.raises(ChildProcessError):
@@ -201,7 +202,7 @@ def portfolio_built(brain: Path, directory: Path, count: int) -> tuple[object, l
     order (the brain's first, then each project's in registry order)."""
     path = str(directory / "portfolio.sqlite")
     with processes(count):
-        portfolio.build_fresh(str(brain.resolve()), path)
+        portfolio.build_portfolio(str(brain.resolve()), path)
     conn = index.connect(path)
     assert conn is not None
     try:
@@ -253,12 +254,12 @@ def test_small_projects_and_one_worker_build_in_one_process(
     single_threaded(monkeypatch)
     monkeypatch.setattr(forking, "cores", lambda: 8)
     monkeypatch.delenv("MEM_BUILD_WORKERS", raising=False)
-    with cache_at(str(tmp_path / "small")), sync.synced(str(root)) as (_, report):
+    with cache_at(str(tmp_path / "small")), index_support.synced(str(root)) as (_, report):
         assert report.rebuilt  # 30 KiB of notes: not worth a second process
     big = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(80000))
     write_corpus(root, {NOTE_PATHS[1]: big.encode()})
     monkeypatch.setenv("MEM_BUILD_WORKERS", "1")
-    with cache_at(str(tmp_path / "one")), sync.synced(str(root)) as (_, report):
+    with cache_at(str(tmp_path / "one")), index_support.synced(str(root)) as (_, report):
         assert report.rebuilt
 
 
@@ -279,10 +280,10 @@ def test_a_big_project_builds_on_the_cores_it_has(
     single_threaded(monkeypatch)
     monkeypatch.delenv("MEM_BUILD_WORKERS", raising=False)
     monkeypatch.setattr(forking, "cores", lambda: 1)
-    with cache_at(str(tmp_path / "one-core")), sync.synced(str(root)):
+    with cache_at(str(tmp_path / "one-core")), index_support.synced(str(root)):
         assert forks == []
     monkeypatch.setattr(forking, "cores", lambda: 2)
-    with cache_at(str(tmp_path / "two-cores")), sync.synced(str(root)) as (conn, _):
+    with cache_at(str(tmp_path / "two-cores")), index_support.synced(str(root)) as (conn, _):
         assert forks == [1]
         assert index.counts(conn)["records"] == 80000
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import index_support
 from portfolio_support import age, audited_portfolio, cache_at
 
 from mem import index
@@ -32,7 +33,7 @@ def _stale_after(tmp_path: Path, change: str) -> set[int] | None:
     brain, roots = audited_portfolio(tmp_path)
     real_brain = str(brain.resolve())
     with cache_at(str(tmp_path / "cache")):
-        with portfolio.synced(real_brain) as (conn, _):
+        with index_support.synced(real_brain, index.PORTFOLIO) as (conn, _):
             by_path = {row.path: row.id for row in index.project_rows(conn)}
         age(tmp_path / "cache")
         target = roots[1] / ".agents/memory/lessons.md"

@@ -8,6 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import index_support
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -79,7 +80,7 @@ def _apply(base: Path, step: int, kind: str, number: int, payload: str) -> None:
 
 
 def _snapshot(brain: Path) -> dict[str, list[tuple[object, ...]]]:
-    with portfolio.synced(str(brain.resolve())) as (conn, _):
+    with index_support.synced(str(brain.resolve()), index.PORTFOLIO) as (conn, _):
         return portfolio.snapshot(conn)
 
 
@@ -110,17 +111,17 @@ def test_incremental_portfolio_sync_equals_a_fresh_build(
 
 def test_an_unchanged_portfolio_plans_nothing(tmp_path: Path) -> None:
     brain, roots = audited_portfolio(tmp_path)
-    with portfolio.synced(str(brain.resolve())) as (_, first):
+    with index_support.synced(str(brain.resolve()), index.PORTFOLIO) as (_, first):
         pass
-    with portfolio.synced(str(brain.resolve())) as (_, second):
+    with index_support.synced(str(brain.resolve()), index.PORTFOLIO) as (_, second):
         pass
     assert first.rebuilt and first.projects == 3
-    assert second == portfolio.Report()
+    assert second == portfolio.RootChanges()
     with (roots[1] / ".bmad/memory/journal.ndjson").open("a") as handle:
         handle.write(event("2026-10-10T08:00:00.000Z", "forge", "one more"))
     age(roots[1] / ".bmad/memory/journal.ndjson", 99)
     age(tmp_path)  # the cache directory was created in it just now
-    with portfolio.synced(str(brain.resolve())) as (conn, third):
+    with index_support.synced(str(brain.resolve()), index.PORTFOLIO) as (conn, third):
         count = conn.execute("SELECT count(*) FROM events WHERE project_name = 'project-1'")
         assert count.fetchone()[0] == 3
     assert (third.projects, third.files) == (1, 1)

@@ -22,7 +22,9 @@ def test_sync_progress_counts_projects_and_files(
     monkeypatch.setattr(progress.time, "monotonic", lambda: next(ticks))
     stream = FakeTerminal(tty)
     with progress.Progress("mem index: syncing", stream) as shown:  # type: ignore[arg-type]
-        portfolio.build_fresh(str(brain.resolve()), str(tmp_path / "index.sqlite"), shown.sync_step)
+        portfolio.build_portfolio(
+            str(brain.resolve()), str(tmp_path / "index.sqlite"), shown.sync_step
+        )
     if tty:
         assert "\r\033[Kmem index: syncing: 2/3 project(s), 16 file(s) read" in stream.text
         assert "\r\033[Kmem index: syncing: 3/3 project(s), 24 file(s) read" in stream.text

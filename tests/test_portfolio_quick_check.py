@@ -20,7 +20,7 @@ from portfolio_support import (
 
 from mem import index
 from mem.files import index_sources
-from mem.index import portfolio
+from mem.index import building, portfolio
 
 
 def _settled_portfolio(tmp_path: Path) -> tuple[Path, list[Path]]:
@@ -80,7 +80,7 @@ def test_an_index_without_the_quick_rows_gains_them_and_stays_exact(tmp_path: Pa
         # As an index synced before these rows were kept.
         conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
         assert conn is not None
-        with index.transaction(conn):
+        with building.transaction(conn):
             conn.execute("DELETE FROM meta WHERE key LIKE 'watched_%'")
         conn.close()
         assert quick_check(brain, cache)[0] == (False, None)
@@ -133,7 +133,7 @@ def test_a_recall_leaves_the_quick_rows_to_a_later_one_while_another_writer_hold
         path = portfolio.index_path(str(brain.resolve()), str(cache))
         writer = index.connect(path)
         assert writer is not None
-        with index.transaction(writer):
+        with building.transaction(writer):
             writer.execute("DELETE FROM meta WHERE key LIKE 'watched_%'")
         try:
             writer.execute("BEGIN IMMEDIATE")

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
 
+import index_support
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from portfolio_support import (
@@ -151,7 +152,7 @@ def _answer(brain: Path, query: str) -> tuple[object, object]:
         # Links can make a loop (a note linked to its own path through a linked folder):
         # then a fresh build must refuse it in the same words.
         return str(error), None
-    with portfolio.synced(str(brain.resolve())) as (conn, _):
+    with index_support.synced(str(brain.resolve()), index.PORTFOLIO) as (conn, _):
         contents = portfolio.snapshot(conn)
     # Real paths are left out: a folder moved and linked back gives the same files, at the
     # same stat data, under another real path; what is read from them is the same.
@@ -206,7 +207,7 @@ def test_every_change_to_a_settled_portfolio_is_seen(
 
 
 def _watch(brain: Path, project: Path) -> list[str]:
-    with portfolio.synced(str(brain.resolve())) as (conn, _):
+    with index_support.synced(str(brain.resolve()), index.PORTFOLIO) as (conn, _):
         rows = index.project_rows(conn)
     (row,) = [row for row in rows if row.path == str(project.resolve())]
     return (row.watch or "").split("\n")

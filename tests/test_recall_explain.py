@@ -90,7 +90,9 @@ def test_the_parts_of_every_result_give_its_score(
         (root / ".bmad/memory/journal.ndjson").write_text(events, encoding="utf-8")
         request = recall.Request(query=query, limit=str(limit))
         plain = recall.recall(str(root), request, NOW)
-        explained = recall.recall(str(root), request._replace(explain=True), NOW)
+        explained = recall.recall(
+            str(root), recall.Request(query=query, limit=str(limit), explain=True), NOW
+        )
     assert [{k: v for k, v in entry.items() if k != "explain"} for entry in explained] == plain
     for entry in explained:
         check_result(entry, query)

@@ -11,20 +11,23 @@ from pathlib import Path
 
 import pytest
 
-from mem.index import sync
+from mem import index
 from mem.mcp import tools
 
 
 @pytest.fixture
 def keeping() -> Iterator[None]:
-    sync.keep_open(2)
+    index.keep_open(2)
     yield
-    sync.keep_open(0)
+    index.keep_open(0)
 
 
 def index_file(root: Path) -> str:
-    with sync.synced(str(root)) as (conn, _):
-        return str(conn.execute("PRAGMA database_list").fetchone()[2])
+    return index.answer(
+        lambda open_index: str(
+            open_index(str(root)).conn.execute("PRAGMA database_list").fetchone()[2]
+        )
+    )
 
 
 def test_after_a_recall_another_process_can_empty_the_log(project: Path, keeping: None) -> None:

@@ -12,15 +12,15 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import index_support
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from plain import JOURNAL, NOTE_PATHS, comparable, events, plain_recall
 from portfolio_support import cache_at
 
-from mem import index
 from mem.commands import recall
 from mem.core import parse
-from mem.index import records, sync
+from mem.index import records, snapshots
 
 NOW = "2026-10-18T09:30:00.000Z"
 WORDS = ["postgres", "redis", "pool", "cache", "deploy", "Cache", "café", "x", "a-b", "2026-06-02"]
@@ -83,10 +83,13 @@ def test_incremental_sync_equals_fresh_build_and_plain_recall(
         with cache_at(str(scratch / "incremental")):
             for step, (kind, relative, payload) in enumerate(operations):
                 apply(root, step, kind, relative, payload)
-                with sync.synced(str(root)) as (conn, _):
-                    incremental = index.snapshot(conn)
-                with cache_at(str(scratch / f"fresh-{step}")), sync.synced(str(root)) as (conn, _):
-                    fresh = index.snapshot(conn)
+                with index_support.synced(str(root)) as (conn, _):
+                    incremental = snapshots.snapshot(conn)
+                with (
+                    cache_at(str(scratch / f"fresh-{step}")),
+                    index_support.synced(str(root)) as (conn, _),
+                ):
+                    fresh = snapshots.snapshot(conn)
                 assert incremental == fresh
                 answer = recall.recall(str(root), recall.Request(query, limit="1000"), NOW)
                 assert comparable(answer) == comparable(plain_recall(str(root), query, NOW, 1000))

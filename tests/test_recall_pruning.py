@@ -15,14 +15,14 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import index_support
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from plain import comparable, plain_recall
 
-from mem import index
 from mem.commands import recall
-from mem.index import sync, topk
+from mem.index import snapshots, tables, topk
 
 NOW = "2026-10-18T09:30:00.000Z"
 NOW_MS = 1_792_315_800_000.0
@@ -200,7 +200,7 @@ def test_local_time_events_prune_exactly(
     from mem.core import parse, score
 
     terms = parse.query_tokens(words)
-    with sync.opened(str(root)) as result:
+    with index_support.opened(str(root)) as result:
         files = {row.id: row.rank for row in result.files.values()}
         every = topk.search(result.conn, terms, files, NOW_MS, None, clock.local_offset_ms)
         pruned = topk.search(result.conn, terms, files, NOW_MS, wanted, clock.local_offset_ms)
@@ -213,7 +213,7 @@ def test_edited_sections_alone_are_reinserted(scratch: Path) -> None:
     _write(root, {NOTE_FILES[0]: "# Decisions\n" + "".join(sections)})
 
     def ids() -> dict[str, int]:
-        with sync.opened(str(root)) as result:
+        with index_support.opened(str(root)) as result:
             return dict(
                 result.conn.execute("SELECT text, id FROM records WHERE kind = 'note'").fetchall()
             )
@@ -229,11 +229,11 @@ def test_edited_sections_alone_are_reinserted(scratch: Path) -> None:
     kept = set(before) & set(after)
     assert len(kept) == 298
     assert all(before[text] == after[text] for text in kept)
-    with sync.opened(str(root)) as result:
-        incremental = index.snapshot(result.conn)
+    with index_support.opened(str(root)) as result:
+        incremental = snapshots.snapshot(result.conn)
     os.environ["MEM_CACHE_DIR"] = str(scratch / "fresh")
-    with sync.opened(str(root)) as result:
-        assert index.snapshot(result.conn) == incremental
+    with index_support.opened(str(root)) as result:
+        assert snapshots.snapshot(result.conn) == incremental
 
 
 def test_removing_many_records_at_once_equals_a_fresh_build(
@@ -251,14 +251,14 @@ def test_removing_many_records_at_once_equals_a_fresh_build(
             NOTE_FILES[1]: "".join(f"### b {n}\nthe pgbouncer {n}\n" for n in range(50)),
         },
     )
-    with sync.opened(str(root)):
+    with index_support.opened(str(root)):
         pass
     (root / NOTE_FILES[0]).unlink()
-    with sync.opened(str(root)) as result:
-        incremental = index.snapshot(result.conn)
+    with index_support.opened(str(root)) as result:
+        incremental = snapshots.snapshot(result.conn)
     os.environ["MEM_CACHE_DIR"] = str(scratch / "fresh")
-    with sync.opened(str(root)) as result:
-        assert index.snapshot(result.conn) == incremental
+    with index_support.opened(str(root)) as result:
+        assert snapshots.snapshot(result.conn) == incremental
     assert incremental["orphan_postings"] == []
 
 
@@ -268,7 +268,7 @@ def test_index_check_notices_tampered_postings(scratch: Path) -> None:
     root = scratch / "project"
     _write(root, {NOTE_FILES[0]: "### a\nthe cache\n### b\nthe pgbouncer\n"})
     assert check.check(str(root))["ok"]
-    with sync.opened(str(root)) as result:
+    with index_support.opened(str(root)) as result:
         result.conn.execute(
             "UPDATE postings SET records = CAST(records || records AS BLOB)"
             " WHERE term = (SELECT id FROM terms WHERE term = 'cache')"
@@ -288,8 +288,8 @@ def test_groups_written_in_many_parts_answer_and_shrink_exactly(
 ) -> None:
     """A build stages each batch of postings apart and merges them into whole groups; later
     syncs add parts beside them."""
-    monkeypatch.setattr(index.Inserter, "FLUSH_POSTINGS", 7)
-    monkeypatch.setattr(index.Inserter, "ROWS_PER_WRITE", 3)
+    monkeypatch.setattr(tables.Inserter, "FLUSH_POSTINGS", 7)
+    monkeypatch.setattr(tables.Inserter, "ROWS_PER_WRITE", 3)
     root = scratch / "project"
     notes = "".join(f"### n{n}\nthe cache {'the ' * (n % 3)}postgres\n" for n in range(60))
     _write(root, {NOTE_FILES[0]: notes, NOTE_FILES[1]: notes})
@@ -298,16 +298,16 @@ def test_groups_written_in_many_parts_answer_and_shrink_exactly(
             answer = recall.recall(str(root), recall.Request(words, limit=str(wanted)), NOW)
             assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
     (root / NOTE_FILES[0]).write_text(notes.replace("### n7\n", "### n7 edited\n"))
-    with sync.opened(str(root)) as result:
+    with index_support.opened(str(root)) as result:
         split = result.conn.execute(
             "SELECT count(*) FROM (SELECT 1 FROM postings GROUP BY term, band, tf"
             " HAVING count(*) > 1)"
         ).fetchone()[0]
-        incremental = index.snapshot(result.conn)
+        incremental = snapshots.snapshot(result.conn)
     assert split > 0
     for words in ("the", "the cache", "postgres the cache"):
         answer = recall.recall(str(root), recall.Request(words, limit="1000"), NOW)
         assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, 1000))
     os.environ["MEM_CACHE_DIR"] = str(scratch / "fresh")
-    with sync.opened(str(root)) as result:
-        assert index.snapshot(result.conn) == incremental
+    with index_support.opened(str(root)) as result:
+        assert snapshots.snapshot(result.conn) == incremental

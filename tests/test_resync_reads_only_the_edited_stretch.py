@@ -1,7 +1,7 @@
 """A re-sync of a big notes file reads only the stretch an edit touched, and still equals a
 fresh build.
 
-The stretch is found from digests of the file's blocks (sync.BLOCK bytes); these tests
+The stretch is found from digests of the file's blocks (resync.BLOCK bytes); these tests
 shrink the blocks to a few bytes so that every edit lands near block and heading edges:
 sections inserted, deleted, moved, duplicated; bytes spliced anywhere (CRLF, bare "###",
 "####", Unicode blanks, broken UTF-8); files truncated, grown and prefixed.
@@ -14,13 +14,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import index_support
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from portfolio_support import assert_versions_resync_as_fresh
 
 from mem import index
-from mem.index import records, sync
+from mem.index import records, resync
 
 WHERE = [("project", ".bmad/memory/decisions.md"), ("brain", "decisions.md")]
 
@@ -100,12 +101,12 @@ def apply_edit(
 
 @contextmanager
 def blocks_of(size: int) -> Iterator[None]:
-    before = sync.BLOCK
-    sync.BLOCK = size
+    before = resync.BLOCK
+    resync.BLOCK = size
     try:
         yield
     finally:
-        sync.BLOCK = before
+        resync.BLOCK = before
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -143,7 +144,7 @@ def test_an_edit_parses_only_the_sections_near_it(
     path.parent.mkdir(parents=True)
     notes = [f"### note {number}\nbody of note {number} about caches\n" for number in range(2000)]
     path.write_text("".join(notes), encoding="utf-8")
-    with sync.synced(str(tmp_path / "project")):
+    with index_support.synced(str(tmp_path / "project")):
         pass
     edited = {
         "same size": "### NOTE 1000\n",
@@ -162,7 +163,7 @@ def test_an_edit_parses_only_the_sections_near_it(
 
     monkeypatch.setattr(records, "note_record", counted)
     monkeypatch.setattr(records, "note_digests", None)  # the whole file is not split again
-    with sync.synced(str(tmp_path / "project")) as (conn, _):
+    with index_support.synced(str(tmp_path / "project")) as (conn, _):
         headings = [row[0] for row in conn.execute("SELECT ref FROM records ORDER BY ordinal")]
     assert len(parsed) == 1
     assert headings[1000] == edited[change][4:-1]

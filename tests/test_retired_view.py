@@ -8,12 +8,12 @@ import tempfile
 from pathlib import Path
 
 import hypothesis
+import index_support
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from portfolio_support import cache_at, memory_ref, with_id, write
 
 from mem.commands import lifecycle, memories
-from mem.index import sync
 
 FILES = [".agents/memory/decisions.md", ".bmad/memory/lessons.md"]
 HEADINGS = ["Pool", "Cache", "Retry"]
@@ -60,7 +60,7 @@ def test_retired_view_equals_lifecycle_statuses(
             for memory in current
             if (status := statuses[(memory.id, memory.revision)]).status != "active"
         )
-        with cache_at(str(root / "cache")), sync.synced(str(root)) as (conn, _):
+        with cache_at(str(root / "cache")), index_support.synced(str(root)) as (conn, _):
             rows = conn.execute(
                 "SELECT r.file, r.heading, n.revision, r.kind, r.superseded_by FROM retired AS r"
                 " JOIN notes AS n ON n.id = r.id"

@@ -6,12 +6,13 @@ import os
 import sqlite3
 from pathlib import Path
 
+import index_support
 import pytest
 from plain import comparable, plain_recall
 
 from mem import index
 from mem.commands import recall
-from mem.index import sync
+from mem.index import building, freshness, snapshots
 
 NOW = "2026-10-18T09:30:00.000Z"
 PAST_NS = 1_700_000_000 * 10**9
@@ -30,8 +31,8 @@ def _write(path: Path, text: str, offset_s: int = 0) -> None:
 
 
 def _snapshot(root: Path) -> dict[str, object]:
-    with sync.synced(str(root)) as (conn, _):
-        return index.snapshot(conn)
+    with index_support.synced(str(root)) as (conn, _):
+        return snapshots.snapshot(conn)
 
 
 def _fresh_snapshot(
@@ -54,32 +55,32 @@ def root(tmp_path: Path) -> Path:
 
 
 def test_second_sync_does_nothing(root: Path) -> None:
-    first = sync.sync_project(str(root))
-    second = sync.sync_project(str(root))
+    first = index_support.changes(root)
+    second = index_support.changes(root)
     assert first.rebuilt and first.added == 2
-    assert second == sync.Report()
+    assert second is None
 
 
 def test_plan_trusts_only_unchanged_old_stats(root: Path) -> None:
-    with sync.synced(str(root)) as (conn, _):
+    with index_support.synced(str(root)) as (conn, _):
         indexed = index.file_rows(conn)
     from mem.files import index_sources
 
-    present = index_sources.stat_sources(str(root), sync.PROJECT_SOURCES)
-    assert sync.plan(present, indexed).empty
+    present = index_sources.stat_sources(str(root), freshness.PROJECT_SOURCES)
+    assert freshness.plan(present, indexed).empty
     _write(root / ".agents/memory/decisions.md", "### Pooling\nuse pgbouncer for postgres!\n", 5)
-    present = index_sources.stat_sources(str(root), sync.PROJECT_SOURCES)
-    work = sync.plan(present, indexed)
+    present = index_sources.stat_sources(str(root), freshness.PROJECT_SOURCES)
+    work = freshness.plan(present, indexed)
     assert [source.spec.relative for source in work.check] == [".agents/memory/decisions.md"]
     (root / ".bmad/memory/journal.ndjson").unlink()
-    present = index_sources.stat_sources(str(root), sync.PROJECT_SOURCES)
-    assert sync.plan(present, indexed).removed == [".bmad/memory/journal.ndjson"]
+    present = index_sources.stat_sources(str(root), freshness.PROJECT_SOURCES)
+    assert freshness.plan(present, indexed).removed == [".bmad/memory/journal.ndjson"]
 
 
 def test_racily_clean_rewrite_is_noticed(root: Path) -> None:
     note = root / ".agents/memory/decisions.md"
     note.write_text("### Pooling\nuse pgbouncer for postgres\n", encoding="utf-8")
-    sync.sync_project(str(root))
+    index.sync_project(str(root))
     before = os.stat(note)
     note.write_text("### Pooling\nuse pgbouncer for mariadbb\n", encoding="utf-8")  # same size
     os.utime(note, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the same mtime
@@ -91,12 +92,12 @@ def test_racily_clean_rewrite_is_noticed(root: Path) -> None:
 def test_appended_events_are_parsed_alone_and_equal_a_rebuild(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sync.sync_project(str(root))
+    index.sync_project(str(root))
     journal = root / ".bmad/memory/journal.ndjson"
     with journal.open("a", encoding="utf-8") as handle:
         handle.write('{"ts":"2026-10-02T00:00:00.000Z","agent":"b","task":"redis sessions"}\n')
     _age(journal, 10)
-    assert sync.sync_project(str(root)).appended == 1
+    assert index_support.changes(root).appended == 1
     assert _snapshot(root) == _fresh_snapshot(root, tmp_path, monkeypatch)
 
 
@@ -115,9 +116,9 @@ def test_a_torn_tail_is_reparsed_once_completed(root: Path) -> None:
 
 
 def test_removed_sources_leave_the_index(root: Path) -> None:
-    sync.sync_project(str(root))
+    index.sync_project(str(root))
     (root / ".agents/memory/decisions.md").unlink()
-    assert sync.sync_project(str(root)).removed == 1
+    assert index_support.changes(root).removed == 1
     assert [hit["kind"] for hit in recall.recall(str(root), recall.Request("postgres"), NOW)] == [
         "event"
     ]
@@ -135,7 +136,7 @@ def test_a_corrupt_or_foreign_index_is_rebuilt(root: Path) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE meta SET value = 'other' WHERE key = 'index_version'")
     assert recall.recall(str(root), recall.Request("postgres"), NOW) == expected
-    index.remove(path)
+    building.remove(path)
     Path(path).write_bytes(b"this is not a database")
     assert recall.recall(str(root), recall.Request("postgres"), NOW) == expected
 
@@ -165,7 +166,7 @@ def test_an_upgrade_leaves_no_old_index_behind(root: Path) -> None:
         Path(f"{old}{suffix}").write_bytes(b"an index of another mem version")
     other_project = current.with_name("project-0123456789abcdef0123-v0000000000000000.sqlite")
     other_project.write_bytes(b"another project's index")
-    sync.sync_project(str(root))
+    index.sync_project(str(root))
     assert current.exists()
     assert not [p for p in current.parent.iterdir() if p.name.startswith(old.name)]
     assert other_project.exists()

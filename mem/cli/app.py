@@ -444,7 +444,7 @@ def index_path(directory: str | None, portfolio_: bool, brain: str | None, json_
     """
     from mem import index
     from mem.cli import progress
-    from mem.index import check, healing
+    from mem.index import check
     from mem.render import report
 
     if portfolio_:
@@ -452,8 +452,8 @@ def index_path(directory: str | None, portfolio_: bool, brain: str | None, json_
             path = check.portfolio_path(_portfolio_brain(directory, brain), shown.sync_step)
     else:
         root = safe_paths.project_root(directory)
-        healing.sync_project(root)
-        path = index.index_path(root, "project")
+        index.sync_project(root)
+        path = index.index_path(root, index.PROJECT)
     echo(report.index_path({"path": path}, as_json=json_))
 
 
@@ -579,14 +579,14 @@ def mcp_command(directory: str | None) -> None:
         )
     import contextlib
 
-    from mem.index import healing
+    from mem import index
 
     root = safe_paths.project_root(directory)
     # Sync before the SDK is imported: the transient memory of a first build is then reused
     # by the SDK's modules instead of adding to them, and the first call finds a warm index.
     # A project whose index cannot be built now is served all the same: its recall says why.
     with contextlib.suppress(MemError):
-        healing.sync_project(root)
+        index.sync_project(root)
     from mem.mcp import server
 
     server.serve(root)

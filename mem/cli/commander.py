@@ -11,8 +11,7 @@ plain recall and a full one cannot disagree.
 
 from __future__ import annotations
 
-from mem.tuples import TYPE_CHECKING, NamedTuple
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
@@ -24,23 +23,47 @@ MAX_DISTANCE = 3
 MIN_SIMILARITY = 0.4
 
 
-class Option(NamedTuple):
-    names: tuple[str, ...]  # ("-d", "--directory")
-    takes_value: bool
-    flags: str  # as commander names it in errors: "-d, --directory <path>"
-    destination: str
-    repeatable: bool = False  # mem's own options only; commander keeps the last value
+class Option:
+    """An option as commander reads it."""
+
+    __slots__ = ("names", "takes_value", "flags", "destination", "repeatable")
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        takes_value: bool,
+        flags: str,
+        destination: str,
+        repeatable: bool = False,
+    ) -> None:
+        self.names = names  # ("-d", "--directory")
+        self.takes_value = takes_value
+        self.flags = flags  # as commander names it in errors: "-d, --directory <path>"
+        self.destination = destination
+        self.repeatable = repeatable  # mem's own options only; commander keeps the last value
 
 
 Value = str | bool | list[str]
 
 
-class Parsed(NamedTuple):
-    operands: list[str]
-    values: dict[str, Value]  # destination -> value: True for a flag, a list if repeatable
-    unknown: list[str]  # the first unknown option and every argument after it
-    error: str | None  # commander stops at an option missing its value
-    first_operand_at: int | None  # where the action stood among the arguments
+class Parsed:
+    """An argument list as commander reads it."""
+
+    __slots__ = ("operands", "values", "unknown", "error", "first_operand_at")
+
+    def __init__(
+        self,
+        operands: list[str],
+        values: dict[str, Value],
+        unknown: list[str],
+        error: str | None,
+        first_operand_at: int | None,
+    ) -> None:
+        self.operands = operands
+        self.values = values  # destination -> value: True for a flag, a list if repeatable
+        self.unknown = unknown  # the first unknown option and every argument after it
+        self.error = error  # commander stops at an option missing its value
+        self.first_operand_at = first_operand_at  # where the action stood among the arguments
 
 
 def parse(args: Sequence[str], table: Iterable[Option]) -> Parsed:

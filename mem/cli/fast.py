@@ -12,8 +12,8 @@ from __future__ import annotations
 from mem.cli import commander
 from mem.cli.options import DESTINATION, LEGACY_TABLE
 from mem.files import safe_paths
-from mem.tuples import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

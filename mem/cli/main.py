@@ -8,8 +8,7 @@ import io
 import os
 import sys
 
-from mem.tuples import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NoReturn
 

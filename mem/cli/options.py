@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from mem.cli import commander
-from mem.tuples import NamedTuple
 
 LEGACY_ACTIONS = ("recall", "write", "reinforce", "observe", "outcomes")
 
 
-class LegacyOption(NamedTuple):
-    names: tuple[str, ...]
-    value: str | None  # commander's placeholder ("<path>"); None for a flag
-    help: str
-    used_by: frozenset[str]  # every legacy action accepts it; only these read it
+class LegacyOption:
+    """An option of `bmad-plus mem`: every legacy action accepts it."""
+
+    __slots__ = ("names", "value", "help", "used_by")
+
+    def __init__(
+        self, names: tuple[str, ...], value: str | None, help: str, used_by: frozenset[str]
+    ) -> None:
+        self.names = names
+        self.value = value  # commander's placeholder ("<path>"); None for a flag
+        self.help = help
+        self.used_by = used_by  # only these actions read it
 
     @property
     def destination(self) -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from mem.tuples import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import TracebackType
     from typing import TextIO

@@ -9,12 +9,13 @@ from mem import clock, index
 from mem.core import js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
-from mem.index import healing, sync
-from mem.tuples import TYPE_CHECKING, NamedTuple
+from mem.index import freshness
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from mem.index.opening import OpenIndex
     from mem.index.portfolio import Progress
 
 # Evidence ranking's reward: the reward folding of {acceptance: true}.
@@ -23,18 +24,51 @@ EVIDENCE_BOOST = 0.25
 SCOPES = ("project", "portfolio", "all")
 
 
-class Request(NamedTuple):
-    query: str
-    scope: str = "project"
-    portfolio: str | None = None
-    limit: str | None = None
-    ranking: str = "lexical"
-    context_scope: str | None = None
-    include_archive: bool = False
-    with_evidence: bool = False
-    include_retired: bool = False
-    explain: bool = False
-    projects: tuple[str, ...] = ()  # --scope all: only the registered projects of these names
+class Request:
+    """What a recall asks for, as the CLI's options and the MCP tool's arguments say it.
+
+    A plain class rather than a NamedTuple: this module is on the warm recall path.
+    """
+
+    __slots__ = (
+        "query",
+        "scope",
+        "portfolio",
+        "limit",
+        "ranking",
+        "context_scope",
+        "include_archive",
+        "with_evidence",
+        "include_retired",
+        "explain",
+        "projects",
+    )
+
+    def __init__(
+        self,
+        query: str,
+        scope: str = "project",
+        portfolio: str | None = None,
+        limit: str | None = None,
+        ranking: str = "lexical",
+        context_scope: str | None = None,
+        include_archive: bool = False,
+        with_evidence: bool = False,
+        include_retired: bool = False,
+        explain: bool = False,
+        projects: tuple[str, ...] = (),  # --scope all: only the registered projects so named
+    ) -> None:
+        self.query = query
+        self.scope = scope
+        self.portfolio = portfolio
+        self.limit = limit
+        self.ranking = ranking
+        self.context_scope = context_scope
+        self.include_archive = include_archive
+        self.with_evidence = with_evidence
+        self.include_retired = include_retired
+        self.explain = explain
+        self.projects = projects
 
 
 def parse_limit(text: str | None) -> int:
@@ -79,7 +113,7 @@ def recall(
     terms = parse.query_tokens(request.query)
     if request.scope == "all":
         return _recall_all(root, request, limit, terms, now_ms, progress).entries
-    entries, evidence, terminations = healing.answer(
+    entries, evidence, terminations = index.answer(
         lambda open_index: _ranked(root, request, limit, terms, now_ms, open_index)
     )
     if evidence is not None:
@@ -107,64 +141,64 @@ def _ranked(
     limit: int,
     terms: list[str],
     now_ms: float | None,
-    open_index: healing.Opener,
+    open_index: OpenIndex,
 ) -> tuple[list[dict[str, Any]], Evidence | None, list[dict[str, Any]]]:
     """The ranked entries, and what evidence ranking still has to apply to them."""
-    with open_index(root, "project") as project, index.reading(project.conn):
-        conn = project.conn
-        project_files = {
-            path: row
-            for path, row in project.files.items()
-            if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
-        }
-        evidence = None
-        terminations: list[dict[str, Any]] = []
-        retired: dict[int, Any] = {}
-        if request.ranking == "evidence":
-            from mem.commands import lifecycle
+    project = open_index(root)
+    conn = project.conn
+    project_files = {
+        path: row
+        for path, row in project.files.items()
+        if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
+    }
+    evidence = None
+    terminations: list[dict[str, Any]] = []
+    retired: dict[int, Any] = {}
+    if request.ranking == "evidence":
+        from mem.commands import lifecycle
 
-            _check_evidence_sources(root, project_files)
-            evidence = _receipt_reasons(root, context_scope(request.context_scope))
-            terminations = lifecycle.read_events(root)
-        elif index.has_lifecycle_events(conn):
-            retired = _retired_notes(root, conn, project_files)
-        hidden = set() if request.include_retired else set(retired)
-        # Receipts and lifecycle events drop and boost entries before the limit applies, so
-        # then every candidate is ranked; without them evidence ranking only labels the top.
-        # Hidden retired notes are at most len(hidden) of the best limit + len(hidden).
-        candidate_limit = None if evidence or terminations else limit + len(hidden)
-        ranked = _rank(
-            conn,
-            terms,
-            {row.id: row.rank for row in project_files.values()},
-            now_ms,
-            candidate_limit,
-        )
-        ranked = [item for item in ranked if item.id not in hidden]
-        sources: dict[int, tuple[index.Connection, str]] = {
-            row.rank: (conn, row.path) for row in project_files.values()
-        }
-        top_limit = limit if candidate_limit else None
-        brain_root = _portfolio_root(root, request)
-        if brain_root is None:
-            entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired)
-            return entries, evidence, terminations
-        with open_index(brain_root, "brain") as brain, index.reading(brain.conn):
-            brain_conn = brain.conn
-            seen = {row.real_path for row in project_files.values()}
-            brain_files = [row for row in brain.files.values() if row.real_path not in seen]
-            ranked += _rank(
-                brain_conn,
-                terms,
-                {row.id: row.rank for row in brain_files},
-                now_ms,
-                candidate_limit,
-            )
-            for row in brain_files:
-                relative = os.path.relpath(os.path.join(brain_root, row.path), root)
-                sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
-            entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired)
-            return entries, evidence, terminations
+        _check_evidence_sources(root, project_files)
+        evidence = _receipt_reasons(root, context_scope(request.context_scope))
+        terminations = lifecycle.read_events(root)
+    elif index.has_lifecycle_events(conn):
+        retired = _retired_notes(root, conn, project_files)
+    hidden = set() if request.include_retired else set(retired)
+    # Receipts and lifecycle events drop and boost entries before the limit applies, so
+    # then every candidate is ranked; without them evidence ranking only labels the top.
+    # Hidden retired notes are at most len(hidden) of the best limit + len(hidden).
+    candidate_limit = None if evidence or terminations else limit + len(hidden)
+    ranked = _rank(
+        conn,
+        terms,
+        {row.id: row.rank for row in project_files.values()},
+        now_ms,
+        candidate_limit,
+    )
+    ranked = [item for item in ranked if item.id not in hidden]
+    sources: dict[int, tuple[index.Connection, str]] = {
+        row.rank: (conn, row.path) for row in project_files.values()
+    }
+    top_limit = limit if candidate_limit else None
+    brain_root = _portfolio_root(root, request)
+    if brain_root is None:
+        entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired)
+        return entries, evidence, terminations
+    brain = open_index(brain_root, index.BRAIN)
+    brain_conn = brain.conn
+    seen = {row.real_path for row in project_files.values()}
+    brain_files = [row for row in brain.files.values() if row.real_path not in seen]
+    ranked += _rank(
+        brain_conn,
+        terms,
+        {row.id: row.rank for row in brain_files},
+        now_ms,
+        candidate_limit,
+    )
+    for row in brain_files:
+        relative = os.path.relpath(os.path.join(brain_root, row.path), root)
+        sources[row.rank] = (brain_conn, relative.replace(os.sep, "/"))
+    entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired)
+    return entries, evidence, terminations
 
 
 def _top(
@@ -342,9 +376,23 @@ def _explanation(entry: dict[str, Any], terms: list[str]) -> dict[str, Any]:
 # ---- --scope all: every registered project and the brain, from the portfolio index
 
 
-class PortfolioAnswer(NamedTuple):
-    entries: list[dict[str, Any]]
-    skipped: list[dict[str, str]]  # registered projects whose folder is gone
+class PortfolioAnswer:
+    """A portfolio recall's entries, and the registered projects it had to skip."""
+
+    __slots__ = ("entries", "skipped")
+
+    def __init__(self, entries: list[dict[str, Any]], skipped: list[dict[str, str]]) -> None:
+        self.entries = entries
+        self.skipped = skipped  # registered projects whose folder is gone
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PortfolioAnswer) and (self.entries, self.skipped) == (
+            other.entries,
+            other.skipped,
+        )
+
+    def __repr__(self) -> str:
+        return f"PortfolioAnswer(entries={self.entries!r}, skipped={self.skipped!r})"
 
 
 def recall_portfolio(
@@ -357,15 +405,17 @@ def recall_portfolio(
     return _recall_all(root, request, limit, parse.query_tokens(request.query), now_ms, progress)
 
 
-class _PortfolioTop(NamedTuple):
-    """What a portfolio recall takes from the index (nothing of it outlives the connection)."""
-
-    roots: list[index.ProjectRow]
-    skipped: list[dict[str, str]]
-    retired: dict[int, tuple[str, str | None]]
-    top: list[score.Ranked]
-    stored: dict[int, index.StoredRecord]
-    inputs: dict[int, index.ScoreInputs]  # --explain only
+if TYPE_CHECKING:
+    # What a portfolio recall takes from the index (nothing of it outlives the connection):
+    # roots, skipped projects, retired notes, the top, its records, and --explain's inputs.
+    PortfolioTop = tuple[
+        list[index.ProjectRow],
+        list[dict[str, str]],
+        dict[int, tuple[str, str | None]],
+        list[score.Ranked],
+        dict[int, index.StoredRecord],
+        dict[int, index.ScoreInputs],
+    ]
 
 
 def _recall_all(
@@ -382,12 +432,12 @@ def _recall_all(
     it; the merge orders by score, then project path, then each project's candidate order.
     Notes whose current revision is retired (deviation D10) are left out unless asked for.
     """
-    from mem.files import brain as brains  # the portfolio's own modules: --scope all only
-    from mem.index import portfolio
+    from mem.files import brain as brains  # the portfolio's own module: --scope all only
 
     brain = brains.portfolio_brain(root, request.portfolio)
 
-    def ranked(conn: index.Connection) -> _PortfolioTop:
+    def ranked(open_index: OpenIndex) -> PortfolioTop:
+        conn = open_index(brain, index.PORTFOLIO).conn
         rows = index.project_rows(conn, with_cache=False)
         roots, skipped = chosen_roots(rows, request.projects)
         project_ids = [row.id for row in roots]
@@ -402,9 +452,9 @@ def _recall_all(
         top = score.order(found, limit)
         ids = [item.id for item in top]
         inputs = index.score_inputs(conn, ids, terms) if request.explain else {}
-        return _PortfolioTop(roots, skipped, retired, top, index.fetch(conn, ids), inputs)
+        return roots, skipped, retired, top, index.fetch(conn, ids), inputs
 
-    roots, skipped, retired, top, stored, inputs = portfolio.answer(brain, ranked, progress)
+    roots, skipped, retired, top, stored, inputs = index.answer(ranked, progress)
     by_id = {row.id: row for row in roots}
     entries = []
     for item in top:
@@ -480,8 +530,8 @@ def _portfolio_root(root: str, request: Request) -> str | None:
 
 def _check_evidence_sources(root: str, indexed: dict[str, index.FileRow]) -> None:
     """Evidence ranking reads only through the safe, bounded reader: no links, 2 MiB, UTF-8."""
-    for spec in sync.PROJECT_SOURCES:
-        if spec.kind in sync.LOADERS:
+    for spec in freshness.PROJECT_SOURCES:
+        if spec.kind in freshness.STORE_KINDS:
             continue  # a store for audits, not a recall source
         path = safe_paths.safe_path(root, spec.relative)
         row = indexed.get(spec.relative)

@@ -157,10 +157,11 @@ def portfolio_status(
 
     brain_dir = registry.portfolio_brain(root, explicit)
 
-    def read(conn: index.Connection) -> tuple[list[portfolio.Summary], str]:
+    def read(open_index: index.OpenIndex) -> tuple[list[portfolio.Summary], str]:
+        conn = open_index(brain_dir, index.PORTFOLIO).conn
         return portfolio.summaries(conn), conn.execute("PRAGMA database_list").fetchone()[2]
 
-    summaries, path = portfolio.answer(brain_dir, read, progress)
+    summaries, path = index.answer(read, progress)
     rows = []
     for summary in summaries:
         last_write = summary.last_write_ns

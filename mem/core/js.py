@@ -11,8 +11,7 @@ import functools
 import itertools
 import math
 
-from mem.tuples import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import json
     import re

@@ -7,10 +7,11 @@ the JavaScript regular-expression details the reference implementation depends o
 from __future__ import annotations
 
 import functools
+from collections import Counter
 
 from mem.core import js
-from mem.tuples import TYPE_CHECKING, NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
     from collections.abc import Iterator
@@ -25,15 +26,6 @@ PARSER_VERSION = 3
 TOKEN_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789àâäéèêëïîôöùûüç_-"
 _SEPARATORS_TO_SPACE = bytes(code if chr(code) in TOKEN_CHARACTERS else 0x20 for code in range(256))
 _SINGLE_CHARACTER_TOKENS = frozenset(character.encode("latin-1") for character in TOKEN_CHARACTERS)
-try:  # Counter's own C loop, without Counter's per-call overhead
-    from _collections import _count_elements  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - other Python implementations
-
-    def _count_elements(mapping: dict[bytes, int], iterable: list[bytes]) -> None:
-        for element in iterable:
-            mapping[element] = mapping.get(element, 0) + 1
-
-
 # The patterns below are compiled on first use, and `re` imported then: a recall only
 # tokenizes its query, and importing re costs it about 5 ms (compiling these, 1 ms more).
 
@@ -93,8 +85,7 @@ def tokenize(text: str) -> list[str]:
 def term_counts(spaced: bytes) -> tuple[dict[bytes, int], int]:
     """(token -> frequency, token count) of a token_bytes() text; tokens stay Latin-1 bytes."""
     parts = spaced.split()
-    counts: dict[bytes, int] = {}
-    _count_elements(counts, parts)
+    counts: dict[bytes, int] = Counter(parts)
     length = len(parts)
     for single in _SINGLE_CHARACTER_TOKENS.intersection(counts):
         length -= counts.pop(single)
@@ -105,10 +96,15 @@ def query_tokens(query: str) -> list[str]:
     return list(dict.fromkeys(tokenize(query)))
 
 
-class Note(NamedTuple):
-    ordinal: int
-    heading: str
-    text: str  # heading + "\n" + body, untrimmed: what is scored
+class Note:
+    """A `###` section of a notes file."""
+
+    __slots__ = ("ordinal", "heading", "text")
+
+    def __init__(self, ordinal: int, heading: str, text: str) -> None:
+        self.ordinal = ordinal
+        self.heading = heading
+        self.text = text  # heading + "\n" + body, untrimmed: what is scored
 
     @property
     def display(self) -> str:
@@ -136,7 +132,7 @@ def section_bounds(content: str) -> list[tuple[int, int]]:
 
 
 @functools.cache
-def _utf8_heading_lines() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+def utf8_heading_lines() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     """The same in UTF-8, after a newline and at the start: "###" and one blank's bytes."""
     import re
 
@@ -146,7 +142,7 @@ def _utf8_heading_lines() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
 
 def utf8_section_bounds(data: bytes) -> list[tuple[int, int]]:
     """section_bounds() in bytes of valid UTF-8: no decoding needed."""
-    after_newline, at_start = _utf8_heading_lines()
+    after_newline, at_start = utf8_heading_lines()
     starts = [match.start() + 1 for match in after_newline.finditer(data)]
     if at_start.match(data):
         starts.insert(0, 0)
@@ -189,10 +185,15 @@ def sections(content: str) -> Iterator[tuple[int, str, str, tuple[int, int, int,
 _TEXT_FIELDS = ("agent", "cli", "model", "task", "outcome")
 
 
-class Event(NamedTuple):
-    offset: int  # byte offset of the line in the journal: a total, append-stable order
-    data: dict[str, Any]
-    line: str
+class Event:
+    """A journal line that parses as a JSON object."""
+
+    __slots__ = ("offset", "data", "line")
+
+    def __init__(self, offset: int, data: dict[str, Any], line: str) -> None:
+        self.offset = offset  # byte offset of the line in the journal: a total, append-stable order
+        self.data = data
+        self.line = line
 
     @property
     def ref(self) -> str:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
 
 from mem import layout
 from mem.core import jsmath
-from mem.tuples import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 HALF_LIFE_DAYS = 30
 DAY_MS = 86_400_000
@@ -46,12 +48,26 @@ def decayed(score: float, event_ms: float | None, now_ms: float | None) -> float
 ARCHIVE_RANK_BASE = layout.ARCHIVE_RANK_BASE
 
 
-class Ranked(NamedTuple):
-    score: float
-    rank: int  # source position in candidate order
-    ordinal: int  # position within the source
-    id: int
-    project: str = ""  # the root's real path, across a portfolio; "" within one project
+class Ranked:
+    """A record's exact score, with what orders it among equal scores."""
+
+    __slots__ = ("score", "rank", "ordinal", "id", "project")
+
+    def __init__(self, score: float, rank: int, ordinal: int, id: int, project: str = "") -> None:
+        self.score = score
+        self.rank = rank  # source position in candidate order
+        self.ordinal = ordinal  # position within the source
+        self.id = id
+        self.project = project  # the root's real path, across a portfolio; "" within one project
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ranked) and self._key() == other._key()
+
+    def __repr__(self) -> str:
+        return f"Ranked{self._key()!r}"
+
+    def _key(self) -> tuple[float, int, int, int, str]:
+        return self.score, self.rank, self.ordinal, self.id, self.project
 
 
 def order(items: Iterable[Ranked], limit: int) -> list[Ranked]:

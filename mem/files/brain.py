@@ -6,20 +6,28 @@ Detection only reads; `mem init` (mem/portfolio.py) writes the link it finds.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 
 from mem import layout
 from mem.core import js
 from mem.errors import MemError
 from mem.files.safe_paths import open_regular
-from mem.tuples import NamedTuple
 
 LINK = layout.BRAIN_LINK
 
 
-class Detection(NamedTuple):
-    found: tuple[str, str] | None  # (directory, type)
-    warnings: Sequence[str] = ()
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+
+class Detection:
+    """The brain a project uses, if any, and what detection warns of."""
+
+    __slots__ = ("found", "warnings")
+
+    def __init__(self, found: tuple[str, str] | None, warnings: Sequence[str] = ()) -> None:
+        self.found = found  # (directory, type)
+        self.warnings = warnings
 
 
 def global_brain_dir() -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from mem.tuples import TYPE_CHECKING
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

@@ -9,28 +9,48 @@ import stat
 
 from mem.errors import MemError
 from mem.files.safe_paths import open_regular
-from mem.tuples import TYPE_CHECKING, NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Literal
 
 
-class SourceSpec(NamedTuple):
+class SourceSpec:
     """A canonical file a root may hold, in the reference's candidate order."""
 
-    rank: int
-    relative: str
-    kind: str  # "journal" or "notes"
+    __slots__ = ("rank", "relative", "kind")
+
+    def __init__(self, rank: int, relative: str, kind: str) -> None:
+        self.rank = rank
+        self.relative = relative
+        self.kind = kind  # "journal", "notes", or a store's kind (mem.layout)
 
 
-class SourceStat(NamedTuple):
-    spec: SourceSpec
-    real: str
-    size: int
-    mtime_ns: int
-    inode: int
-    ctime_ns: int
+class SourceStat:
+    """A source as it stands: its real path and the stat data that says whether it changed."""
+
+    __slots__ = ("spec", "real", "size", "mtime_ns", "inode", "ctime_ns")
+
+    def __init__(
+        self, spec: SourceSpec, real: str, size: int, mtime_ns: int, inode: int, ctime_ns: int
+    ) -> None:
+        self.spec = spec
+        self.real = real
+        self.size = size
+        self.mtime_ns = mtime_ns
+        self.inode = inode
+        self.ctime_ns = ctime_ns
+
+    def same_stat(self, other: SourceStat) -> bool:
+        """The same real file at the same stat data (whichever spec named it)."""
+        return (self.real, self.size, self.mtime_ns, self.inode, self.ctime_ns) == (
+            other.real,
+            other.size,
+            other.mtime_ns,
+            other.inode,
+            other.ctime_ns,
+        )
 
 
 def stat_sources(root: str, specs: list[SourceSpec]) -> list[SourceStat]:

@@ -8,8 +8,8 @@ import stat
 
 from mem import layout
 from mem.errors import MemError
-from mem.tuples import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import BinaryIO
 

@@ -17,14 +17,13 @@ import tempfile
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from mem import index
 from mem.errors import MemError
-from mem.index import healing, portfolio
+from mem.index import building, location, opening, portfolio
 
 
 def _browse_schema() -> str:
     with open(
-        os.path.join(os.path.dirname(index._schema_path()), "browse.sql"), encoding="utf-8"
+        os.path.join(os.path.dirname(location.schema_path()), "browse.sql"), encoding="utf-8"
     ) as file:
         return file.read()
 
@@ -115,25 +114,26 @@ def make(
     """Sync the project's (or the brain's portfolio) index and copy it to `path`, read-only,
     with the review tables added: `review_of` computes them for the copy's projects.
 
-    A damaged cache is healed as for every read (mem.index.healing) before it is copied;
+    A damaged cache is healed as for every read (mem.index.opening) before it is copied;
     a copy that cannot be written is a MemError naming it, and never costs the cache.
     """
-    index.remove(path)  # what an interrupted browse left
+    building.remove(path)  # what an interrupted browse left
     try:
         copy = sqlite3.connect(path, isolation_level=None)
         copy.execute("PRAGMA user_version")  # opens the file now: a bad place fails here
     except sqlite3.Error as error:
-        raise MemError(f"Cannot write the snapshot {path}: {healing.describe(error)}") from None
+        raise MemError(f"Cannot write the snapshot {path}: {opening.describe(error)}") from None
     try:
-        if brain is not None:
-            portfolio.answer(brain, copy_into(copy), progress)
-        else:
 
-            def use(open_index: healing.Opener) -> None:
-                with open_index(root, "project") as opened:
-                    copy_into(copy)(opened.conn)
+        def backup(open_index: opening.OpenIndex) -> None:
+            if brain is not None:
+                source = open_index(brain, location.PORTFOLIO)
+            else:
+                assert root is not None, "a copy of a project's index or of a portfolio's"
+                source = open_index(root)
+            source.conn.backup(copy)  # within the read transaction: a consistent copy
 
-            healing.answer(use)
+        opening.answer(backup, progress)
         roots = [
             Root(*row)
             for row in copy.execute(
@@ -145,18 +145,11 @@ def make(
         try:
             counts = _add_review(copy, review, len(roots))
         except (sqlite3.Error, OSError) as error:
-            raise MemError(f"Cannot write the snapshot {path}: {healing.describe(error)}") from None
+            raise MemError(f"Cannot write the snapshot {path}: {opening.describe(error)}") from None
     finally:
         copy.close()
     os.chmod(path, 0o444)
     return counts, review
-
-
-def copy_into(copy: sqlite3.Connection) -> Callable[[sqlite3.Connection], None]:
-    def backup(conn: sqlite3.Connection) -> None:
-        conn.backup(copy)  # one read transaction: a consistent copy
-
-    return backup
 
 
 def _add_review(copy: sqlite3.Connection, review: Review, projects: int) -> Counts:

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import re
+import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from mem import index
 from mem.core import ndjson
 from mem.errors import MemError
 from mem.files import host, index_sources, safe_paths
-from mem.index import healing, portfolio, sync
+from mem.index import (
+    building,
+    connection,
+    freshness,
+    location,
+    opening,
+    portfolio,
+    queries,
+    snapshots,
+    sync,
+)
+from mem.index.rows import file_rows, project_rows
 
 MAX_SHOWN = 20
 
@@ -21,26 +33,26 @@ def state(root: str) -> dict[str, Any]:
     Fresh means what it means to recall: syncing would change no row (a racily clean file
     whose bytes hash as indexed only has its stat data refreshed).
     """
-    path = index.index_path(root, "project")
-    result: dict[str, Any] = {"path": path, "schemaVersion": index.INDEX_VERSION}
+    path = location.index_path(root, "project")
+    result: dict[str, Any] = {"path": path, "schemaVersion": location.INDEX_VERSION}
     try:
         return {**result, **_cached_state(root, path)}
-    except healing.FAULTS as error:
-        found = {"state": "damaged", "error": healing.describe(error)}
+    except opening.FAULTS as error:
+        found = {"state": "damaged", "error": opening.describe(error)}
         return {**result, **found, "files": 0, "entries": 0, "bytes": 0}
 
 
 def _cached_state(root: str, path: str) -> dict[str, Any]:
-    conn = index.connect(path)
+    conn = connection.connect(path)
     if conn is None:
         # A file at the index's own name that does not open as this version is damage.
         state = "damaged" if host.file_info(path) is not None else "missing"
         return {"state": state, "files": 0, "entries": 0, "bytes": 0}
     try:
-        indexed = index.file_rows(conn)
-        sources = index_sources.stat_sources(root, sync.specs_for(root, "project"))
-        changes = sync.would_change(sync.plan(sources, indexed), indexed)
-        counts = index.counts(conn)
+        indexed = file_rows(conn)
+        sources = index_sources.stat_sources(root, freshness.specs_for(root, "project"))
+        changes = sync.would_change(freshness.plan(sources, indexed), indexed)
+        counts = queries.counts(conn)
     finally:
         conn.close()
     size = sum(
@@ -62,7 +74,7 @@ def store_findings(root: str) -> dict[str, list[dict[str, Any]]]:
     sharing an id" too). Reported, never repaired: the stores belong to people."""
     shared: list[dict[str, Any]] = []
     damaged: list[dict[str, Any]] = []
-    for spec in sync.specs_for(root, "project"):
+    for spec in freshness.specs_for(root, "project"):
         if not spec.relative.endswith(".ndjson"):
             continue
         data = safe_paths.read_plain(root, spec.relative)
@@ -94,25 +106,24 @@ def check(root: str) -> dict[str, Any]:
     """Sync as every read does, run SQLite's own integrity checks, then compare the index
     with a fresh build in a temp directory. A damaged index is reported and rebuilt."""
 
-    def inspect(open_index: healing.Opener) -> tuple[dict[str, Any], str]:
-        with open_index(root, "project") as synced:
-            conn = synced.conn
-            healing.check_integrity(conn)
-            path: str = conn.execute("PRAGMA database_list").fetchone()[2]
-            return index.snapshot(conn), path
+    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], str]:
+        conn = open_index(root).conn
+        check_integrity(conn)
+        path: str = conn.execute("PRAGMA database_list").fetchone()[2]
+        return snapshots.snapshot(conn), path
 
     before = state(root)
-    (actual, path), fault = healing.healed(inspect)
+    (actual, path), fault = opening.healed(inspect)
     if fault is None and before["state"] == "damaged":
         # Opening already replaced it (a file that is not an index of this version).
         fault = before.get("error", "the file does not open as an index of this version")
-    with index.temporary_directory() as scratch:
-        fresh_path = index.index_path(root, "project", scratch)
+    with building.temporary_directory() as scratch:
+        fresh_path = location.index_path(root, "project", scratch)
         sync.build_fresh(root, "project", fresh_path)
-        fresh = index.connect(fresh_path)
+        fresh = connection.connect(fresh_path)
         assert fresh is not None, "a freshly built index must open"
         try:
-            expected: dict[str, Any] = index.snapshot(fresh)
+            expected: dict[str, Any] = snapshots.snapshot(fresh)
         finally:
             fresh.close()
     found = differences(actual, expected)
@@ -132,16 +143,16 @@ def check(root: str) -> dict[str, Any]:
 
 
 def rebuild(root: str) -> dict[str, Any]:
-    directory = index.usable_cache_dir()
+    directory = location.usable_cache_dir()
     if directory is None:
-        raise MemError(f"The index cache directory is not writable: {index.cache_dir()}")
-    path = index.index_path(root, "project", directory)
+        raise MemError(f"The index cache directory is not writable: {location.cache_dir()}")
+    path = location.index_path(root, "project", directory)
     return _rebuilt(path, lambda: _build(root, path).added)
 
 
-def _build(root: str, path: str) -> sync.Report:
-    with index.write_lock(path):
-        index.remove(path)
+def _build(root: str, path: str) -> sync.FileChanges:
+    with building.write_lock(path):
+        building.remove(path)
         return sync.build_fresh(root, "project", path)
 
 
@@ -151,18 +162,18 @@ def _build(root: str, path: str) -> sync.Report:
 def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> dict[str, Any]:
     """As `check`, for the portfolio index of a brain: every root, compared with a fresh build."""
 
-    def inspect(open_index: healing.Opener) -> tuple[dict[str, Any], str, list[str]]:
-        with open_index(brain, portfolio.ROLE) as (conn, _):
-            healing.check_integrity(conn)
-            path: str = conn.execute("PRAGMA database_list").fetchone()[2]
-            roots = [row.path for row in index.project_rows(conn) if row.role == "project"]
-            return portfolio.snapshot(conn), path, roots
+    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], str, list[str]]:
+        conn = open_index(brain, location.PORTFOLIO).conn
+        check_integrity(conn)
+        path: str = conn.execute("PRAGMA database_list").fetchone()[2]
+        roots = [row.path for row in project_rows(conn) if row.role == "project"]
+        return portfolio.snapshot(conn), path, roots
 
-    (actual, path, roots), fault = healing.healed(inspect, portfolio.opener(progress))
-    with index.temporary_directory() as scratch:
+    (actual, path, roots), fault = opening.healed(inspect, progress)
+    with building.temporary_directory() as scratch:
         fresh_path = portfolio.index_path(brain, scratch)
-        portfolio.build_fresh(brain, fresh_path)
-        fresh = index.connect(fresh_path)
+        portfolio.build_portfolio(brain, fresh_path)
+        fresh = connection.connect(fresh_path)
         assert fresh is not None, "a freshly built index must open"
         try:
             expected = portfolio.snapshot(fresh)
@@ -193,9 +204,9 @@ def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> d
 
 
 def portfolio_rebuild(brain: str, progress: portfolio.Progress | None = None) -> dict[str, Any]:
-    directory = index.usable_cache_dir()
+    directory = location.usable_cache_dir()
     if directory is None:
-        raise MemError(f"The index cache directory is not writable: {index.cache_dir()}")
+        raise MemError(f"The index cache directory is not writable: {location.cache_dir()}")
     path = portfolio.index_path(brain, directory)
     return _rebuilt(path, lambda: _build_portfolio(brain, path, progress))
 
@@ -205,20 +216,20 @@ def _rebuilt(path: str, build: Callable[[], int | None]) -> dict[str, Any]:
     (a directory at its name or its lock's); what it holds then."""
     try:
         return _built_and_counted(path, build)
-    except healing.FAULTS:
-        healing.discard(path)
+    except opening.FAULTS:
+        opening.discard(path)
     try:
         return _built_and_counted(path, build)
-    except healing.FAULTS as error:
-        raise MemError(f"The index cannot be built at {path}: {healing.describe(error)}") from None
+    except opening.FAULTS as error:
+        raise MemError(f"The index cannot be built at {path}: {opening.describe(error)}") from None
 
 
 def _built_and_counted(path: str, build: Callable[[], int | None]) -> dict[str, Any]:
     """`build` returns the rows it added, or None to count the files."""
     added = build()
-    conn = index.connect_built(path)
+    conn = connection.connect_built(path)
     try:
-        counts = index.counts(conn)
+        counts = queries.counts(conn)
     finally:
         conn.close()
     return {
@@ -230,16 +241,44 @@ def _built_and_counted(path: str, build: Callable[[], int | None]) -> dict[str, 
 
 
 def _build_portfolio(brain: str, path: str, progress: portfolio.Progress | None) -> None:
-    with index.write_lock(path):
-        index.remove(path)
-        portfolio.build_fresh(brain, path, progress)
+    with building.write_lock(path):
+        building.remove(path)
+        portfolio.build_portfolio(brain, path, progress)
 
 
 def portfolio_path(brain: str, progress: portfolio.Progress | None = None) -> str:
     """Where the portfolio index lives, after bringing it up to date (healed if damaged)."""
 
-    def where(conn: index.Connection) -> str:
-        path: str = conn.execute("PRAGMA database_list").fetchone()[2]
+    def where(open_index: opening.OpenIndex) -> str:
+        path: str = (
+            open_index(brain, location.PORTFOLIO).conn.execute("PRAGMA database_list").fetchone()[2]
+        )
         return path
 
-    return portfolio.answer(brain, where, progress)
+    return opening.answer(where, progress)
+
+
+def check_integrity(conn: connection.Connection) -> None:
+    """Raise sqlite3.DatabaseError when SQLite's own checks find the index damaged."""
+    problems = integrity_problems(conn)
+    if problems:
+        raise sqlite3.DatabaseError("integrity check failed: " + "; ".join(problems[:5]))
+
+
+_FTS5_TABLE = re.compile(r"CREATE VIRTUAL TABLE .* USING fts5\s*\(", re.IGNORECASE | re.DOTALL)
+
+
+def integrity_problems(conn: connection.Connection) -> list[str]:
+    """What SQLite's own checks find wrong: PRAGMA integrity_check, and each FTS5 table's."""
+    problems = [row[0] for row in conn.execute("PRAGMA integrity_check") if row[0] != "ok"]
+    tables = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
+    ).fetchall()
+    for name, sql in tables:
+        if not _FTS5_TABLE.match(sql or ""):
+            continue  # fts5vocab and plain tables have no integrity-check command
+        try:
+            conn.execute(f'INSERT INTO "{name}" ("{name}") VALUES (\'integrity-check\')')
+        except sqlite3.DatabaseError as error:
+            problems.append(f"{name}: {error}")
+    return problems

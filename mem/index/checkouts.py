@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import time
 
-from mem import index
 from mem.core import memory
 from mem.files import checkout_files, index_sources
-from mem.index import sync
+from mem.index import connection, freshness
 
 
-def evidence_paths(conn: index.Connection, project_id: int | None = None) -> dict[int, list[str]]:
+def evidence_paths(
+    conn: connection.Connection, project_id: int | None = None
+) -> dict[int, list[str]]:
     """project id -> the normalised source paths its evidence names, sorted."""
     only = "" if project_id is None else f" AND f.project_id = {int(project_id)}"
     rows = conn.execute(
@@ -31,7 +32,9 @@ def evidence_paths(conn: index.Connection, project_id: int | None = None) -> dic
     return found
 
 
-def sync_checkouts(conn: index.Connection, project_id: int, root: str, paths: list[str]) -> int:
+def sync_checkouts(
+    conn: connection.Connection, project_id: int, root: str, paths: list[str]
+) -> int:
     """Bring a project's `checkout_files` rows in step; the number of files read."""
     stored = {
         row[0]: (row[1], row[2])
@@ -73,7 +76,7 @@ def sync_checkouts(conn: index.Connection, project_id: int, root: str, paths: li
     return read
 
 
-def settled(conn: index.Connection, project_id: int) -> bool:
+def settled(conn: connection.Connection, project_id: int) -> bool:
     """Whether every checkout file was read long enough after it last changed."""
     rows = conn.execute(
         "SELECT stat, checked_ns FROM checkout_files WHERE project_id = ?", (project_id,)
@@ -83,10 +86,10 @@ def settled(conn: index.Connection, project_id: int) -> bool:
 
 def _settled(stat_now: str, checked_ns: int) -> bool:
     mtime_ns = index_sources.signature_mtime(stat_now)
-    return mtime_ns is None or mtime_ns < checked_ns - sync.RACY_WINDOW_NS
+    return mtime_ns is None or mtime_ns < checked_ns - freshness.RACY_WINDOW_NS
 
 
-def snapshot(conn: index.Connection, project_id: int) -> list[tuple[object, ...]]:
+def snapshot(conn: connection.Connection, project_id: int) -> list[tuple[object, ...]]:
     return sorted(
         conn.execute(
             "SELECT path, state, sha256, size, reason FROM checkout_files WHERE project_id = ?",

@@ -2,7 +2,7 @@
 
 It is a project index with more than one root: the same schema (one `projects` row per
 root, every other row reaching its root through `files.project_id`), filled and queried
-by the same functions (`sync.plan`, `sync.apply`, `index.candidates`). Only the choice
+by the same functions (`freshness.plan`, `sync.apply`, `index.candidates`). Only the choice
 of roots is its own: the brain, whose `projects/*.yaml` registry entries are indexed as
 sources too, and each project an entry names.
 
@@ -29,20 +29,18 @@ from collections.abc import Callable
 
 import xxhash
 
-from mem import index, layout
+from mem import layout
 from mem.core import registry
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec
-from mem.index import healing, sync
-from mem.tuples import TYPE_CHECKING, NamedTuple
+from mem.index import connection, freshness, location, queries, sync, tables
+from mem.index.rows import ProjectRow, file_rows, project_rows
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
-    from typing import Any, TypeVar
-
     from mem.index import segments
 
-ROLE = "portfolio"  # of the index file, keyed by the brain's real path
+ROLE = location.PORTFOLIO  # of the index file, keyed by the brain's real path
 REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
 
 # meta rows of the freshness check's fast path, written in the same transaction as the roots.
@@ -52,18 +50,16 @@ STAT_DATA_KEY = "watched_stat_data"  # and those signatures themselves, read whe
 
 # (projects done, projects in all, files read so far)
 Progress = Callable[[int, int, int], None]
-if TYPE_CHECKING:
-    T = TypeVar("T")
 
 
 def index_path(brain: str, directory: str | None = None) -> str:
-    return index.index_path(brain, ROLE, directory)
+    return location.index_path(brain, ROLE, directory)
 
 
 def brain_specs(brain: str) -> list[SourceSpec]:
     """The brain's notes and its registry entries, in name order."""
     folder = os.path.join(brain, registry.ENTRY_DIRECTORY)
-    return sync.BRAIN_SOURCES + [
+    return freshness.BRAIN_SOURCES + [
         SourceSpec(REGISTRY_RANK, f"{registry.ENTRY_DIRECTORY}/{name}", "registry")
         for name in index_sources.listing(folder)
         # Only files are entries: anything else in projects/ is not mem's, and is left alone.
@@ -72,115 +68,73 @@ def brain_specs(brain: str) -> list[SourceSpec]:
     ]
 
 
-def specs_for(row: index.ProjectRow) -> list[SourceSpec]:
+def root_specs(row: ProjectRow) -> list[SourceSpec]:
     if row.role == "brain":
         return brain_specs(row.path)
-    return sync.specs_for(row.path, "project")
+    return freshness.specs_for(row.path, "project")
 
 
-class Report(NamedTuple):
-    projects: int = 0  # roots whose files were planned
-    files: int = 0  # files read and hashed
-    rebuilt: bool = False
+class RootChanges:
+    """What a sync of a portfolio index did to its roots."""
+
+    __slots__ = ("projects", "files", "rebuilt")
+
+    def __init__(self, projects: int = 0, files: int = 0, rebuilt: bool = False) -> None:
+        self.projects = projects  # roots whose files were planned
+        self.files = files  # files read and hashed
+        self.rebuilt = rebuilt
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RootChanges) and (self.projects, self.files, self.rebuilt) == (
+            other.projects,
+            other.files,
+            other.rebuilt,
+        )
+
+    def __repr__(self) -> str:
+        return f"RootChanges(projects={self.projects}, files={self.files}, rebuilt={self.rebuilt})"
 
 
-def synced(brain: str, progress: Progress | None = None, directory: str | None = None) -> _Synced:
-    """The portfolio index of a brain, reflecting every registered project as it is now: a
-    context manager whose block gets (connection, Report).
-
-    It lives in `directory` when given, else in the user's cache. Callers go through
-    `opener`, so that mem.index.healing decides what a damaged cache costs.
-    """
-    return _Synced(brain, progress, directory)
-
-
-class _Synced:
-    # A class rather than contextlib.contextmanager: importing contextlib would cost every
-    # recall across the portfolio 1-2 ms (as sync._Opened does for a project's).
-    __slots__ = ("brain", "progress", "directory", "conn", "scratch")
-
-    def __init__(self, brain: str, progress: Progress | None, directory: str | None) -> None:
-        self.brain = brain
-        self.progress = progress
-        self.directory = directory
-        self.scratch: AbstractContextManager[str] | None = None
-
-    def __enter__(self) -> tuple[index.Connection, Report]:
-        directory = self.directory or index.usable_cache_dir()
-        if directory is None:  # no writable cache: answer from a throwaway index
-            self.scratch = index.temporary_directory()
-            directory = self.scratch.__enter__()
-        try:
-            self.conn, report = _sync(self.brain, index_path(self.brain, directory), self.progress)
-        except BaseException as error:
-            if self.scratch is not None:
-                self.scratch.__exit__(type(error), error, error.__traceback__)
-            raise
-        return self.conn, report
-
-    def __exit__(self, *failure: Any) -> None:
-        try:
-            self.conn.close()
-        finally:
-            if self.scratch is not None:
-                self.scratch.__exit__(*failure)
-
-
-def opener(progress: Progress | None = None) -> Callable[..., Any]:
-    """`synced` in the shape mem.index.healing opens indexes with: (brain, role, directory=)."""
-
-    def open_portfolio(
-        brain: str, role: str = ROLE, directory: str | None = None
-    ) -> AbstractContextManager[tuple[index.Connection, Report]]:
-        assert role == ROLE, "the portfolio opener opens portfolio indexes only"
-        return synced(brain, progress, directory)
-
-    return open_portfolio
-
-
-def answer(brain: str, use: Callable[[index.Connection], T], progress: Progress | None = None) -> T:
-    """`use(conn)` on the brain's portfolio index, healed when the cached copy is damaged."""
-
-    def run(open_index: Callable[..., Any]) -> T:
-        with open_index(brain, ROLE) as (conn, _):
-            return use(conn)
-
-    return healing.answer(run, opener(progress))
-
-
-def _sync(brain: str, path: str, progress: Progress | None) -> tuple[index.Connection, Report]:
-    conn = index.connect(path)
+def open_portfolio_index(
+    brain: str, path: str, progress: Progress | None
+) -> tuple[connection.Connection, RootChanges]:
+    """The portfolio index at `path` brought in step with the brain and every project its
+    registry names, and what that took. Callers go through mem.index.opening, which decides
+    what a damaged cache costs."""
+    conn = connection.connect(path)
     if conn is None:
-        with index.write_lock(path):
-            conn = index.connect(path)
+        from mem.index import building  # a first sync: never a warm recall
+
+        with building.write_lock(path):
+            conn = connection.connect(path)
             if conn is None:
-                index.remove(path)
-                index.remove_other_versions(path)
-                report = build_fresh(brain, path, progress)
-                conn = index.connect_built(path)
-                return conn, report
+                building.remove(path)
+                building.remove_other_versions(path)
+                changes = build_portfolio(brain, path, progress)
+                return connection.connect_built(path), changes
     decided, stale = _quick_check(conn, brain)
     if not decided:
         stale = _stale_roots_one_by_one(conn, brain)
         if stale is None:  # an index synced before these rows were kept (or not in step)
             _remember_watch_unless_busy(conn, brain)
     if stale is None:
-        return conn, Report()
+        return conn, RootChanges()
     # BEGIN IMMEDIATE serialises the writers; each re-plans against the rows as they are
     # inside its transaction, so a root another process just brought up to date costs nothing.
-    with index.transaction(conn):
-        report = _update(conn, brain, progress, stale)
-    return conn, report
+    return conn, tables.write_transaction(conn, lambda: _update(conn, brain, progress, stale))
 
 
-def build_fresh(brain: str, path: str, progress: Progress | None = None) -> Report:
+def build_portfolio(brain: str, path: str, progress: Progress | None = None) -> RootChanges:
     """A whole new portfolio index at `path` (replacing any file there)."""
-    with index.build(path, brain) as fresh:
-        report = _update(fresh, brain, progress, None, path)
-    return report._replace(rebuilt=True)
+    from mem.index import building
+
+    with building.build(path, brain) as fresh:
+        changes = _update(fresh, brain, progress, None, path)
+    changes.rebuilt = True
+    return changes
 
 
-def _stale_roots(conn: index.Connection, brain: str) -> set[int] | None:
+def _stale_roots(conn: connection.Connection, brain: str) -> set[int] | None:
     """The roots whose sources changed since the last sync; None when every one is fresh.
 
     An empty set means the brain itself (its notes or its registry) changed: then the
@@ -190,13 +144,13 @@ def _stale_roots(conn: index.Connection, brain: str) -> set[int] | None:
     return stale if decided else _stale_roots_one_by_one(conn, brain)
 
 
-def _stale_roots_one_by_one(conn: index.Connection, brain: str) -> set[int] | None:
+def _stale_roots_one_by_one(conn: connection.Connection, brain: str) -> set[int] | None:
     """_stale_roots from every root's own row."""
-    rows = index.project_rows(conn)
+    rows = project_rows(conn)
     if not any(row.role == "brain" and row.path == brain for row in rows):
         return set()
     stale = set()
-    kept: list[index.ProjectRow] = []
+    kept: list[ProjectRow] = []
     for row in rows:
         if row.role == "project" and not row.found:
             if index_sources.is_folder(row.path):
@@ -223,7 +177,7 @@ def _layout(watched_roots: str) -> list[tuple[int, str]]:
     return list(zip(map(int, entries[0::2]), entries[1::2], strict=True))
 
 
-def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | None]:
+def _quick_check(conn: connection.Connection, brain: str) -> tuple[bool, set[int] | None]:
     """(decided, _stale_roots) from the `WATCH_KEYS` rows and the roots' signatures alone.
 
     Undecided when the rows are not kept, do not match the roots, or a root keeps no
@@ -301,7 +255,7 @@ def _quick_check(conn: index.Connection, brain: str) -> tuple[bool, set[int] | N
     return True, stale or None
 
 
-def _kept_stat_data(conn: index.Connection, digest: bytes) -> bytes | None:
+def _kept_stat_data(conn: connection.Connection, digest: bytes) -> bytes | None:
     """The `STAT_DATA_KEY` row, when it is the one the digest was taken of."""
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (STAT_DATA_KEY,)).fetchone()
     if row is None or xxhash.xxh3_128_digest(row[0]) != digest:
@@ -343,16 +297,16 @@ def _differing_roots(
     return True, stale or None
 
 
-def _remember_watch_unless_busy(conn: index.Connection, brain: str) -> None:
+def _remember_watch_unless_busy(conn: connection.Connection, brain: str) -> None:
     """_remember_watch in its own transaction, unless another writer holds the index now.
 
     The rows only save the next check time: a recall never waits for them.
     """
     conn.execute("PRAGMA busy_timeout = 0")
     try:
-        began = index.begin_immediate(conn)
+        began = tables.begin_immediate(conn)
     finally:
-        conn.execute(f"PRAGMA busy_timeout = {index.BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {connection.BUSY_TIMEOUT_MS}")
     if not began:
         return
     try:
@@ -363,9 +317,9 @@ def _remember_watch_unless_busy(conn: index.Connection, brain: str) -> None:
     conn.execute("COMMIT")
 
 
-def _remember_watch(conn: index.Connection, brain: str) -> None:
+def _remember_watch(conn: connection.Connection, brain: str) -> None:
     """Keep the `WATCH_KEYS` rows in step with the roots (rewritten only when they moved)."""
-    rows = index.project_rows(conn)
+    rows = project_rows(conn)
     brain_rows = [row for row in rows if row.role == "brain" and row.path == brain]
     marks = ",".join("?" * len(WATCH_KEYS))
     if not brain_rows:
@@ -400,7 +354,7 @@ def _remember_watch(conn: index.Connection, brain: str) -> None:
     _remember_signatures(conn)
 
 
-def _remember_signatures(conn: index.Connection) -> None:
+def _remember_signatures(conn: connection.Connection) -> None:
     """Keep the `SIGNATURES_KEY` row: the xxh3-128 digest of every watched root's
     signature, end to end in the order of `watched_roots` (16 bytes to write and read, not
     40 a path; file contents are compared by the same digest); no row while one of them
@@ -435,7 +389,7 @@ def _remember_signatures(conn: index.Connection) -> None:
     )
 
 
-def _changed(rows: list[index.ProjectRow]) -> list[index.ProjectRow]:
+def _changed(rows: list[ProjectRow]) -> list[ProjectRow]:
     """The roots (each with a signature) whose watched paths' stat data moved.
 
     Every root's paths are stat'ed in one batch, and each root's part of the result is
@@ -456,12 +410,12 @@ def _changed(rows: list[index.ProjectRow]) -> list[index.ProjectRow]:
     return changed
 
 
-def _watched(row: index.ProjectRow) -> list[str]:
+def _watched(row: ProjectRow) -> list[str]:
     """The paths a root's signature covers: its sources', then its checkout files'."""
     return row.watch.replace("\n\n", "\n").split("\n") if row.watch else []
 
 
-def _watched_files(row: index.ProjectRow) -> list[str]:
+def _watched_files(row: ProjectRow) -> list[str]:
     """index_sources.watched_files of _watched(row), in two string operations (1000s of roots)."""
     if not row.watch:
         return []
@@ -469,7 +423,7 @@ def _watched_files(row: index.ProjectRow) -> list[str]:
     return (prefix + row.watch.replace("\n\n", "\n").replace("\n", "\n" + prefix)).split("\n")
 
 
-def _unchanged(row: index.ProjectRow) -> bool:
+def _unchanged(row: ProjectRow) -> bool:
     """Whether a root's watched paths have the stat data they had when it was last synced."""
     if row.signature is None or row.watch is None:
         return False
@@ -478,24 +432,24 @@ def _unchanged(row: index.ProjectRow) -> bool:
 
 
 def _update(
-    conn: index.Connection,
+    conn: connection.Connection,
     brain: str,
     progress: Progress | None,
     stale: set[int] | None,
-    building: str | None = None,
-) -> Report:
-    """Bring the given roots up to date, or (None, or an empty set) every root; `building`:
+    fresh_path: str | None = None,
+) -> RootChanges:
+    """Bring the given roots up to date, or (None, or an empty set) every root; `fresh_path`:
     the path of the fresh index being built, whose projects several processes may parse."""
     # One inserter for every root: its postings are written once, at the end (or whenever
     # it holds too many), not once per project.
-    inserter = index.Inserter(conn)
+    inserter = tables.Inserter(conn)
     if stale:
-        wanted = index.project_rows(conn, ids=stale)
+        wanted = project_rows(conn, ids=stale)
     else:
         wanted = _reconcile(conn, brain, inserter)
     planned = files = 0
-    builder = _builder(inserter, building, wanted)
-    records: index.Inserter | segments.Builder = inserter if builder is None else builder
+    builder = _builder(inserter, fresh_path, wanted)
+    records: tables.Inserter | segments.Builder = inserter if builder is None else builder
     try:
         for done, row in enumerate(wanted, start=1):
             planned_files = _sync_root(conn, row, records)
@@ -512,15 +466,15 @@ def _update(
         _remember_watch(conn, brain)
     else:
         _remember_signatures(conn)
-    return Report(planned, files)
+    return RootChanges(planned, files)
 
 
 def _builder(
-    inserter: index.Inserter, building: str | None, rows: list[index.ProjectRow]
+    inserter: tables.Inserter, fresh_path: str | None, roots: list[ProjectRow]
 ) -> segments.Builder | None:
     """In a fresh build whose projects hold enough notes and journals, a segments.Builder
     that shares their parsing out (by project, a big file by stretches); else None."""
-    if building is None:
+    if fresh_path is None:
         return None
     from mem.index import segments  # first syncs only
 
@@ -528,34 +482,34 @@ def _builder(
         return None
     sized = sync.record_bytes(
         source
-        for row in rows
+        for row in roots
         if index_sources.is_folder(row.path)
-        for source in index_sources.stat_sources(row.path, specs_for(row))
+        for source in index_sources.stat_sources(row.path, root_specs(row))
     )
     workers = segments.workers(sized)
-    return None if workers == 1 else segments.Builder(inserter, building, workers, sized)
+    return None if workers == 1 else segments.Builder(inserter, fresh_path, workers, sized)
 
 
-def _moved(conn: index.Connection, rows: list[index.ProjectRow]) -> bool:
+def _moved(conn: connection.Connection, roots: list[ProjectRow]) -> bool:
     """Whether syncing these roots changed where their watched paths are (or if found)."""
-    members = ",".join(str(int(row.id)) for row in rows)
+    members = ",".join(str(int(row.id)) for row in roots)
     after = {
         found[0]: found[1:]
         for found in conn.execute(f"SELECT id, found, watch FROM projects WHERE id IN ({members})")
     }
-    return any(after.get(row.id) != (row.found, row.watch) for row in rows)
+    return any(after.get(row.id) != (row.found, row.watch) for row in roots)
 
 
 def _reconcile(
-    conn: index.Connection, brain: str, inserter: index.Inserter
-) -> list[index.ProjectRow]:
+    conn: connection.Connection, brain: str, inserter: tables.Inserter
+) -> list[ProjectRow]:
     """Sync the brain, then make the other roots its registry's projects; returns those."""
-    roots = {(row.path, row.role): row for row in index.project_rows(conn)}
+    roots = {(row.path, row.role): row for row in project_rows(conn)}
     brain_row = roots.pop((brain, "brain"), None)
     if brain_row is None:
         brain_row = _added(conn, brain, os.path.basename(brain) or brain, "brain")
     _sync_root(conn, brain_row, inserter)
-    wanted: list[index.ProjectRow] = []
+    wanted: list[ProjectRow] = []
     taken: set[str] = set()  # the wanted projects' paths
     for entry_path, entry_name in registered(conn, brain_row.id):
         real = index_sources.real_path(os.path.join(brain, entry_path))
@@ -566,21 +520,21 @@ def _reconcile(
                 continue  # two entries name one project: the first one's name wins
             row = _added(conn, real, name, "project")
         elif row.name != name:
-            index.update_project(conn, row.id, name, bool(row.found), row.signature, row.watch)
-            row = row._replace(name=name)
+            tables.update_project(conn, row.id, name, bool(row.found), row.signature, row.watch)
+            row.name = name
         wanted.append(row)
         taken.add(real)
     for gone in roots.values():
-        index.delete_project(conn, gone.id)
+        tables.delete_project(conn, gone.id)
     return wanted
 
 
-def _added(conn: index.Connection, path: str, name: str, role: str) -> index.ProjectRow:
-    project_id = index.add_project(conn, path, name, role, found=False)
-    return index.ProjectRow(project_id, path, name, role, 0, None, None)
+def _added(conn: connection.Connection, path: str, name: str, role: str) -> ProjectRow:
+    project_id = tables.add_project(conn, path, name, role, found=False)
+    return ProjectRow(project_id, path, name, role, 0, None, None)
 
 
-def registered(conn: index.Connection, brain_id: int) -> list[tuple[str, str | None]]:
+def registered(conn: connection.Connection, brain_id: int) -> list[tuple[str, str | None]]:
     """(path, name) of each registry entry that names a folder, in entry-name order."""
     rows = conn.execute(
         "SELECT g.path, g.name FROM registry AS g JOIN files AS f ON f.id = g.file_id"
@@ -591,27 +545,27 @@ def registered(conn: index.Connection, brain_id: int) -> list[tuple[str, str | N
 
 
 def _sync_root(
-    conn: index.Connection, row: index.ProjectRow, inserter: index.Inserter | segments.Builder
+    conn: connection.Connection, row: ProjectRow, inserter: tables.Inserter | segments.Builder
 ) -> int | None:
     """Plan and apply one root; the number of files read, None when its signature held."""
     if not index_sources.is_folder(row.path):
         # A project that disappeared is reported and skipped: it keeps its row, not its files.
-        index.clear_project(conn, row.id)
-        index.update_project(conn, row.id, row.name, False, None, None)
+        tables.clear_project(conn, row.id)
+        tables.update_project(conn, row.id, row.name, False, None, None)
         return 0
     if row.found and _unchanged(row):
         return None
     # Stat data is always taken before what it vouches for is read: a change made while
     # syncing then shows at the next check.
     started_ns = time.time_ns()
-    settled_ns = started_ns - sync.RACY_WINDOW_NS
-    specs = specs_for(row)
+    settled_ns = started_ns - freshness.RACY_WINDOW_NS
+    specs = root_specs(row)
     watched = index_sources.watch_paths(
         row.path, [spec.relative for spec in specs], _listed(row), settled_ns
     )
     signature, newest_ns = index_sources.watch_signature_and_newest(row.path, watched)
-    indexed = index.file_rows(conn, row.id)
-    work = sync.plan(index_sources.stat_sources(row.path, specs), indexed)
+    indexed = file_rows(conn, row.id)
+    work = freshness.plan(index_sources.stat_sources(row.path, specs), indexed)
     sync.apply(conn, row.id, work, indexed, inserter=inserter)
     read = len(work.check)
     watch = "\n".join(watched)
@@ -629,11 +583,11 @@ def _sync_root(
         read += checkouts.sync_checkouts(conn, row.id, row.path, paths)
         checkouts_settled = checkouts.settled(conn, row.id)
     settled = newest_ns < settled_ns and checkouts_settled
-    index.update_project(conn, row.id, row.name, True, signature if settled else None, watch)
+    tables.update_project(conn, row.id, row.name, True, signature if settled else None, watch)
     return read
 
 
-def _names_checkout_files(conn: index.Connection, project_id: int) -> bool:
+def _names_checkout_files(conn: connection.Connection, project_id: int) -> bool:
     """Whether a project's evidence names a source path, or it still keeps checkout rows.
 
     Most projects have neither; they then have no checkout files to read, keep or drop.
@@ -647,45 +601,69 @@ def _names_checkout_files(conn: index.Connection, project_id: int) -> bool:
     return bool(row[0])
 
 
-def _listed(row: index.ProjectRow) -> list[str]:
+def _listed(row: ProjectRow) -> list[str]:
     """The folders whose sources are found by listing them."""
     if row.role == "brain":
         return [registry.ENTRY_DIRECTORY]
-    return [sync.ARCHIVED_JOURNALS]
+    return [freshness.ARCHIVED_JOURNALS]
 
 
-def snapshot(conn: index.Connection) -> dict[str, list[tuple[object, ...]]]:
-    """Every root's content, as `index.snapshot` gives it, keyed `<role> <path>: <table>`."""
-    from mem.index import checkouts
+def snapshot(conn: connection.Connection) -> dict[str, list[tuple[object, ...]]]:
+    """Every root's content, as `snapshots.snapshot` gives it, keyed `<role> <path>: <table>`."""
+    from mem.index import checkouts, snapshots  # `mem index check` and the tests only
 
-    vectors = index.postings_vectors(conn)  # decoded once for every root
+    vectors = snapshots.postings_vectors(conn)  # decoded once for every root
     found: dict[str, list[tuple[object, ...]]] = {}
-    for row in index.project_rows(conn):
+    for row in project_rows(conn):
         key = f"{row.role} {row.path}"
         found[f"{key}: project"] = [(row.name, row.found)]
-        for table, rows in index.snapshot(conn, row.id, vectors).items():
-            assert isinstance(rows, list)
-            found[f"{key}: {table}"] = rows
+        for table, table_rows in snapshots.snapshot(conn, row.id, vectors).items():
+            assert isinstance(table_rows, list)
+            found[f"{key}: {table}"] = table_rows
         found[f"{key}: checkout_files"] = checkouts.snapshot(conn, row.id)
-    found["orphan_postings"] = list(index.orphan_postings(vectors))
+    found["orphan_postings"] = list(snapshots.orphan_postings(vectors))
     return found
 
 
-class Summary(NamedTuple):
+class Summary:
     """One root of the portfolio, for `mem status --portfolio`."""
 
-    path: str
-    name: str
-    role: str
-    found: bool
-    notes: int
-    events: int
-    last_write_ns: int | None  # the newest mtime of its memory files
-    retired: int  # notes whose current revision is superseded or retracted
-    evidence_changed: int  # memories whose newest evidence changed or went missing
+    __slots__ = (
+        "path",
+        "name",
+        "role",
+        "found",
+        "notes",
+        "events",
+        "last_write_ns",
+        "retired",
+        "evidence_changed",
+    )
+
+    def __init__(
+        self,
+        path: str,
+        name: str,
+        role: str,
+        found: bool,
+        notes: int,
+        events: int,
+        last_write_ns: int | None,
+        retired: int,
+        evidence_changed: int,
+    ) -> None:
+        self.path = path
+        self.name = name
+        self.role = role
+        self.found = found
+        self.notes = notes
+        self.events = events
+        self.last_write_ns = last_write_ns  # the newest mtime of its memory files
+        self.retired = retired  # notes whose current revision is superseded or retracted
+        self.evidence_changed = evidence_changed  # memories whose newest evidence changed
 
 
-def summaries(conn: index.Connection) -> list[Summary]:
+def summaries(conn: connection.Connection) -> list[Summary]:
     changed = dict(
         conn.execute(
             "SELECT project_id, count(DISTINCT memory_id) FROM evidence_state"
@@ -693,7 +671,7 @@ def summaries(conn: index.Connection) -> list[Summary]:
         ).fetchall()
     )
     found = []
-    for row in index.project_rows(conn):
+    for row in project_rows(conn):
         notes, events, last_write = conn.execute(
             "SELECT coalesce(sum(r.kind = 'note'), 0), coalesce(sum(r.kind = 'event'), 0),"
             " (SELECT max(mtime_ns) FROM files WHERE project_id = ?)"
@@ -710,7 +688,7 @@ def summaries(conn: index.Connection) -> list[Summary]:
                 notes,
                 events,
                 last_write,
-                len(index.retired_notes(conn, [row.id])),
+                len(queries.retired_notes(conn, [row.id])),
                 changed.get(row.id, 0),
             )
         )

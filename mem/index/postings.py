@@ -10,14 +10,13 @@ never raise a score, so the bound is safe; reading a group only ever lowers it.
 
 from __future__ import annotations
 
-import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
+import sqlite3
 import sys
 from collections import defaultdict, deque
 from itertools import chain, islice, repeat
 from operator import itemgetter
 
-from mem.tuples import TYPE_CHECKING, NamedTuple
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Final
@@ -65,12 +64,15 @@ def bucket_end_ms(band: int) -> float | None:
     return float((bucket + BUCKET_BASE + 1) * BUCKET_MS)
 
 
-class Posted(NamedTuple):
+class Posted:
     """What one record contributes to the postings."""
 
-    id: int
-    band: int
-    counts: Mapping[bytes, int]  # token (Latin-1 bytes) -> tf
+    __slots__ = ("id", "band", "counts")
+
+    def __init__(self, id: int, band: int, counts: Mapping[bytes, int]) -> None:
+        self.id = id
+        self.band = band
+        self.counts = counts  # token (Latin-1 bytes) -> tf
 
 
 def dated_ms(kind: str, ts_ms: float | None, ts_local: int | None) -> float | None:

@@ -7,14 +7,15 @@ so a re-sync keeps every record whose digest is still in the file and parses onl
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import partial
-
 import xxhash
 
 from mem import layout
 from mem.core import js, parse
-from mem.index import RecordRow
+from mem.index.rows import RecordRow
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 # Characters of a notes file lower-cased and tokenised in one go: bounds the copies alive.
 STRETCH = 1 << 20
@@ -52,16 +53,12 @@ def is_memory(relative: str) -> bool:
 
 
 def as_memory(record: RecordRow, relative: str) -> RecordRow:
-    """A note of a memory file, with its memory id and revision (mem.core.memory_ids)."""
+    """The note, as a note of a memory file: with its memory id and revision."""
     from mem.core import memory_ids as memory  # hashing: only when memory files change
 
-    return record._replace(
-        memory_id=memory.memory_id(relative, record.ref), revision=memory.revision_of(record.text)
-    )
-
-
-# A RecordRow straight from its fields' tuple: the class's own __new__ is a Python function.
-_record = partial(tuple.__new__, RecordRow)
+    record.memory_id = memory.memory_id(relative, record.ref)
+    record.revision = memory.revision_of(record.text)
+    return record
 
 
 def note_records(content: str, relative: str = "", first: int = 0) -> Iterator[RecordRow]:
@@ -105,15 +102,17 @@ def note_records(content: str, relative: str = "", first: int = 0) -> Iterator[R
         identity = revision = None
         if memory_id is not None and revision_of is not None:
             identity, revision = memory_id(relative, heading), revision_of(trimmed)
-        # In RecordRow's field order, agent to line being None for notes.
-        yield _record(
-            (ordinal + first, "note", heading, trimmed, length, counts, source_digest)
-            + _NOTE_NULLS
-            + (identity, revision)
+        yield RecordRow(
+            ordinal + first,
+            "note",
+            heading,
+            trimmed,
+            length,
+            counts,
+            source_digest,
+            memory_id=identity,
+            revision=revision,
         )
-
-
-_NOTE_NULLS = (None, None, None, None, None)
 
 
 def note_digests(data: bytes, utf8: bool) -> tuple[bytes | str, list[tuple[int, int]], list[int]]:
@@ -154,21 +153,17 @@ def event_record(offset: int, line: str) -> RecordRow | None:
     counts, length = parse.term_counts(parse.token_bytes(text))
     moment = event.timestamp()
     ts = event.data.get("ts")
-    return _record(
-        (
-            offset,
-            "event",
-            event.ref,
-            text,
-            length,
-            counts,
-            digest(line),
-            event.agent,
-            None if ts is None else parse.to_js_string(ts),
-            None if moment is None else moment.ms,
-            None if moment is None else int(moment.local),
-            line,
-            None,
-            None,
-        )
+    return RecordRow(
+        offset,
+        "event",
+        event.ref,
+        text,
+        length,
+        counts,
+        digest(line),
+        event.agent,
+        None if ts is None else parse.to_js_string(ts),
+        None if moment is None else moment.ms,
+        None if moment is None else int(moment.local),
+        line,
     )

@@ -18,19 +18,17 @@ line). Ids may skip numbers; nothing reads meaning into their values, only their
 
 from __future__ import annotations
 
-import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
 import os
+import sqlite3
 from bisect import bisect_left
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
-from mem import index
 from mem.core import parse
 from mem.errors import MemError
 from mem.files import forking
-from mem.index import postings, records
-from mem.tuples import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+from mem.index import building, connection, location, postings, records, tables
+from mem.index.rows import RecordRow
 
 # Bytes of notes and journals each worker should have at least: below it, forking and
 # merging cost more than the share of the parse they save.
@@ -77,13 +75,13 @@ def workers(record_bytes: int) -> int:
 BUILDER_SHARE = 0.9
 
 
-def _records(piece: Piece) -> Iterator[index.RecordRow]:
+def _records(piece: Piece) -> Iterator[RecordRow]:
     if piece.whole:
         return records.records_for(piece.kind, piece.data, 0, piece.relative)
     return records.note_records(piece.data.decode("utf-8"), piece.relative, piece.first)
 
 
-def _insert(inserter: index.Inserter, share: list[Piece], parent: int | None) -> None:
+def _insert(inserter: tables.Inserter, share: list[Piece], parent: int | None) -> None:
     """Insert a share's pieces, letting go of each one's bytes once it is parsed."""
     share.reverse()
     while share:
@@ -98,7 +96,7 @@ class _Orphaned(Exception):
     """The builder that forked this worker is gone: nobody will merge its segment."""
 
 
-def _watched(found: Iterator[index.RecordRow], parent: int) -> Iterator[index.RecordRow]:
+def _watched(found: Iterator[RecordRow], parent: int) -> Iterator[RecordRow]:
     for number, record in enumerate(found):
         if not number & 1023 and os.getppid() != parent:
             raise _Orphaned
@@ -119,7 +117,7 @@ class Builder:
     Leaving the `with` block by an exception kills the workers still running.
     """
 
-    def __init__(self, inserter: index.Inserter, path: str, count: int, total_bytes: int) -> None:
+    def __init__(self, inserter: tables.Inserter, path: str, count: int, total_bytes: int) -> None:
         self.inserter = inserter
         self.path = path
         self.count = count
@@ -130,7 +128,7 @@ class Builder:
         self.started: list[_Worker] = []
         self.reaped: set[int] = set()
         self.parent = os.getpid()
-        inserter.flush_postings = index.Inserter.FLUSH_POSTINGS // count
+        inserter.flush_postings = tables.Inserter.FLUSH_POSTINGS // count
 
     def __enter__(self) -> Builder:
         return self
@@ -143,7 +141,7 @@ class Builder:
         shipped = len(self.started)
         return float("inf") if shipped >= self.count - 1 else self.target * (shipped + 1)
 
-    def insert(self, file_id: int, found: Iterable[index.RecordRow]) -> None:
+    def insert(self, file_id: int, found: Iterable[RecordRow]) -> None:
         """Records parsed already: the builder inserts them, numbered in their turn."""
         self.inserter.next_id = self.next_id
         self.inserter.insert(file_id, found)
@@ -217,7 +215,7 @@ class Builder:
             if message:
                 raise pickle.loads(message)
             _merge(conn, worker.segment)
-            index.remove(worker.segment)
+            building.remove(worker.segment)
 
     def close(self) -> None:
         """Kill the workers still running (a build that failed) and remove every segment."""
@@ -225,14 +223,14 @@ class Builder:
             if worker.pid not in self.reaped:
                 forking.stop(worker.pid)
             os.close(worker.pipe)
-            index.remove(worker.segment)
+            building.remove(worker.segment)
         self.started = []
 
 
-def _inserter(conn: index.Connection, count: int) -> index.Inserter:
+def _inserter(conn: connection.Connection, count: int) -> tables.Inserter:
     """An Inserter that holds as many postings in memory as its share of a build's."""
-    inserter = index.Inserter(conn)
-    inserter.flush_postings = index.Inserter.FLUSH_POSTINGS // count
+    inserter = tables.Inserter(conn)
+    inserter.flush_postings = tables.Inserter.FLUSH_POSTINGS // count
     return inserter
 
 
@@ -246,8 +244,8 @@ def _work(segment: str, share: list[Piece], pipe: int, parent: int, count: int) 
         try:
             conn.execute("PRAGMA journal_mode = OFF")
             conn.execute("PRAGMA synchronous = OFF")
-            conn.execute(f"PRAGMA cache_size = -{index.BUILD_CACHE_KIB}")
-            conn.executescript(index.schema())
+            conn.execute(f"PRAGMA cache_size = -{building.BUILD_CACHE_KIB}")
+            conn.executescript(location.schema())
             conn.execute("BEGIN")
             inserter = _inserter(conn, count)
             _insert(inserter, share, parent)
@@ -256,7 +254,7 @@ def _work(segment: str, share: list[Piece], pipe: int, parent: int, count: int) 
         finally:
             conn.close()
     except _Orphaned:
-        index.remove(segment)
+        building.remove(segment)
         os._exit(1)
     except BaseException as error:  # noqa: BLE001 - re-raised in the builder, whatever it is
         import traceback
@@ -279,7 +277,7 @@ def _write_all(pipe: int, message: bytes) -> None:
         view = view[os.write(pipe, view) :]
 
 
-def _merge(conn: index.Connection, segment: str) -> None:
+def _merge(conn: connection.Connection, segment: str) -> None:
     """Copy a worker's segment in: terms by their text, records as they are, postings
     appended to the groups of the same (term, band, tf) that are already there.
 
@@ -289,7 +287,7 @@ def _merge(conn: index.Connection, segment: str) -> None:
     conn.execute("COMMIT")
     conn.execute("ATTACH DATABASE ? AS segment", (segment,))
     try:
-        with index.transaction(conn):
+        with building.transaction(conn):
             conn.execute(
                 "INSERT OR IGNORE INTO main.terms (term) SELECT term FROM segment.terms ORDER BY id"
             )

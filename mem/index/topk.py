@@ -32,9 +32,9 @@ Functions take a connection and return ranked records: no state outlives a call.
 
 from __future__ import annotations
 
-import _heapq as heapq  # heapq's own C functions, without importing heapq.py
-import _sqlite3 as sqlite3  # the sqlite3 package without its datetime import (mem.index)
+import heapq
 import math
+import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, repeat
@@ -42,8 +42,8 @@ from operator import itemgetter
 
 from mem.core import parse, score
 from mem.index import postings
-from mem.tuples import TYPE_CHECKING, NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import KeysView
     from typing import Any
@@ -54,17 +54,45 @@ _FRESHER = math.log(0.5) / (score.HALF_LIFE_DAYS * score.DAY_MS)
 _COLUMNS = "id, file_id, ordinal, kind, tokens, ts_ms, ts_local"
 
 
-class Candidate(NamedTuple):
-    approximate: float  # libm's score: within an ulp or two of V8's
-    frequencies: tuple[int, ...]  # of each query term, in query order
-    tokens: int
-    kind: str
-    ts_ms: float | None
-    ts_local: int
-    rank: int
-    ordinal: int
-    id: int
-    project: str = ""  # across a portfolio: the root's real path, which orders equal scores
+class Candidate:
+    """A record that may reach the top, with what its exact score is computed from."""
+
+    __slots__ = (
+        "approximate",
+        "frequencies",
+        "tokens",
+        "kind",
+        "ts_ms",
+        "ts_local",
+        "rank",
+        "ordinal",
+        "id",
+        "project",
+    )
+
+    def __init__(
+        self,
+        approximate: float,
+        frequencies: tuple[int, ...],
+        tokens: int,
+        kind: str,
+        ts_ms: float | None,
+        ts_local: int,
+        rank: int,
+        ordinal: int,
+        id: int,
+        project: str = "",
+    ) -> None:
+        self.approximate = approximate  # libm's score: within an ulp or two of V8's
+        self.frequencies = frequencies  # of each query term, in query order
+        self.tokens = tokens
+        self.kind = kind
+        self.ts_ms = ts_ms
+        self.ts_local = ts_local
+        self.rank = rank
+        self.ordinal = ordinal
+        self.id = id
+        self.project = project  # across a portfolio: the root's path, which orders equal scores
 
 
 class _Term:

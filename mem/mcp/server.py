@@ -29,9 +29,8 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from mem import __version__
+from mem import __version__, index
 from mem.errors import MemError
-from mem.index import sync
 from mem.mcp import arguments as checks
 from mem.mcp import pipes, tools
 
@@ -158,7 +157,7 @@ def build(default_root: str) -> Server[Any]:
 
 def serve(default_root: str) -> None:
     """Serve on stdin/stdout until the client closes the stream."""
-    sync.keep_open(KEPT_INDEXES)
+    index.keep_open(KEPT_INDEXES)
     server = build(default_root)
     # What exists now (modules, the SDK's models and schemas, the tool table) lives as long
     # as the process: frozen, the collector never walks it again (an older generation's

@@ -7,8 +7,8 @@ returns the exact bytes to print, text or JSON; the CLI only echoes them.
 from __future__ import annotations
 
 from mem.core import js
-from mem.tuples import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

@@ -1,0 +1,131 @@
+"""The queries recall answers from: its sources, retired notes, records and score inputs."""
+
+from __future__ import annotations
+
+from mem.core import parse
+from mem.index.rows import ScoreInputs, StoredRecord
+from mem.layout import ARCHIVE_RANK_BASE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from mem.index.connection import Connection
+
+
+def has_lifecycle_events(conn: Connection) -> bool:
+    """Whether the project's lifecycle store holds any record (most projects have none)."""
+    return conn.execute("SELECT 1 FROM lifecycle LIMIT 1").fetchone() is not None
+
+
+def notes_headed(
+    conn: Connection, file_ids: list[int], headings: list[str]
+) -> list[tuple[int, int, int, str, str]]:
+    """(record id, file id, section, heading, text) of these files' notes with these headings."""
+    if not file_ids:
+        return []
+    files_list = ",".join(str(int(file_id)) for file_id in file_ids)
+    found: list[tuple[int, int, int, str, str]] = []
+    for start in range(0, len(headings), 500):  # far below SQLite's bound-parameter limit
+        chunk = headings[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        found += conn.execute(
+            "SELECT id, file_id, ordinal, ref, text FROM records WHERE kind = 'note'"
+            f" AND file_id IN ({files_list}) AND ref IN ({marks}) ORDER BY id",
+            chunk,
+        ).fetchall()
+    return found
+
+
+def fetch(conn: Connection, ids: list[int]) -> dict[int, StoredRecord]:
+    found: dict[int, StoredRecord] = {}
+    for start in range(0, len(ids), 500):  # stay far below SQLite's bound-parameter limit
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(
+            "SELECT r.id, r.kind, f.path, r.ref, r.text, r.line, f.project_id FROM records AS r"
+            f" JOIN files AS f ON f.id = r.file_id WHERE r.id IN ({marks})",
+            chunk,
+        )
+        for row in rows:
+            found[row[0]] = StoredRecord(*row)
+    return found
+
+
+def recall_file_ids(
+    conn: Connection, roots: Mapping[int, str], every_root: bool, include_archive: bool
+) -> tuple[dict[int, int], dict[int, str]]:
+    """The recall sources (journals, notes) of the roots (project id -> path; `every_root`:
+    they are all the index holds): file id -> rank, and file id -> the root's path."""
+    where = " WHERE kind IN ('journal', 'notes')"
+    if not every_root:
+        members = ",".join(str(int(project_id)) for project_id in roots)
+        where += f" AND project_id IN ({members})"
+    if not include_archive:
+        where += f" AND rank < {ARCHIVE_RANK_BASE}"
+    # Three lists in one row, split in C: thousands of rows cost more than their numbers.
+    ids, ranks, projects = conn.execute(
+        f"SELECT group_concat(id), group_concat(rank), group_concat(project_id) FROM files{where}"
+    ).fetchone()
+    if ids is None:
+        return {}, {}
+    file_ids = list(map(int, ids.split(",")))
+    paths = map(roots.__getitem__, map(int, projects.split(",")))
+    ranked = zip(file_ids, map(int, ranks.split(",")), strict=True)
+    return dict(ranked), dict(zip(file_ids, paths, strict=True))
+
+
+def retired_notes(conn: Connection, project_ids: list[int]) -> dict[int, tuple[str, str | None]]:
+    """Notes whose current revision is retired (deviation D10): record id -> (kind, successor).
+
+    The schema's `retired` view decides; the first applicable event of a note wins.
+    """
+    # Only roots whose lifecycle stores hold lines can retire a note; most hold none, and
+    # the view looks every file of each root named up.
+    with_events = {
+        row[0]
+        for row in conn.execute(
+            "SELECT DISTINCT f.project_id FROM lifecycle AS l JOIN files AS f ON f.id = l.file_id"
+        )
+    }
+    wanted = [project_id for project_id in project_ids if project_id in with_events]
+    if not wanted:
+        return {}
+    members = ",".join(str(int(project_id)) for project_id in wanted)
+    rows = conn.execute(
+        "SELECT id, kind, superseded_by FROM retired"
+        f" WHERE project_id IN ({members}) ORDER BY id, line DESC"
+    )
+    # Later lines first, so the earliest applicable event of each note is the one kept.
+    return {row[0]: (row[1], row[2]) for row in rows}
+
+
+def counts(conn: Connection) -> dict[str, int]:
+    return {
+        "files": conn.execute("SELECT count(*) FROM files").fetchone()[0],
+        "records": conn.execute("SELECT count(*) FROM records").fetchone()[0],
+    }
+
+
+def score_inputs(conn: Connection, ids: list[int], terms: list[str]) -> dict[int, ScoreInputs]:
+    """The term frequencies and lengths behind each record's score.
+
+    Postings group records by frequency and are not looked up by record, so the
+    frequencies are counted again from the stored text with the tokenizer the build used:
+    only `--explain` pays for it, on the few records it shows.
+    """
+    wanted = [term.encode("latin-1") for term in terms]
+    found: dict[int, ScoreInputs] = {}
+    # The ids go in chunks: stay far below SQLite's bound-parameter limit.
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for record_id, text, tokens, ts_ms, ts_local in conn.execute(
+            "SELECT id, text, tokens, ts_ms, coalesce(ts_local, 0) FROM records"
+            f" WHERE id IN ({marks})",
+            chunk,
+        ):
+            counts, _ = parse.term_counts(parse.token_bytes(text))
+            frequencies = tuple(counts.get(term, 0) for term in wanted)
+            found[record_id] = ScoreInputs(frequencies, tokens, ts_ms, ts_local)
+    return found
