@@ -571,17 +571,17 @@ def _sync_root(
     watch = "\n".join(watched)
     checkouts_settled = True
     if row.role == "project" and _names_checkout_files(conn, row.id):
-        from mem.index import checkouts  # only evidence that names files needs this module
+        from mem.index import checkout_rows  # only evidence that names files needs this module
 
         # The checkout files the evidence names, as the evidence now stands.
-        paths = checkouts.evidence_paths(conn, row.id).get(row.id, [])
+        paths = checkout_rows.evidence_paths(conn, row.id).get(row.id, [])
         checkout = index_sources.watch_paths(row.path, paths, [], settled_ns)
         if checkout:
             second, newest_checkout = index_sources.watch_signature_and_newest(row.path, checkout)
             signature, newest_ns = signature + second, max(newest_ns, newest_checkout)
             watch += "\n\n" + "\n".join(checkout)
-        read += checkouts.sync_checkouts(conn, row.id, row.path, paths)
-        checkouts_settled = checkouts.settled(conn, row.id)
+        read += checkout_rows.sync_checkouts(conn, row.id, row.path, paths)
+        checkouts_settled = checkout_rows.settled(conn, row.id)
     settled = newest_ns < settled_ns and checkouts_settled
     tables.update_project(conn, row.id, row.name, True, signature if settled else None, watch)
     return read
@@ -610,7 +610,7 @@ def _listed(row: ProjectRow) -> list[str]:
 
 def snapshot(conn: connection.Connection) -> dict[str, list[tuple[object, ...]]]:
     """Every root's content, as `snapshots.snapshot` gives it, keyed `<role> <path>: <table>`."""
-    from mem.index import checkouts, snapshots  # `mem index check` and the tests only
+    from mem.index import checkout_rows, snapshots  # `mem index check` and the tests only
 
     vectors = snapshots.postings_vectors(conn)  # decoded once for every root
     found: dict[str, list[tuple[object, ...]]] = {}
@@ -620,7 +620,7 @@ def snapshot(conn: connection.Connection) -> dict[str, list[tuple[object, ...]]]
         for table, table_rows in snapshots.snapshot(conn, row.id, vectors).items():
             assert isinstance(table_rows, list)
             found[f"{key}: {table}"] = table_rows
-        found[f"{key}: checkout_files"] = checkouts.snapshot(conn, row.id)
+        found[f"{key}: checkout_files"] = checkout_rows.snapshot(conn, row.id)
     found["orphan_postings"] = list(snapshots.orphan_postings(vectors))
     return found
 
