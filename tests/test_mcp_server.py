@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -428,6 +430,60 @@ def test_nothing_but_protocol_reaches_stdout(project: Path) -> None:
     assert all(reply["jsonrpc"] == "2.0" and "result" in reply for reply in replies)
     assert replies[0]["result"]["serverInfo"]["name"] == "mem"
     assert replies[3]["result"]["isError"] is True
+
+
+STRAY_OUTPUT_SERVER = """
+import os, sys
+from mem.mcp import server
+
+answer = server.Session.call
+
+def call(self, name, arguments):
+    os.write(1, b"stray bytes\\n")
+    print("stray print", flush=True)
+    return answer(self, name, arguments)
+
+server.Session.call = call
+server.serve(sys.argv[1])
+os.write(1, b"the wire again\\n")
+"""
+
+
+def test_stray_output_during_a_call_goes_to_stderr_and_the_wire_comes_back(
+    project: Path,
+) -> None:
+    output, errors = exchange(
+        [sys.executable, "-c", STRAY_OUTPUT_SERVER, str(project)],
+        request_lines(INITIALIZE, INITIALIZED, recall_request(2, "postgres")),
+        2,
+    )
+    *protocol, last = output.decode().splitlines()
+    replies = replies_of("\n".join(protocol).encode())
+    assert [reply["id"] for reply in replies] == [1, 2]
+    assert replies[1]["result"]["structuredContent"]["count"] > 0
+    assert last == "the wire again"
+    assert b"stray bytes" in errors and b"stray print" in errors
+
+
+def test_a_client_that_quits_mid_call_ends_the_server_quietly(project: Path) -> None:
+    requests = [recall_request(number, "postgres") for number in range(2, 200)]
+    with subprocess.Popen(
+        [*mem_command(), "mcp", "-d", str(project)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None
+        assert server.stderr is not None
+        server.stdin.write(request_lines(INITIALIZE, INITIALIZED, *requests))
+        server.stdin.flush()
+        assert replies_of(server.stdout.readline())[0]["id"] == 1
+        # Both ends at once, as when the client's process dies: answers are still due.
+        server.stdout.close()
+        server.stdin.close()
+        errors = server.stderr.read()
+        server.wait(timeout=60)
+    assert (server.returncode, errors) == (0, b"")
 
 
 def test_without_the_sdk_mcp_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:

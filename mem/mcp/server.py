@@ -11,8 +11,8 @@ wrapped as `{"result": ...}`, since the protocol requires an object; none of tod
 needs it); a warning the command prints on stderr follows as a second text block. A
 MemError, or arguments that do not fit the tool's input schema, is a tool error (`isError`)
 whose text is the message and whose structured content is the `--json` error object
-`{"error": message}`. The stdio transport (mem.mcp.pipes) points file descriptor 1 elsewhere
-while it serves, so a stray print can never corrupt the protocol stream.
+`{"error": message}`. The SDK's stdio transport points file descriptor 1 at stderr (and 0 at
+the null device) while it serves, so a stray print can never corrupt the protocol stream.
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ import anyio
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from mem import __version__, index
 from mem.errors import MemError
 from mem.mcp import arguments as checks
-from mem.mcp import pipes, tools
+from mem.mcp import tools
 
 INSTRUCTIONS = """\
 Project memory for this repository (decisions, lessons, patterns, a journal of agent work).
@@ -166,7 +167,12 @@ def serve(default_root: str) -> None:
     gc.freeze()
 
     async def run() -> None:
-        async with pipes.stdio() as (read_stream, write_stream):
+        async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
-    anyio.run(run)
+    try:
+        anyio.run(run)
+    except* BrokenPipeError:
+        # The client stopped reading (it quit mid-call): no one is left to answer, and the
+        # SDK's transport raises from its writer. The server ends as on end of input.
+        pass
