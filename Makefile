@@ -42,6 +42,12 @@ bench-portfolio: $(VENV)/.installed
 	$(PY) -m compileall -q mem
 	$(PY) bench/portfolio.py
 
+# The CLI reference in docs/cli.md, regenerated from the click commands (cog); make test
+# checks it is up to date.
+.PHONY: docs
+docs: $(VENV)/.installed
+	$(PY) -m cogapp -r docs/cli.md
+
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy
 	$(VENV)/bin/ruff check mem tests bench

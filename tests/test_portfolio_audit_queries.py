@@ -1,4 +1,5 @@
-"""Every audit query the README shows for the portfolio index returns rows on a real portfolio."""
+"""Every audit query docs/index-schema.md shows runs on a real portfolio's index; those of
+the portfolio index return rows there."""
 
 from __future__ import annotations
 
@@ -11,14 +12,14 @@ from portfolio_support import audited_portfolio
 
 from mem.index import check
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+SCHEMA_PAGE = Path(__file__).resolve().parent.parent / "docs" / "index-schema.md"
 
 
-def _portfolio_queries() -> list[tuple[list[str], str]]:
-    """(the statements that set it up, the query) for each query the README shows: a query
-    run through FTS5 first fills a temporary table on the same connection."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## Portfolios", 1)[1].split("\n## ", 1)[0]
+def _queries(heading: str) -> list[tuple[list[str], str]]:
+    """(the statements that set it up, the query) for each query the page shows under the
+    heading: a query run through FTS5 first fills a temporary table on the same connection."""
+    text = SCHEMA_PAGE.read_text(encoding="utf-8")
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
     queries, setup = [], []
     for block in re.findall(r"```sql\n(.*?)```", section, flags=re.DOTALL):
         for part in block.split(";"):
@@ -34,10 +35,11 @@ def _portfolio_queries() -> list[tuple[list[str], str]]:
     return queries
 
 
-QUERIES = _portfolio_queries()
+QUERIES = _queries("The portfolio index")
+PROJECT_QUERIES = _queries("The project index")
 
 
-def test_the_readme_shows_at_least_the_five_audits() -> None:
+def test_the_page_shows_at_least_the_five_portfolio_audits() -> None:
     text = "\n".join(query for _, query in QUERIES).lower()
     assert len(QUERIES) >= 5
     for needle in (
@@ -73,6 +75,18 @@ def test_each_audit_query_returns_rows(portfolio_index: str, setup: list[str], q
     finally:
         conn.close()
     assert rows, query
+
+
+def test_the_project_index_queries_run_on_the_same_schema(portfolio_index: str) -> None:
+    # A portfolio index has every table and view of a project index, with more roots.
+    assert len(PROJECT_QUERIES) >= 5
+    conn = sqlite3.connect(f"file:{portfolio_index}?mode=ro", uri=True)
+    try:
+        for setup, query in PROJECT_QUERIES:
+            assert not setup
+            conn.execute(query).fetchall()
+    finally:
+        conn.close()
 
 
 def test_the_full_text_audit_counts_each_projects_matching_notes(portfolio_index: str) -> None:
