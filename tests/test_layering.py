@@ -1,9 +1,13 @@
 """The house has visible layers: each package imports only the layers below it.
 
-    cli  ->  mcp  ->  commands  ->  render, index, files  ->  core  ->  layout, errors
+    cli  ->  mcp  ->  commands  ->  domain  ->  index, files  ->  core  ->  layout, errors
+                      commands  ->  render (pure)  ->  core
 
 `mcp` (the MCP server) is a second front end beside the CLI that never touches click; only
-`mem mcp` in the CLI starts it.
+`mem mcp` in the CLI starts it. Both front ends call a command's entry function, never the
+domain below it. A command is a leaf: no `mem.commands` module imports another one; what
+two commands share lives in `domain` (the readers of the stores, the audit, the registry).
+The domain hands back values: it renders nothing and is told the time.
 `tuples` (typing.NamedTuple without typing's start-up cost) sits below every layer.
 `clock` (the one reading of "now") sits beside the commands: only the CLI and the
 commands ask for the time, and they hand it down as a value.
@@ -27,7 +31,18 @@ ALLOWED: dict[str, set[str]] = {
     "index": {"files", "core", "errors", "layout", "tuples"},
     "render": {"core", "errors", "layout", "tuples"},
     "clock": {"core", "errors", "tuples"},
-    "commands": {"index", "files", "render", "core", "clock", "errors", "layout", "tuples"},
+    "domain": {"index", "files", "core", "errors", "layout", "tuples"},
+    "commands": {
+        "domain",
+        "index",
+        "files",
+        "render",
+        "core",
+        "clock",
+        "errors",
+        "layout",
+        "tuples",
+    },
     "mcp": {"commands", "index", "files", "render", "core", "clock", "errors", "layout", "tuples"},
     "cli": {
         "mcp",
@@ -96,6 +111,15 @@ def test_module_imports_point_one_way(module: Path) -> None:
             assert layer in layers, f"{module.name} imports {library}: only {sorted(layers)} may"
     if layer in PURE:
         assert not top_level & IMPURE, f"{layer} must stay pure: {sorted(top_level & IMPURE)}"
+
+
+COMMANDS = sorted((PACKAGE / "commands").glob("*.py"))
+
+
+@pytest.mark.parametrize("module", COMMANDS, ids=lambda path: path.name)
+def test_a_command_imports_no_other_command(module: Path) -> None:
+    siblings = sorted(name for name in _imports(module) if name.startswith("mem.commands"))
+    assert not siblings, f"{module.name} imports {siblings}: move what they share to mem.domain"
 
 
 def test_no_import_cycle() -> None:

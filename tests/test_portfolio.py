@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mem.commands import housekeeping, portfolio, scan
+from mem.domain import project_entries
 from mem.files import brain
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -103,7 +104,9 @@ def test_init_without_a_brain_creates_the_global_one(
     decisions = (project / ".agents/memory/decisions.md").read_text()
     for field in ("Context", "Decision", "Rationale", "Consequences", "Status"):
         assert f"**{field}**" in decisions
-    entry = (global_brain / "projects" / f"{scan.project_hash(str(project))}.yaml").read_text()
+    entry = (
+        global_brain / "projects" / f"{project_entries.project_hash(str(project))}.yaml"
+    ).read_text()
     assert entry.split("\n")[:2] == [f'path: "{project}"', 'name: "shop"']
     assert not entry.endswith("\n")
     # The templates' example entries are not memories: nothing to recall, nothing counted.
@@ -312,11 +315,11 @@ def test_scan_without_yes_writes_nothing_and_with_yes_indexes(
     done = ok(run_mem("scan", str(base), "--depth", "2", "--yes"))
     projects = isolated_env / ".bmad-plus" / "brain" / "projects"
     assert len(list(projects.glob("*.yaml"))) == 5
-    web = (projects / f"{scan.project_hash(str(base / 'web'))}.yaml").read_text()
+    web = (projects / f"{project_entries.project_hash(str(base / 'web'))}.yaml").read_text()
     assert web.split("\n") == [
         f'path: "{base / "web"}"',
         'name: "web"',
-        f'hash: "{scan.project_hash(str(base / "web"))}"',
+        f'hash: "{project_entries.project_hash(str(base / "web"))}"',
         'stack: "React"',
         'status: "active"',
         "bmad_installed: false",

@@ -401,7 +401,7 @@ def outcomes(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     from mem import render
     from mem.commands import outcomes as outcomes_
 
-    results = outcomes_.inspect(_directory(options))
+    results = outcomes_.listed(_directory(options))
     echo(render.outcomes(results, as_json=json_))
 
 
@@ -1062,14 +1062,18 @@ def _audit_secrets(
     allow_secret: tuple[str, ...],
     json_: bool,
 ) -> None:
-    from mem.commands import secret_audit
+    from mem.commands import audit_secrets
     from mem.render import secret_report
 
-    if not secrets_:
-        raise MemError("--portfolio and --allow-secret go with --secrets (mem audit --secrets).")
-    if memory_id is not None or root is not None or limit is not None:
-        raise MemError("--secrets takes no memory id, --root or --limit: it reads every file.")
-    result = secret_audit.audit(project, portfolio, allow_secret)
+    result = audit_secrets.audit_secrets(
+        project,
+        portfolio,
+        allow_secret,
+        asked=secrets_,
+        memory_id=memory_id,
+        checkout_root=root,
+        limit=limit,
+    )
     echo(secret_report.audit(result, as_json=json_))
     if result["count"]:
         sys.exit(1)
@@ -1099,11 +1103,11 @@ def supersede_command(
             --reason "Policy changed after review"
     """
     from mem import clock
-    from mem.commands import lifecycle
+    from mem.commands import supersede
     from mem.render import memory_views
 
     root = safe_paths.project_root(directory)
-    outcome = lifecycle.supersede(root, memory_id, successor, reason, clock.now_iso(), allow_secret)
+    outcome = supersede.supersede(root, memory_id, successor, reason, clock.now_iso(), allow_secret)
     echo(memory_views.lifecycle_outcome("supersede", outcome, as_json=json_))
 
 
@@ -1128,10 +1132,10 @@ def retract_command(
         mem retract mem_0123456789abcdef0123 --reason "The recorded conclusion was incorrect"
     """
     from mem import clock
-    from mem.commands import lifecycle
+    from mem.commands import retract
     from mem.render import memory_views
 
-    outcome = lifecycle.retract(
+    outcome = retract.retract(
         safe_paths.project_root(directory), memory_id, reason, clock.now_iso(), allow_secret
     )
     echo(memory_views.lifecycle_outcome("retract", outcome, as_json=json_))

@@ -18,9 +18,15 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 from mem import index
-from mem.commands import audit, evidence, lifecycle, memories, outcomes
 from mem.core import schema_docs
 from mem.core.memory import Memory, MemoryAudit
+from mem.domain import (
+    evidence_audit,
+    evidence_records,
+    lifecycle_events,
+    memories,
+    outcome_receipts,
+)
 from mem.errors import MemError
 from mem.files import gitrepo
 from mem.index import browse_copy
@@ -241,8 +247,8 @@ def gather_review(root: browse_copy.Root) -> browse_copy.Review:
         problems.append(browse_copy.Problem(project, "memories", str(error)))
         current = []
     try:
-        statuses: dict[tuple[str, str], lifecycle.Status] | None = lifecycle.statuses(
-            lifecycle.read_events(project), current
+        statuses: dict[tuple[str, str], lifecycle_events.Status] | None = lifecycle_events.statuses(
+            lifecycle_events.read_events(project), current
         )
     except MemError as error:
         problems.append(browse_copy.Problem(project, "lifecycle", str(error)))
@@ -253,7 +259,7 @@ def gather_review(root: browse_copy.Root) -> browse_copy.Review:
         problems.append(browse_copy.Problem(project, "evidence", str(error)))
         audits = {}
     try:
-        receipts = outcomes.inspect(project)
+        receipts = outcome_receipts.inspect(project)
     except MemError as error:
         problems.append(browse_copy.Problem(project, "outcomes", str(error)))
         receipts = []
@@ -306,13 +312,13 @@ def gather_review(root: browse_copy.Root) -> browse_copy.Review:
 
 def _audits(root: str, current: list[Memory]) -> dict[tuple[str, str], MemoryAudit]:
     """`mem audit`'s status of each memory that has evidence (of any revision)."""
-    records = evidence.read_records(root)
+    records = evidence_records.read_records(root)
     if not records:
         return {}
     identity = gitrepo.identity(root)
     with_evidence = {record["memory"]["id"] for record in records}
     return {
-        (memory.id, memory.revision): audit.audit_memory(memory, records, identity, root)
+        (memory.id, memory.revision): evidence_audit.audit_memory(memory, records, identity, root)
         for memory in current
         if memory.id in with_evidence
     }

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
-from mem.commands import memories, scan
 from mem.core import js, registry, secrets, templates
+from mem.domain import memories, project_entries
 from mem.errors import MemError
 from mem.files import brain, host, locking, safe_paths, writing
 
@@ -111,7 +111,7 @@ def _complete_global_brain(directory: str) -> list[str]:
 
 
 def _index_project(brain_dir: str, root: str, date: str) -> str:
-    relative = f"projects/{scan.project_hash(root)}.yaml"
+    relative = f"projects/{project_entries.project_hash(root)}.yaml"
     prior_text = safe_paths.read_bounded(brain_dir, relative)
     prior = {} if prior_text is None else registry.read_entry(prior_text)
     fields = {**prior}  # keep what a scan learned (stack, has_git)
@@ -119,7 +119,7 @@ def _index_project(brain_dir: str, root: str, date: str) -> str:
         {
             "path": root,
             "name": os.path.basename(root),
-            "hash": scan.project_hash(root),
+            "hash": project_entries.project_hash(root),
             "status": "active",
             "bmad_installed": True,
             "packs_installed": ["memory"],
@@ -130,7 +130,7 @@ def _index_project(brain_dir: str, root: str, date: str) -> str:
             brain_dir, relative
         )  # a re-run changes nothing but the link's linked_at
     fields["last_scanned"] = date
-    return scan.write_project_entry(brain_dir, fields)
+    return project_entries.write_project_entry(brain_dir, fields)
 
 
 # ---- handoff

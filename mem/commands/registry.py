@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem.commands import scan
 from mem.core import registry
+from mem.domain import project_entries
 from mem.errors import MemError
-from mem.files import brain, host, index_sources, safe_paths, writing
+from mem.files import brain, host, safe_paths, writing
 
 portfolio_brain = brain.portfolio_brain
 
@@ -27,35 +27,9 @@ def scan_brain(folder: str, explicit: str | None) -> str:
     return portfolio_brain(safe_paths.project_root(folder), explicit)
 
 
-def entries(brain_dir: str) -> list[dict[str, Any]]:
-    """Every registry entry that names a project, with whether its folder is there."""
-    found = []
-    for name in safe_paths.list_names(brain_dir, registry.ENTRY_DIRECTORY):
-        if not name.endswith(registry.ENTRY_SUFFIX):
-            continue
-        entry_file = os.path.join(brain_dir, registry.ENTRY_DIRECTORY, name)
-        fields = registry.read_entry(host.read_small_text(entry_file) or "")
-        path = fields.get("path")
-        if not isinstance(path, str) or not path:
-            continue
-        real = os.path.realpath(os.path.join(brain_dir, path))
-        entry_name = fields.get("name")
-        found.append(
-            {
-                "name": registry.project_name(
-                    entry_name if isinstance(entry_name, str) else None, real
-                ),
-                "path": real,
-                "entry": entry_file,
-                "found": index_sources.is_folder(real),
-            }
-        )
-    return sorted(found, key=lambda item: (item["path"], item["entry"]))
-
-
 def listed(root: str, explicit: str | None) -> dict[str, Any]:
     brain_dir = portfolio_brain(root, explicit)
-    projects = entries(brain_dir)
+    projects = project_entries.entries(brain_dir)
     return {
         "brain": brain_dir,
         "count": len(projects),
@@ -67,10 +41,11 @@ def listed(root: str, explicit: str | None) -> dict[str, Any]:
 def register(brain_dir: str, fields: dict[str, object], date: str) -> tuple[str, bool]:
     """Write a project's entry, keeping what an earlier entry learned; (path, changed)."""
     path = str(fields["path"])
-    relative = f"{registry.ENTRY_DIRECTORY}/{scan.project_hash(path)}{registry.ENTRY_SUFFIX}"
+    entry_hash = project_entries.project_hash(path)
+    relative = f"{registry.ENTRY_DIRECTORY}/{entry_hash}{registry.ENTRY_SUFFIX}"
     prior_text = host.read_small_text(os.path.join(brain_dir, relative))
     prior = {} if prior_text is None else registry.read_entry(prior_text)
-    merged = {"name": os.path.basename(path), **prior, **fields, "hash": scan.project_hash(path)}
+    merged = {"name": os.path.basename(path), **prior, **fields, "hash": entry_hash}
     if prior_text is not None and {k: v for k, v in merged.items() if k != "last_scanned"} == {
         k: v for k, v in prior.items() if k != "last_scanned"
     }:
@@ -95,7 +70,7 @@ def add(root: str, explicit: str | None, paths: list[str], now: str) -> dict[str
         raise MemError("Give at least one project directory to add.")
     brain_dir = portfolio_brain(root, explicit)
     projects = list(dict.fromkeys(_project_directory(path) for path in paths))
-    known = {item["path"]: item["entry"] for item in entries(brain_dir)}
+    known = {item["path"]: item["entry"] for item in project_entries.entries(brain_dir)}
     added = []
     for project in projects:
         if project in known:  # whatever its entry's file name: one project, one entry
@@ -103,14 +78,14 @@ def add(root: str, explicit: str | None, paths: list[str], now: str) -> dict[str
             continue
         entry, changed = register(brain_dir, {"path": project}, now[:10])
         added.append({"path": project, "entry": entry, "added": changed})
-    index_file = scan.rebuild_projects_index(brain_dir, now[:10])
+    index_file = project_entries.rebuild_projects_index(brain_dir, now[:10])
     return {"brain": brain_dir, "projects": added, "projectsIndex": index_file}
 
 
 def remove(root: str, explicit: str | None, target: str, now: str) -> dict[str, Any]:
     """Unregister one project, named by its path or its name; its files are not touched."""
     brain_dir = portfolio_brain(root, explicit)
-    known = entries(brain_dir)
+    known = project_entries.entries(brain_dir)
     real = os.path.realpath(os.path.abspath(target))
     matching = [item for item in known if item["path"] == real]
     if not matching:
@@ -125,5 +100,5 @@ def remove(root: str, explicit: str | None, target: str, now: str) -> dict[str, 
         relative = os.path.relpath(item["entry"], brain_dir).replace(os.sep, "/")
         writing.remove_owned(brain_dir, relative)
         removed.append({"path": item["path"], "name": item["name"], "entry": item["entry"]})
-    index_file = scan.rebuild_projects_index(brain_dir, now[:10])
+    index_file = project_entries.rebuild_projects_index(brain_dir, now[:10])
     return {"brain": brain_dir, "removed": removed, "projectsIndex": index_file}

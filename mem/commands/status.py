@@ -6,8 +6,8 @@ import os
 from typing import Any
 
 from mem import index, layout
-from mem.commands import housekeeping, secret_audit
 from mem.core import js, ndjson
+from mem.domain import stored_secrets
 from mem.files import brain, host, index_sources, locking, safe_paths
 from mem.index import check, portfolio
 
@@ -92,7 +92,7 @@ def health(project: dict[str, Any], global_: dict[str, Any]) -> dict[str, Any]:
 
 def store_sizes(root: str) -> list[dict[str, Any]]:
     found = []
-    for name, relative in housekeeping.STORES.items():
+    for name, relative in layout.ARCHIVABLE.items():
         info = host.file_info(os.path.join(root, relative))
         size = 0 if info is None else info.st_size
         entry: dict[str, Any] = {
@@ -107,7 +107,7 @@ def store_sizes(root: str) -> list[dict[str, Any]]:
 
 
 def receipts(root: str) -> int:
-    path = os.path.join(root, housekeeping.STORES["outcomes"])
+    path = os.path.join(root, layout.ARCHIVABLE["outcomes"])
     text = host.read_small_text(path) if os.path.isfile(path) else None
     return 0 if text is None else sum(1 for _ in ndjson.distinct_lines(text))
 
@@ -145,7 +145,7 @@ def status(root: str) -> dict[str, Any]:
         "findings": check.store_findings(root),
         "lock": lock_state(root),
         "index": check.state(root),
-        "secrets": secret_audit.summary(root),
+        "secrets": stored_secrets.summary(root),
     }
 
 
@@ -153,9 +153,7 @@ def portfolio_status(
     root: str, explicit: str | None, progress: portfolio.Progress | None = None
 ) -> dict[str, Any]:
     """`mem status --portfolio`: one row per root of the portfolio, from its index."""
-    from mem.commands import registry
-
-    brain_dir = registry.portfolio_brain(root, explicit)
+    brain_dir = brain.portfolio_brain(root, explicit)
 
     def read(conn: index.Connection) -> tuple[list[portfolio.Summary], str]:
         return portfolio.summaries(conn), conn.execute("PRAGMA database_list").fetchone()[2]

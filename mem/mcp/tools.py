@@ -17,12 +17,13 @@ from mem.commands import (
     audit,
     context,
     evidence,
-    lifecycle,
     observe,
     outcomes,
     recall,
     reinforce,
+    retract,
     status,
+    supersede,
     write,
 )
 from mem.core import js, patterns
@@ -164,7 +165,7 @@ def _observe(root: str, arguments: Arguments) -> Answer:
 
 
 def _outcomes(root: str, arguments: Arguments) -> Answer:
-    return Answer(render.outcomes(outcomes.inspect(root), as_json=True))
+    return Answer(render.outcomes(outcomes.listed(root), as_json=True))
 
 
 def _context(root: str, arguments: Arguments) -> Answer:
@@ -196,7 +197,7 @@ def _evidence_list(root: str, arguments: Arguments) -> Answer:
 
 
 def _supersede(root: str, arguments: Arguments) -> Answer:
-    outcome = lifecycle.supersede(
+    outcome = supersede.supersede(
         root,
         arguments["memory_id"],
         arguments.get("with"),
@@ -208,7 +209,7 @@ def _supersede(root: str, arguments: Arguments) -> Answer:
 
 
 def _retract(root: str, arguments: Arguments) -> Answer:
-    outcome = lifecycle.retract(
+    outcome = retract.retract(
         root, arguments["memory_id"], arguments.get("reason"), clock.now_iso(), _allowed(arguments)
     )
     return Answer(memory_views.lifecycle_outcome("retract", outcome, as_json=True))
