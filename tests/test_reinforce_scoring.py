@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mem.commands import reinforce
-from mem.commands.write import parse_signals
 from mem.core import js, patterns
 from mem.core.patterns import Score
+from mem.domain.reward_signals import parse_signals
 from mem.errors import MemError
 from mem.files import writing
 from mem.index import pattern_rows

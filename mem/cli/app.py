@@ -374,18 +374,19 @@ def write(
     from mem import clock, render
     from mem.commands import write
 
-    signals = write.parse_signals(options["eval"], options["accept"], options["ci"])
-    event = write.build_event(
+    event = write.write(
+        _directory(options),
         clock.now_iso(),
-        options["agent"],
-        options["cli"],
-        options["model"],
-        options["task"],
-        options["outcome"],
-        signals,
+        agent=options["agent"],
+        cli=options["cli"],
+        model=options["model"],
+        task=options["task"],
+        outcome=options["outcome"],
+        eval_=options["eval"],
+        accept=options["accept"],
+        ci=options["ci"],
+        allow_secrets=allow_secret,
     )
-    root = _directory(options)
-    write.append_event(root, event, allow_secret)
     echo(render.write(event, as_json=json_))
 
 
@@ -424,12 +425,6 @@ def brain_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
-def _portfolio_brain(directory: str | None, brain: str | None) -> str:
-    from mem.files import brain as brains
-
-    return brains.portfolio_brain(safe_paths.project_root(directory), brain)
-
-
 @index_group.command(name="path")
 @directory_option
 @portfolio_options
@@ -442,19 +437,14 @@ def index_path(directory: str | None, portfolio_: bool, brain: str | None, json_
         sqlite3 "$(mem index path)" 'SELECT count(*) FROM notes'
         sqlite3 "$(mem index path --portfolio)" 'SELECT project_name, count(*) FROM notes'
     """
-    from mem import index
     from mem.cli import progress
-    from mem.index import check, healing
+    from mem.commands import index_cache
     from mem.render import report
 
-    if portfolio_:
-        with progress.Progress("mem index: syncing the portfolio index") as shown:
-            path = check.portfolio_path(_portfolio_brain(directory, brain), shown.sync_step)
-    else:
-        root = safe_paths.project_root(directory)
-        healing.sync_project(root)
-        path = index.index_path(root, "project")
-    echo(report.index_path({"path": path}, as_json=json_))
+    root = safe_paths.project_root(directory)
+    with progress.Progress("mem index: syncing the portfolio index") as shown:
+        result = index_cache.index_path(root, portfolio_, brain, shown.sync_step)
+    echo(report.index_path(result, as_json=json_))
 
 
 @index_group.command(name="check")
@@ -472,15 +462,12 @@ def index_check(directory: str | None, portfolio_: bool, brain: str | None, json
         mem index check --portfolio
     """
     from mem.cli import progress
-    from mem.files import safe_paths
-    from mem.index import check
+    from mem.commands import index_cache
     from mem.render import report
 
-    if portfolio_:
-        with progress.Progress("mem index: checking the portfolio index") as shown:
-            result = check.portfolio_check(_portfolio_brain(directory, brain), shown.sync_step)
-    else:
-        result = check.check(safe_paths.project_root(directory))
+    root = safe_paths.project_root(directory)
+    with progress.Progress("mem index: checking the portfolio index") as shown:
+        result = index_cache.index_check(root, portfolio_, brain, shown.sync_step)
     echo(report.index_check(result, as_json=json_))
     if not result["ok"]:
         sys.exit(1)
@@ -499,15 +486,12 @@ def index_rebuild(directory: str | None, portfolio_: bool, brain: str | None, js
         mem index rebuild --portfolio
     """
     from mem.cli import progress
-    from mem.files import safe_paths
-    from mem.index import check
+    from mem.commands import index_cache
     from mem.render import report
 
-    if portfolio_:
-        with progress.Progress("mem index: rebuilding the portfolio index") as shown:
-            result = check.portfolio_rebuild(_portfolio_brain(directory, brain), shown.sync_step)
-    else:
-        result = check.rebuild(safe_paths.project_root(directory))
+    root = safe_paths.project_root(directory)
+    with progress.Progress("mem index: rebuilding the portfolio index") as shown:
+        result = index_cache.index_rebuild(root, portfolio_, brain, shown.sync_step)
     echo(report.index_rebuild(result, as_json=json_))
 
 
@@ -750,20 +734,20 @@ def scan(
     """
     from mem import clock
     from mem.cli import progress
-    from mem.commands import registry
     from mem.commands import scan as scan_
     from mem.render import report
 
-    options = scan_.Options(
-        scan_.parse_count("depth", depth, 4, minimum=0),  # depth 0: only the folder itself
-        scan_.parse_count("active-days", active_days, 30),
-        scan_.parse_count("paused-days", paused_days, 180),
-    )
-    folder = path or directory or "."
-    brain_dir = registry.scan_brain(folder, brain) if register else None
     with progress.Progress("scanning") as shown:
         result = scan_.scan(
-            folder, options, clock.now_iso(), yes or register, shown.update, brain_dir
+            path or directory or ".",
+            clock.now_iso(),
+            depth=depth,
+            active_days=active_days,
+            paused_days=paused_days,
+            index=yes,
+            register=register,
+            explicit=brain,
+            progress=shown.update,
         )
     echo(report.scan(result, yes or register, as_json=json_))
 
@@ -913,16 +897,18 @@ def reinforce(
         mem reinforce --pattern "chromadb batch ingestion" --eval 0.9 --accept yes --ci pass
     """
     from mem import clock, render
-    from mem.commands import reinforce, write
-    from mem.core import patterns
+    from mem.commands import reinforce
 
-    signals = write.parse_signals(options["eval"], options["accept"], options["ci"])
-    evidence = patterns.parse_evidence(options["evidence"])
-    root = _directory(options)
-    result = reinforce.reinforce(
-        root, options["pattern"], signals, evidence, clock.now_iso(), allow_secret
+    result, warning = reinforce.reinforce(
+        _directory(options),
+        clock.now_iso(),
+        pattern=options["pattern"],
+        eval_=options["eval"],
+        accept=options["accept"],
+        ci=options["ci"],
+        evidence=options["evidence"],
+        allow_secrets=allow_secret,
     )
-    warning = reinforce.missing_section_warning(root, result.pattern_id)
     if warning is not None:
         echo(f"mem reinforce: warning: {warning}\n", err=True)
     echo(render.reinforce(result, as_json=json_))
@@ -1048,7 +1034,7 @@ def audit_command(
     if secrets_ or portfolio or allow_secret:
         _audit_secrets(project, memory_id, root, limit, secrets_, portfolio, allow_secret, json_)
         return
-    results, total = audit.audit(project, memory_id, root, audit.parse_limit(limit))
+    results, total = audit.audit(project, memory_id, root, limit)
     echo(memory_views.audit(results, total, as_json=json_))
 
 
@@ -1256,15 +1242,10 @@ def browse_command(
         echo("mem browse: stop with Ctrl-C.\n", err=True)
 
     root = safe_paths.project_root(directory)
-    port_number = browse.parse_port(port)
-    if not portfolio_:
-        if brain is not None:
-            raise MemError("--brain needs --portfolio.")
-        browse.serve(root, port_number, ready)
-        return
     with shown:
-        brain_dir = _portfolio_brain(directory, brain)
-        browse.serve(root, port_number, ready, brain=brain_dir, progress=shown.sync_step)
+        browse.browse(
+            root, port, ready, portfolio=portfolio_, explicit=brain, progress=shown.sync_step
+        )
 
 
 def main() -> NoReturn:

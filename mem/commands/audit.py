@@ -26,9 +26,10 @@ def parse_limit(text: str | None) -> int:
 
 
 def audit(
-    root: str, wanted: str | None, checkout_root: str | None, limit: int
+    root: str, wanted: str | None, checkout_root: str | None, limit_text: str | None
 ) -> tuple[list[MemoryAudit], int]:
     """(audits shown, memories with evidence); one memory when `wanted` is given."""
+    limit = parse_limit(limit_text)
     checkout = os.path.realpath(checkout_root) if checkout_root else root
     current = memories.load(root)
     records = evidence_records.read_records(root)

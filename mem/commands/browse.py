@@ -28,6 +28,7 @@ from mem.domain import (
     outcome_receipts,
 )
 from mem.errors import MemError
+from mem.files import brain as brains
 from mem.files import gitrepo
 from mem.index import browse_copy
 from mem.render import datasette_metadata
@@ -57,6 +58,26 @@ def parse_port(text: str | None) -> int:
     if not stripped.isdigit() or int(stripped) > 65535:
         raise MemError("--port must be an integer from 0 to 65535 (0: any free port)")
     return int(stripped)
+
+
+def browse(
+    root: str,
+    port: str | None,
+    on_ready: Callable[[Served], None],
+    *,
+    portfolio: bool = False,
+    explicit: str | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> None:
+    """`mem browse [--portfolio [--brain PATH]] [--port N]`: serve until SIGINT or SIGTERM."""
+    port_number = parse_port(port)
+    if not portfolio:
+        if explicit is not None:
+            raise MemError("--brain needs --portfolio.")
+        serve(root, port_number, on_ready)
+        return
+    brain_dir = brains.portfolio_brain(root, explicit)
+    serve(root, port_number, on_ready, brain=brain_dir, progress=progress)
 
 
 def serve(

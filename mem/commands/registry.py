@@ -14,17 +14,9 @@ from typing import Any
 from mem.core import registry
 from mem.domain import project_entries
 from mem.errors import MemError
-from mem.files import brain, host, safe_paths, writing
+from mem.files import brain, host, writing
 
 portfolio_brain = brain.portfolio_brain
-
-
-def scan_brain(folder: str, explicit: str | None) -> str:
-    """Where `mem scan FOLDER --register` registers: --portfolio, else the brain detected
-    from the scanned folder (its `_brain/` or a parent's, $BMAD_PLUS_BRAIN, the global one)."""
-    if not os.path.isdir(folder):
-        raise MemError(f"Directory not found: {os.path.abspath(folder)}")
-    return portfolio_brain(safe_paths.project_root(folder), explicit)
 
 
 def listed(root: str, explicit: str | None) -> dict[str, Any]:

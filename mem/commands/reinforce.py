@@ -7,10 +7,11 @@ from the files themselves (the index is only a cache for audits).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from mem import clock, layout
 from mem.core import js, parse, patterns, secrets
+from mem.domain import reward_signals
 from mem.errors import MemError
 from mem.files import locking, safe_paths, writing
 
@@ -40,7 +41,30 @@ def read_scores(root: str) -> dict[str, Any]:
     return scores
 
 
+class Reinforced(NamedTuple):
+    result: patterns.Reinforcement
+    warning: str | None  # D12: the pattern names no section of patterns.md
+
+
 def reinforce(
+    root: str,
+    now: str,
+    *,
+    pattern: str | None,
+    eval_: str | None = None,
+    accept: str | None = None,
+    ci: str | None = None,
+    evidence: str | None = None,
+    allow_secrets: Iterable[str] = (),
+) -> Reinforced:
+    """Fold the reward the option texts give into the pattern's score, with the D12 warning."""
+    signals = reward_signals.parse_signals(eval_, accept, ci)
+    evidence_ids = patterns.parse_evidence(evidence)
+    result = _fold(root, pattern, signals, evidence_ids, now, allow_secrets)
+    return Reinforced(result, missing_section_warning(root, result.pattern_id))
+
+
+def _fold(
     root: str,
     pattern_id: str | None,
     signals: dict[str, Any],

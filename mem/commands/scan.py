@@ -59,6 +59,14 @@ class Options:
     paused_days: int = 180
 
 
+def scan_brain(folder: str, explicit: str | None) -> str:
+    """Where `mem scan FOLDER --register` registers: --brain, else the brain detected
+    from the scanned folder (its `_brain/` or a parent's, $BMAD_PLUS_BRAIN, the global one)."""
+    if not os.path.isdir(folder):
+        raise MemError(f"Directory not found: {os.path.abspath(folder)}")
+    return brain.portfolio_brain(safe_paths.project_root(folder), explicit)
+
+
 def parse_count(name: str, text: str | None, default: int, minimum: int = 1) -> int:
     """An integer option of at least `minimum`; anything else is an error, not a silent default."""
     if text is None:
@@ -157,14 +165,25 @@ def discover(
 
 def scan(
     directory: str,
-    options: Options,
     now: str,
-    index: bool,
+    *,
+    depth: str | None = None,
+    active_days: str | None = None,
+    paused_days: str | None = None,
+    index: bool = False,
+    register: bool = False,
+    explicit: str | None = None,
     progress: Callable[[str], None] | None = None,
-    brain_dir: str | None = None,
 ) -> dict[str, object]:
-    """Find projects; with `index`, write their entries in the global brain (or `brain_dir`:
-    `--register` registers them in the portfolio's brain)."""
+    """Find projects; with `index` (--yes), write their entries in the global brain; with
+    `register`, in the portfolio's brain (`explicit`, --brain, else the folder's)."""
+    options = Options(
+        parse_count("depth", depth, 4, minimum=0),  # depth 0: only the folder itself
+        parse_count("active-days", active_days, 30),
+        parse_count("paused-days", paused_days, 180),
+    )
+    brain_dir = scan_brain(directory, explicit) if register else None
+    index = index or register
     if not os.path.isdir(directory):
         raise MemError(f"Directory not found: {os.path.abspath(directory)}")
     root = safe_paths.project_root(directory)  # as `mem init` resolves it: one hash per project

@@ -26,7 +26,7 @@ from mem.commands import (
     supersede,
     write,
 )
-from mem.core import js, patterns
+from mem.core import js
 from mem.files import safe_paths
 from mem.render import memory_views, report
 
@@ -100,14 +100,6 @@ def _option(value: Any) -> str | None:
     return js.number_to_string(value)
 
 
-def _signals(arguments: Arguments) -> dict[str, Any]:
-    return write.parse_signals(
-        _option(arguments.get("eval")),
-        _option(arguments.get("accept")),
-        _option(arguments.get("ci")),
-    )
-
-
 def _allowed(arguments: Arguments) -> tuple[str, ...]:
     return tuple(arguments.get("allow_secret", ()))
 
@@ -132,26 +124,33 @@ def _recall(root: str, arguments: Arguments) -> Answer:
 
 
 def _write(root: str, arguments: Arguments) -> Answer:
-    event = write.build_event(
+    event = write.write(
+        root,
         clock.now_iso(),
-        arguments.get("agent"),
-        arguments.get("cli"),
-        arguments.get("model"),
-        arguments.get("task"),
-        arguments.get("outcome"),
-        _signals(arguments),
+        agent=arguments.get("agent"),
+        cli=arguments.get("cli"),
+        model=arguments.get("model"),
+        task=arguments.get("task"),
+        outcome=arguments.get("outcome"),
+        eval_=_option(arguments.get("eval")),
+        accept=_option(arguments.get("accept")),
+        ci=_option(arguments.get("ci")),
+        allow_secrets=_allowed(arguments),
     )
-    write.append_event(root, event, _allowed(arguments))
     return Answer(render.write(event, as_json=True))
 
 
 def _reinforce(root: str, arguments: Arguments) -> Answer:
-    signals = _signals(arguments)
-    evidence_ids = patterns.parse_evidence(arguments.get("evidence"))
-    result = reinforce.reinforce(
-        root, arguments.get("pattern"), signals, evidence_ids, clock.now_iso(), _allowed(arguments)
+    result, warning = reinforce.reinforce(
+        root,
+        clock.now_iso(),
+        pattern=arguments.get("pattern"),
+        eval_=_option(arguments.get("eval")),
+        accept=_option(arguments.get("accept")),
+        ci=_option(arguments.get("ci")),
+        evidence=arguments.get("evidence"),
+        allow_secrets=_allowed(arguments),
     )
-    warning = reinforce.missing_section_warning(root, result.pattern_id)
     return Answer(render.reinforce(result, as_json=True), () if warning is None else (warning,))
 
 
@@ -174,8 +173,9 @@ def _context(root: str, arguments: Arguments) -> Answer:
 
 
 def _audit(root: str, arguments: Arguments) -> Answer:
-    limit = audit.parse_limit(_option(arguments.get("limit")))
-    results, total = audit.audit(root, arguments.get("memory_id"), arguments.get("root"), limit)
+    results, total = audit.audit(
+        root, arguments.get("memory_id"), arguments.get("root"), _option(arguments.get("limit"))
+    )
     return Answer(memory_views.audit(results, total, as_json=True))
 
 
