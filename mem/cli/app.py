@@ -525,17 +525,17 @@ def init(
         mem init --agents AGENTS.md CLAUDE.md GEMINI.md
     """
     from mem import clock
-    from mem.commands import agents as agents_
-    from mem.commands import portfolio
+    from mem.commands import init as init_
+    from mem.commands import init_agents
     from mem.render import report
 
-    agents_.check_usage(agents, remove_, list(files))
+    init_agents.check_usage(agents, remove_, list(files))
     if agents:
         root = safe_paths.project_root(directory)
-        change = agents_.remove if remove_ else agents_.install
+        change = init_agents.remove if remove_ else init_agents.install
         echo(report.agents(change(root, list(files)), as_json=json_))
         return
-    result = portfolio.init(safe_paths.project_root(directory), clock.now_iso())
+    result = init_.init(safe_paths.project_root(directory), clock.now_iso())
     for warning in result["warnings"]:
         echo(f"mem init: warning: {warning}\n", err=True)
     echo(report.init(result, as_json=json_))
@@ -624,11 +624,11 @@ def portfolio_add(
         mem portfolio add ~/dev/shop ~/dev/billing
     """
     from mem import clock
-    from mem.commands import registry
+    from mem.commands import portfolio
     from mem.render import portfolio_views
 
     root = safe_paths.project_root(directory)
-    result = registry.add(root, brain, list(paths), clock.now_iso())
+    result = portfolio.add(root, brain, list(paths), clock.now_iso())
     echo(portfolio_views.added(result, as_json=json_))
 
 
@@ -643,10 +643,10 @@ def portfolio_list(directory: str | None, brain: str | None, json_: bool) -> Non
     Example:
         mem portfolio list --json
     """
-    from mem.commands import registry
+    from mem.commands import portfolio
     from mem.render import portfolio_views
 
-    result = registry.listed(safe_paths.project_root(directory), brain)
+    result = portfolio.listed(safe_paths.project_root(directory), brain)
     echo(portfolio_views.listed(result, as_json=json_))
 
 
@@ -665,11 +665,11 @@ def portfolio_remove(project: str, directory: str | None, brain: str | None, jso
         mem portfolio remove billing
     """
     from mem import clock
-    from mem.commands import registry
+    from mem.commands import portfolio
     from mem.render import portfolio_views
 
     root = safe_paths.project_root(directory)
-    result = registry.remove(root, brain, project, clock.now_iso())
+    result = portfolio.remove(root, brain, project, clock.now_iso())
     echo(portfolio_views.removed(result, as_json=json_))
 
 
@@ -693,11 +693,11 @@ def export(
         mem export --output /tmp/brain.md
     """
     from mem import clock
-    from mem.commands import portfolio
+    from mem.commands import export as export_
     from mem.render import report
 
     root = safe_paths.project_root(directory)
-    result = portfolio.export(root, clock.now_iso(), output, force, allow_secret)
+    result = export_.export(root, clock.now_iso(), output, force, allow_secret)
     echo(report.export(result, as_json=json_))
 
 
@@ -776,14 +776,14 @@ def handoff(
         mem handoff --topic "auth refactor" --from notes/handoff.md
     """
     from mem import clock
-    from mem.commands import portfolio
+    from mem.commands import handoff as handoff_
     from mem.render import report
 
     if (from_ is None) == (not stdin):
         raise MemError("Give exactly one of --from FILE or --stdin.")
-    text = sys.stdin.read() if stdin else portfolio.read_input_file(from_ or "")
+    text = sys.stdin.read() if stdin else handoff_.read_input_file(from_ or "")
     root = safe_paths.project_root(directory)
-    result = portfolio.handoff(root, topic, text, clock.now_iso(), allow_secret)
+    result = handoff_.handoff(root, topic, text, clock.now_iso(), allow_secret)
     echo(report.handoff(result, as_json=json_))
 
 
@@ -800,10 +800,10 @@ def consolidate(directory: str | None, json_: bool) -> None:
         mem consolidate --json
     """
     from mem import clock
-    from mem.commands import portfolio
+    from mem.commands import consolidate as consolidate_
     from mem.render import report
 
-    result = portfolio.consolidate(safe_paths.project_root(directory), clock.now_iso())
+    result = consolidate_.consolidate(safe_paths.project_root(directory), clock.now_iso())
     echo(report.consolidate(result, as_json=json_))
 
 
@@ -831,11 +831,11 @@ def promote(
         mem promote mem_0123456789abcdef0123 --approve --by alice
     """
     from mem import clock
-    from mem.commands import portfolio
+    from mem.commands import promote as promote_
     from mem.render import report
 
     root = safe_paths.project_root(directory)
-    result = portfolio.promote(root, memory_id, approve, by, clock.now_iso(), allow_secret)
+    result = promote_.promote(root, memory_id, approve, by, clock.now_iso(), allow_secret)
     echo(report.promote(result, as_json=json_))
 
 
@@ -854,12 +854,10 @@ def archive(store: str, directory: str | None, approve: bool, json_: bool) -> No
         mem archive journal --approve
     """
     from mem import clock
-    from mem.commands import housekeeping
+    from mem.commands import archive as archive_
     from mem.render import report
 
-    result = housekeeping.archive(
-        safe_paths.project_root(directory), store, approve, clock.now_iso()
-    )
+    result = archive_.archive(safe_paths.project_root(directory), store, approve, clock.now_iso())
     echo(report.archive(result, as_json=json_))
 
 
@@ -875,11 +873,10 @@ def unlock(directory: str | None, json_: bool) -> None:
     Example:
         mem unlock
     """
-    from mem.commands import housekeeping
-    from mem.files import safe_paths
+    from mem.commands import unlock as unlock_
     from mem.render import report
 
-    echo(report.unlock(housekeeping.unlock(safe_paths.project_root(directory)), as_json=json_))
+    echo(report.unlock(unlock_.unlock(safe_paths.project_root(directory)), as_json=json_))
 
 
 @cli.command(cls=LegacyCommand)
@@ -926,9 +923,9 @@ def patterns_command(directory: str | None, json_: bool) -> None:
         mem patterns --json
     """
     from mem import render
-    from mem.commands import reinforce
+    from mem.commands import patterns
 
-    listed = reinforce.scored_patterns(safe_paths.project_root(directory))
+    listed = patterns.listed(safe_paths.project_root(directory))
     echo(render.patterns(listed, as_json=json_))
 
 

@@ -19,6 +19,7 @@ from mem.commands import (
     evidence,
     observe,
     outcomes,
+    patterns,
     recall,
     reinforce,
     retract,
@@ -155,7 +156,7 @@ def _reinforce(root: str, arguments: Arguments) -> Answer:
 
 
 def _patterns(root: str, arguments: Arguments) -> Answer:
-    return Answer(render.patterns(reinforce.scored_patterns(root), as_json=True))
+    return Answer(render.patterns(patterns.listed(root), as_json=True))
 
 
 def _observe(root: str, arguments: Arguments) -> Answer:
