@@ -9,7 +9,7 @@ from typing import Any
 from mem import layout
 from mem.core import js, ndjson
 from mem.errors import MemError
-from mem.files import host, index_sources, locking, safe_paths, writing
+from mem.files import index_sources, locking, machine_paths, safe_paths, writing
 
 STORES = layout.ARCHIVABLE
 ARCHIVE_DIR = layout.ARCHIVE_DIR
@@ -56,7 +56,7 @@ def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
     # A dry run reads only; the move happens under the lock every writer of the store takes.
     with locking.writer_lock(root) if approve else contextlib.nullcontext():
         path = safe_paths.safe_path(root, relative)
-        info = host.file_info(path)
+        info = machine_paths.file_info(path)
         if info is None or info.st_size == 0:
             raise MemError(f"{relative} is empty; there is nothing to archive.")
         content = index_sources.read_source(path).decode("utf-8", errors="replace")

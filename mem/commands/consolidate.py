@@ -14,7 +14,7 @@ from typing import Any
 from mem import layout
 from mem.core import js, registry
 from mem.domain import memories
-from mem.files import brain, host, safe_paths
+from mem.files import brain, machine_paths, safe_paths
 
 STALE_DECISION_DAYS = 90
 DAY_MS = 86_400_000
@@ -163,7 +163,7 @@ def _promotion_candidates(
             continue
         headings: set[str] = set()
         for relative in (f"{layout.AGENTS_MEMORY}/lessons.md", f"{layout.BMAD_MEMORY}/lessons.md"):
-            text = host.read_small_text(os.path.join(other, relative)) or ""
+            text = machine_paths.read_small_text(os.path.join(other, relative)) or ""
             headings |= {_normalised(m.heading) for m in memories.from_text(relative, text)}
         for heading in headings:
             elsewhere.setdefault(heading, []).append(other)

@@ -11,7 +11,7 @@ from typing import Any
 from mem import layout
 from mem.core import js, secrets
 from mem.errors import MemError
-from mem.files import host, writing
+from mem.files import machine_paths, writing
 
 SESSIONS = layout.SESSIONS
 MAX_SLUG = 60
@@ -27,7 +27,7 @@ def slug(topic: str) -> str:
 def read_input_file(path: str) -> str:
     if not os.path.isfile(path):
         raise MemError(f"Cannot read {path}: no such file.")
-    text = host.read_small_text(path)
+    text = machine_paths.read_small_text(path)
     if text is None:
         raise MemError(f"Cannot read {path}: unreadable or larger than 2 MiB.")
     return text

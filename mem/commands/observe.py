@@ -14,7 +14,7 @@ from typing import Any
 from mem.core import js, receipts, secrets
 from mem.domain import outcome_receipts
 from mem.errors import MemError
-from mem.files import host, locking, nexus, safe_paths, writing
+from mem.files import locking, machine_paths, nexus, safe_paths, writing
 
 # what a receipt copies from the observation
 WRITTEN = ("runId", "taskId", "memory", "scope", "interpretation", "supersedes", "contradicts")
@@ -27,7 +27,7 @@ def observe(
     relative = input_path or ""  # no --input: the safe path refuses it as not normalized
     text = safe_paths.read_bounded(root, relative)
     if text is None:
-        raise MemError(host.missing_file_message(os.path.join(root, relative)))
+        raise MemError(machine_paths.missing_file_message(os.path.join(root, relative)))
     try:
         value = js.parse_json(text)
     except ValueError as error:

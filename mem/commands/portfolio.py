@@ -14,7 +14,7 @@ from typing import Any
 from mem.core import registry
 from mem.domain import project_entries
 from mem.errors import MemError
-from mem.files import brain, host, writing
+from mem.files import brain, machine_paths, writing
 
 
 def listed(root: str, explicit: str | None) -> dict[str, Any]:
@@ -33,7 +33,7 @@ def register(brain_dir: str, fields: dict[str, object], date: str) -> tuple[str,
     path = str(fields["path"])
     entry_hash = project_entries.project_hash(path)
     relative = f"{registry.ENTRY_DIRECTORY}/{entry_hash}{registry.ENTRY_SUFFIX}"
-    prior_text = host.read_small_text(os.path.join(brain_dir, relative))
+    prior_text = machine_paths.read_small_text(os.path.join(brain_dir, relative))
     prior = {} if prior_text is None else registry.read_entry(prior_text)
     merged = {"name": os.path.basename(path), **prior, **fields, "hash": entry_hash}
     if prior_text is not None and {k: v for k, v in merged.items() if k != "last_scanned"} == {

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from mem.core import js
 from mem.domain import project_entries
 from mem.errors import MemError
-from mem.files import brain, host, safe_paths
+from mem.files import brain, machine_paths, safe_paths
 
 DAY_MS = 86_400_000
 MARKERS = [
@@ -111,11 +111,11 @@ def package_stack(text: str | None) -> tuple[str, str | None]:
 def _project(
     directory: str, stack: str, name: str | None, now_ms: float, options: Options
 ) -> dict[str, object]:
-    info = host.file_info(directory)
+    info = machine_paths.file_info(directory)
     mtime_ms = None if info is None else info.st_mtime_ns / 1_000_000
 
     def exists(name: str) -> bool:
-        return host.file_info(os.path.join(directory, name)) is not None
+        return machine_paths.file_info(os.path.join(directory, name)) is not None
 
     return {
         "path": directory,
@@ -140,19 +140,19 @@ def discover(
             return
         if progress is not None:
             progress(directory)
-        names = host.subdirectories(directory)
+        names = machine_paths.subdirectories(directory)
         if names is None:
             return
         for marker, stack in MARKERS:
-            if host.file_info(os.path.join(directory, marker)) is not None:
+            if machine_paths.file_info(os.path.join(directory, marker)) is not None:
                 name = None
                 if stack is None:
                     stack, name = package_stack(
-                        host.read_small_text(os.path.join(directory, marker))
+                        machine_paths.read_small_text(os.path.join(directory, marker))
                     )
                 found.append(_project(directory, stack, name, now_ms, options))
                 return
-        if depth > 0 and host.file_info(os.path.join(directory, ".git")) is not None:
+        if depth > 0 and machine_paths.file_info(os.path.join(directory, ".git")) is not None:
             found.append(_project(directory, "Unknown", None, now_ms, options))
             return
         for name in names:

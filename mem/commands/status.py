@@ -8,7 +8,7 @@ from typing import Any
 from mem import index, layout
 from mem.core import js, ndjson
 from mem.domain import stored_secrets
-from mem.files import brain, host, index_sources, locking, safe_paths
+from mem.files import brain, index_sources, locking, machine_paths, safe_paths
 from mem.index import check, portfolio
 
 RECEIPT_LIMIT = 1000
@@ -21,13 +21,13 @@ def count_entries(text: str) -> int:
 
 
 def _mtime_date(path: str) -> str | None:
-    info = host.file_info(path)
+    info = machine_paths.file_info(path)
     return None if info is None else js.iso_from_ms(info.st_mtime_ns // 1_000_000)[:10]
 
 
 def _note_file(directory: str, name: str) -> dict[str, Any]:
     path = os.path.join(directory, name)
-    text = host.read_small_text(path) if os.path.isfile(path) else None
+    text = machine_paths.read_small_text(path) if os.path.isfile(path) else None
     return {
         "file": name,
         "exists": text is not None,
@@ -93,7 +93,7 @@ def health(project: dict[str, Any], global_: dict[str, Any]) -> dict[str, Any]:
 def store_sizes(root: str) -> list[dict[str, Any]]:
     found = []
     for name, relative in layout.ARCHIVABLE.items():
-        info = host.file_info(os.path.join(root, relative))
+        info = machine_paths.file_info(os.path.join(root, relative))
         size = 0 if info is None else info.st_size
         entry: dict[str, Any] = {
             "store": name,
@@ -108,7 +108,7 @@ def store_sizes(root: str) -> list[dict[str, Any]]:
 
 def receipts(root: str) -> int:
     path = os.path.join(root, layout.ARCHIVABLE["outcomes"])
-    text = host.read_small_text(path) if os.path.isfile(path) else None
+    text = machine_paths.read_small_text(path) if os.path.isfile(path) else None
     return 0 if text is None else sum(1 for _ in ndjson.distinct_lines(text))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from mem import layout
 from mem.core import js, receipts
 from mem.errors import MemError
-from mem.files import host, nexus, safe_paths
+from mem.files import machine_paths, nexus, safe_paths
 
 STORE = layout.OUTCOMES
 
@@ -28,7 +28,7 @@ def current_anchor(root: str, file: Any, heading: Any) -> dict[str, str]:
     receipts.check_anchor_request(file, heading)
     content = safe_paths.read_bounded(root, file)
     if content is None:
-        raise MemError(host.missing_file_message(os.path.join(root, file)))
+        raise MemError(machine_paths.missing_file_message(os.path.join(root, file)))
     return receipts.anchor(file, heading, content)
 
 

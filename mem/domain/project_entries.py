@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from mem.core import parse, registry
-from mem.files import host, index_sources, safe_paths, writing
+from mem.files import index_sources, machine_paths, safe_paths, writing
 
 
 def project_hash(path: str) -> str:
@@ -26,7 +26,7 @@ def entries(brain_dir: str) -> list[dict[str, Any]]:
         if not name.endswith(registry.ENTRY_SUFFIX):
             continue
         entry_file = os.path.join(brain_dir, registry.ENTRY_DIRECTORY, name)
-        fields = registry.read_entry(host.read_small_text(entry_file) or "")
+        fields = registry.read_entry(machine_paths.read_small_text(entry_file) or "")
         path = fields.get("path")
         if not isinstance(path, str) or not path:
             continue
