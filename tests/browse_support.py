@@ -24,7 +24,7 @@ from conftest import GIT_ENV, mem_command
 from nexus_support import relocated, write_observation
 
 from mem.cli import app
-from mem.commands import memories
+from mem.domain import memories
 
 LESSONS = ".agents/memory/lessons.md"
 NOTES = """# Lessons

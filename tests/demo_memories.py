@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import RunMem
 
-from mem.commands import memories
+from mem.domain import memories
 
 LESSONS = ".agents/memory/lessons.md"
 CACHE = memories.memory_id(LESSONS, "Cache contract")

@@ -11,7 +11,7 @@ import pytest
 from conftest import RunMem, git
 from demo_memories import CACHE, LESSONS, record_cache_evidence
 
-from mem.commands import memories
+from mem.domain import memories
 
 DECISIONS = ".agents/memory/decisions.md"
 

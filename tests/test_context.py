@@ -12,7 +12,7 @@ from demo_memories import CACHE, LESSONS, RETRY, record_cache_evidence
 from nexus_support import relocated
 from test_audit import snapshot
 
-from mem.commands import memories
+from mem.domain import memories
 
 DECISIONS = ".agents/memory/decisions.md"
 POOLING = memories.memory_id(DECISIONS, "2026-06-02 — Postgres connection pooling")

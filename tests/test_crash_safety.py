@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from conftest import RunMem, mem_command
 
-from mem.commands import housekeeping
+from mem.commands import unlock
 
 MEMORY = Path(".bmad/memory")
 LOCK = MEMORY / "writer.lock"
@@ -134,7 +134,7 @@ def recover(project: Path) -> bool:
         return False
     if not lock.read_bytes():
         backdate(lock, ABANDONED_AGE_S)  # as it will be a few seconds later
-    assert housekeeping.unlock(str(project))["removed"] is True
+    assert unlock.unlock(str(project))["removed"] is True
     assert not lock.exists()
     return True
 

@@ -11,8 +11,8 @@ import pytest
 from conftest import RunMem, git
 from demo_memories import CACHE, LESSONS, RETRY
 
-from mem.commands import memories
 from mem.core import js
+from mem.domain import memories
 
 STORE = Path(".bmad/memory/evidence.ndjson")
 

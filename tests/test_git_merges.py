@@ -144,7 +144,7 @@ def test_no_writer_appends_to_a_conflicted_store(project: Path, run_mem: RunMem)
     promotions = memory / "promotions.ndjson"
     promotions.write_text("<<<<<<< ours\n=======\n>>>>>>> theirs\n")
     before = {path.name: path.read_bytes() for path in memory.iterdir()}
-    from mem.commands import memories
+    from mem.domain import memories
 
     retry = memories.memory_id(".agents/memory/lessons.md", "Retry budget")
     for args in (("write", "--agent", "forge", "--task", "t"), ("retract", retry, "--reason", "r")):

@@ -1,9 +1,13 @@
 """The house has visible layers: each package imports only the layers below it.
 
-    cli  ->  mcp  ->  commands  ->  render, index, files  ->  core  ->  layout, errors
+    cli  ->  mcp  ->  commands  ->  domain  ->  index, files  ->  core  ->  layout, errors
+                      commands  ->  render (pure)  ->  core
 
 `mcp` (the MCP server) is a second front end beside the CLI that never touches click; only
-`mem mcp` in the CLI starts it.
+`mem mcp` in the CLI starts it. Both front ends call a command's entry function, never the
+domain below it. A command is a leaf: no `mem.commands` module imports another one; what
+two commands share lives in `domain` (the readers of the stores, the audit, the registry).
+The domain hands back values: it renders nothing and is told the time.
 `clock` (the one reading of "now") sits beside the commands: only the CLI and the
 commands ask for the time, and they hand it down as a value.
 """
@@ -26,7 +30,17 @@ ALLOWED: dict[str, set[str]] = {
     "index": {"files", "core", "errors", "layout"},
     "render": {"core", "errors", "layout"},
     "clock": {"core", "errors"},
-    "commands": {"index", "files", "render", "core", "clock", "errors", "layout"},
+    "domain": {"index", "files", "core", "errors", "layout"},
+    "commands": {
+        "domain",
+        "index",
+        "files",
+        "render",
+        "core",
+        "clock",
+        "errors",
+        "layout",
+    },
     "mcp": {"commands", "index", "files", "render", "core", "clock", "errors", "layout"},
     "cli": {
         "mcp",
@@ -108,6 +122,15 @@ def _submodule_imports(module: Path, names: dict[str, Path]) -> set[str]:
             if submodules - names.keys():  # a name the package itself defines or re-exports
                 found.add(node.module)
     return found
+
+
+COMMANDS = sorted((PACKAGE / "commands").glob("*.py"))
+
+
+@pytest.mark.parametrize("module", COMMANDS, ids=lambda path: path.name)
+def test_a_command_imports_no_other_command(module: Path) -> None:
+    siblings = sorted(name for name in _imports(module) if name.startswith("mem.commands"))
+    assert not siblings, f"{module.name} imports {siblings}: move what they share to mem.domain"
 
 
 def test_no_import_cycle() -> None:

@@ -15,8 +15,10 @@ from demo_memories import CACHE, LESSONS, RETRY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mem.commands import lifecycle, memories
+from mem.commands import retract, supersede
 from mem.core import js
+from mem.core.memory import Outcome
+from mem.domain import lifecycle_events, memories
 from mem.errors import MemError
 
 HETZNER = memories.memory_id(LESSONS, "Hetzner firewall first")
@@ -236,10 +238,10 @@ _OPERATIONS = st.lists(
 )
 
 
-def _operate(root: str, kind: str, old: str, new: str) -> lifecycle.Outcome:
+def _operate(root: str, kind: str, old: str, new: str) -> Outcome:
     if kind == "retract":
-        return lifecycle.retract(root, old, "r", NOW)
-    return lifecycle.supersede(root, old, new, "r", NOW)
+        return retract.retract(root, old, "r", NOW)
+    return supersede.supersede(root, old, new, "r", NOW)
 
 
 @settings(max_examples=40, deadline=None)
@@ -279,6 +281,6 @@ def test_operations_append_one_line_or_nothing(operations: list[tuple[str, int, 
                 _operate(root, kind, ids[first], ids[second]).written is False
             )  # the identical repeat is a no-op
             assert store.read_bytes() == after
-            current, found = lifecycle.project_statuses(root)
+            current, found = lifecycle_events.project_statuses(root)
             target = next(m for m in current if m.id == ids[first])
             assert found[(target.id, target.revision)].status != "active"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem.commands import memories
+from mem.domain import memories
 from mem.errors import MemError
 
 FILE = ".agents/memory/decisions.md"

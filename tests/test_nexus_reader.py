@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from nexus_support import LOCKED, NOT_ACCEPTED, mutate_run, relocated, run_path
 
-from mem.commands import outcomes
+from mem.domain import outcome_receipts
 
 UNAVAILABLE = "unavailable-or-ineligible-source: "
 FOREIGN = "Nexus: Corrupt or foreign run state; original bytes were preserved."
@@ -27,7 +27,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def status(project: Path) -> str:
-    [result] = outcomes.inspect(str(project))
+    [result] = outcome_receipts.inspect(str(project))
     return str(result["reason"] or "accepted-current")
 
 

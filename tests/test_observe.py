@@ -21,8 +21,9 @@ from nexus_support import (
     write_observation,
 )
 
-from mem.commands import observe, outcomes
+from mem.commands import observe
 from mem.core import js, receipts
+from mem.domain import outcome_receipts
 from mem.errors import MemError
 from mem.files import nexus
 
@@ -292,7 +293,7 @@ def test_an_edited_section_while_observing_is_refused(
     accepted: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     anchors = iter([{"textSha256": "a"}, {"textSha256": "b"}])
-    monkeypatch.setattr(outcomes, "current_anchor", lambda *_: next(anchors))
+    monkeypatch.setattr(outcome_receipts, "current_anchor", lambda *_: next(anchors))
     refused(accepted, "Outcome sources changed while being observed.")
 
 
@@ -342,7 +343,7 @@ def test_999_receipts_leave_room_for_one(accepted: Path) -> None:
     store.write_text(synthetic_store(999))
     observe.observe(str(accepted), write_observation(accepted), NOW)
     assert len(store.read_text().splitlines()) == 1000
-    assert outcomes.inspect(str(accepted))[-1]["eligible"] is True
+    assert outcome_receipts.inspect(str(accepted))[-1]["eligible"] is True
 
 
 def test_a_damaged_store_refuses_observation(accepted: Path) -> None:

@@ -20,7 +20,8 @@ from nexus_support import (
     write_observation,
 )
 
-from mem.commands import observe, outcomes
+from mem.commands import observe
+from mem.domain import outcome_receipts
 from mem.errors import MemError
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -75,7 +76,7 @@ def record(project: Path, run_id: str, heading: str, **fields: Any) -> str:
 
 
 def reasons(project: Path) -> list[str | None]:
-    return [result["reason"] for result in outcomes.inspect(str(project))]
+    return [result["reason"] for result in outcome_receipts.inspect(str(project))]
 
 
 def evidence(
@@ -302,7 +303,7 @@ def test_relationships_must_point_backwards(project: Path) -> None:
     lines = store(project).read_text().splitlines(keepends=True)
     store(project).write_text(lines[1] + lines[0])
     with pytest.raises(MemError, match="^Outcome relationships must identify earlier receipts.$"):
-        outcomes.inspect(str(project))
+        outcome_receipts.inspect(str(project))
 
 
 def test_one_attempt_may_not_have_two_receipts(project: Path) -> None:
@@ -315,7 +316,7 @@ def test_one_attempt_may_not_have_two_receipts(project: Path) -> None:
     twin = js.stringify({"id": receipts.receipt_id(body), **body}) + "\n"
     store(project).write_text(store(project).read_text() + twin)
     with pytest.raises(MemError, match="^Duplicate or missing outcome attempt identity.$"):
-        outcomes.inspect(str(project))
+        outcome_receipts.inspect(str(project))
 
 
 def test_more_than_1000_records(project: Path) -> None:
@@ -324,7 +325,7 @@ def test_more_than_1000_records(project: Path) -> None:
     store(project).parent.mkdir(parents=True, exist_ok=True)
     store(project).write_text(synthetic_store(1001))
     with pytest.raises(MemError, match="^Outcome store exceeds 1000 records.$"):
-        outcomes.inspect(str(project))
+        outcome_receipts.inspect(str(project))
 
 
 def test_empty_store_and_no_store(project: Path, run_mem: RunMem) -> None:

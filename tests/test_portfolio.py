@@ -15,7 +15,8 @@ from conftest import FakeTerminal, RunMem
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mem.commands import housekeeping, portfolio, scan
+from mem.commands import archive, handoff, scan
+from mem.domain import project_entries
 from mem.files import brain
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -103,7 +104,9 @@ def test_init_without_a_brain_creates_the_global_one(
     decisions = (project / ".agents/memory/decisions.md").read_text()
     for field in ("Context", "Decision", "Rationale", "Consequences", "Status"):
         assert f"**{field}**" in decisions
-    entry = (global_brain / "projects" / f"{scan.project_hash(str(project))}.yaml").read_text()
+    entry = (
+        global_brain / "projects" / f"{project_entries.project_hash(str(project))}.yaml"
+    ).read_text()
     assert entry.split("\n")[:2] == [f'path: "{project}"', 'name: "shop"']
     assert not entry.endswith("\n")
     # The templates' example entries are not memories: nothing to recall, nothing counted.
@@ -312,11 +315,11 @@ def test_scan_without_yes_writes_nothing_and_with_yes_indexes(
     done = ok(run_mem("scan", str(base), "--depth", "2", "--yes"))
     projects = isolated_env / ".bmad-plus" / "brain" / "projects"
     assert len(list(projects.glob("*.yaml"))) == 5
-    web = (projects / f"{scan.project_hash(str(base / 'web'))}.yaml").read_text()
+    web = (projects / f"{project_entries.project_hash(str(base / 'web'))}.yaml").read_text()
     assert web.split("\n") == [
         f'path: "{base / "web"}"',
         'name: "web"',
-        f'hash: "{scan.project_hash(str(base / "web"))}"',
+        f'hash: "{project_entries.project_hash(str(base / "web"))}"',
         'stack: "React"',
         'status: "active"',
         "bmad_installed: false",
@@ -581,12 +584,12 @@ def test_archive_refuses_an_empty_store(project: Path, run_mem: RunMem) -> None:
 
 def test_archive_names() -> None:
     content = '{"ts":"2026-01-02T03:04:05.000Z"}\ntorn\n{"observedAt":"2026-02-01T00:00:00.000Z"}\n'
-    times = housekeeping.record_times(content)
+    times = archive.record_times(content)
     assert times == ["2026-01-02T03:04:05.000Z", "2026-02-01T00:00:00.000Z"]
-    assert housekeeping.archive_name("outcomes", times, NOW) == (
+    assert archive.archive_name("outcomes", times, NOW) == (
         "outcomes-2026-01-02T030405.000Z--2026-02-01T000000.000Z.ndjson"
     )
-    assert portfolio.slug("Über die Brücke: Teil 2") == "uber-die-brucke-teil-2"
+    assert handoff.slug("Über die Brücke: Teil 2") == "uber-die-brucke-teil-2"
 
 
 # ---- unlock
@@ -731,13 +734,13 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
             elif operation == "remove":
                 lessons.unlink(missing_ok=True)
             elif operation == "archive":
-                store = Path(root, housekeeping.STORES["journal"])
+                store = Path(root, archive.STORES["journal"])
                 if store.exists() and store.stat().st_size:
-                    housekeeping.archive(root, "journal", True, now)
+                    archive.archive(root, "journal", True, now)
             elif operation == "recall":
                 recall.recall(root, recall.Request("postgres", include_archive=step % 2 == 0), now)
             else:
-                portfolio.handoff(root, "step", "text", now)
+                handoff.handoff(root, "step", "text", now)
         result = check.check(root)
         assert result["ok"], result["differences"]
 
@@ -745,7 +748,7 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
 def test_archive_choices_are_the_stores() -> None:
     from mem.cli import app
 
-    assert list(app.STORE_NAMES) == list(housekeeping.STORES)
+    assert list(app.STORE_NAMES) == list(archive.STORES)
 
 
 def test_portfolio_recall_uses_the_linked_brain(tmp_path: Path, run_mem: RunMem) -> None:

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mem.commands import reinforce
-from mem.commands.write import parse_signals
 from mem.core import js, patterns
 from mem.core.patterns import Score
+from mem.domain import pattern_files
+from mem.domain.reward_signals import parse_signals
 from mem.errors import MemError
 from mem.files import writing
 from mem.index import pattern_rows
@@ -259,12 +259,12 @@ def test_the_stored_file_always_parses_and_round_trips(
 ) -> None:
     with tempfile.TemporaryDirectory() as root:
         for pattern_id, signals, ts in calls:
-            scores = reinforce.read_scores(root)
+            scores = pattern_files.read_scores(root)
             result = patterns.reinforce(pattern_id, signals, [], scores.get(pattern_id), ts)
             scores[pattern_id] = result.after.as_json()
             text = js.stringify_pretty(scores) + "\n"
-            writing.write_atomic(root, reinforce.SCORES, text)
-            stored = reinforce.read_scores(root)
+            writing.write_atomic(root, pattern_files.SCORES, text)
+            stored = pattern_files.read_scores(root)
             assert stored == scores
             assert js.stringify_pretty(stored) + "\n" == text
             assert patterns.stored_score(pattern_id, stored[pattern_id]) == result.after

@@ -11,7 +11,8 @@ from conftest import RunMem
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mem.commands import lifecycle, memories, recall
+from mem.commands import recall, retract
+from mem.domain import memories
 
 NOW = "2026-10-18T09:30:00.000Z"
 DECISIONS = ".agents/memory/decisions.md"
@@ -128,7 +129,7 @@ def test_plain_recall_is_the_listed_recall_without_retired_notes(
         )
     )
     for position in sorted(retired):
-        lifecycle.retract(str(root), memories.memory_id(DECISIONS, HEADINGS[position]), "r", NOW)
+        retract.retract(str(root), memories.memory_id(DECISIONS, HEADINGS[position]), "r", NOW)
     query = "cache redis pool"
     plain = recall.recall(str(root), recall.Request(query=query, limit=str(limit)), NOW)
     listed = recall.recall(

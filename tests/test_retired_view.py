@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from portfolio_support import cache_at, memory_ref, with_id, write
 
-from mem.commands import lifecycle, memories
+from mem.domain import lifecycle_events, memories
 
 FILES = [".agents/memory/decisions.md", ".bmad/memory/lessons.md"]
 HEADINGS = ["Pool", "Cache", "Retry"]
@@ -54,7 +54,7 @@ def test_retired_view_equals_lifecycle_statuses(
             lines.append(json.dumps(with_id(record), separators=(",", ":")) + "\n")
         write(root / ".bmad/memory/lifecycle.ndjson", "".join(lines))
         current = memories.load(str(root))
-        statuses = lifecycle.statuses(lifecycle.read_events(str(root)), current)
+        statuses = lifecycle_events.statuses(lifecycle_events.read_events(str(root)), current)
         expected = sorted(
             (memory.file, memory.heading, memory.revision, status.status, status.superseded_by)
             for memory in current

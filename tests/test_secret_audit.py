@@ -10,8 +10,8 @@ import pytest
 from conftest import RunMem
 from secret_samples import SAMPLES, SECRETS, leaks
 
-from mem.commands import scan
 from mem.core import secrets
+from mem.domain import project_entries
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def planted(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> d
     (project / ".bmad/memory/pattern-scores.json").write_text(json.dumps(scores, indent=2))
     (brain / "projects").mkdir()
     for path in (other, tmp_path / "gone", project):
-        name = f"{scan.project_hash(str(path))}.yaml"
+        name = f"{project_entries.project_hash(str(path))}.yaml"
         (brain / "projects" / name).write_text(f'path: "{path}"\nname: x\n')
     return {"where": where, "brain": brain, "other": other}
 

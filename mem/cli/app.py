@@ -374,18 +374,19 @@ def write(
     from mem import clock, render
     from mem.commands import write
 
-    signals = write.parse_signals(options["eval"], options["accept"], options["ci"])
-    event = write.build_event(
+    event = write.write(
+        _directory(options),
         clock.now_iso(),
-        options["agent"],
-        options["cli"],
-        options["model"],
-        options["task"],
-        options["outcome"],
-        signals,
+        agent=options["agent"],
+        cli=options["cli"],
+        model=options["model"],
+        task=options["task"],
+        outcome=options["outcome"],
+        eval_=options["eval"],
+        accept=options["accept"],
+        ci=options["ci"],
+        allow_secrets=allow_secret,
     )
-    root = _directory(options)
-    write.append_event(root, event, allow_secret)
     echo(render.write(event, as_json=json_))
 
 
@@ -401,7 +402,7 @@ def outcomes(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     from mem import render
     from mem.commands import outcomes as outcomes_
 
-    results = outcomes_.inspect(_directory(options))
+    results = outcomes_.listed(_directory(options))
     echo(render.outcomes(results, as_json=json_))
 
 
@@ -424,12 +425,6 @@ def brain_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
-def _portfolio_brain(directory: str | None, brain: str | None) -> str:
-    from mem.files import brain as brains
-
-    return brains.portfolio_brain(safe_paths.project_root(directory), brain)
-
-
 @index_group.command(name="path")
 @directory_option
 @portfolio_options
@@ -442,19 +437,14 @@ def index_path(directory: str | None, portfolio_: bool, brain: str | None, json_
         sqlite3 "$(mem index path)" 'SELECT count(*) FROM notes'
         sqlite3 "$(mem index path --portfolio)" 'SELECT project_name, count(*) FROM notes'
     """
-    from mem import index
     from mem.cli import progress
-    from mem.index import check
+    from mem.commands import index_cache
     from mem.render import report
 
-    if portfolio_:
-        with progress.Progress("mem index: syncing the portfolio index") as shown:
-            path = check.portfolio_path(_portfolio_brain(directory, brain), shown.sync_step)
-    else:
-        root = safe_paths.project_root(directory)
-        index.sync_project(root)
-        path = index.index_path(root, index.PROJECT)
-    echo(report.index_path({"path": path}, as_json=json_))
+    root = safe_paths.project_root(directory)
+    with progress.Progress("mem index: syncing the portfolio index") as shown:
+        result = index_cache.index_path(root, portfolio_, brain, shown.sync_step)
+    echo(report.index_path(result, as_json=json_))
 
 
 @index_group.command(name="check")
@@ -472,15 +462,12 @@ def index_check(directory: str | None, portfolio_: bool, brain: str | None, json
         mem index check --portfolio
     """
     from mem.cli import progress
-    from mem.files import safe_paths
-    from mem.index import check
+    from mem.commands import index_cache
     from mem.render import report
 
-    if portfolio_:
-        with progress.Progress("mem index: checking the portfolio index") as shown:
-            result = check.portfolio_check(_portfolio_brain(directory, brain), shown.sync_step)
-    else:
-        result = check.check(safe_paths.project_root(directory))
+    root = safe_paths.project_root(directory)
+    with progress.Progress("mem index: checking the portfolio index") as shown:
+        result = index_cache.index_check(root, portfolio_, brain, shown.sync_step)
     echo(report.index_check(result, as_json=json_))
     if not result["ok"]:
         sys.exit(1)
@@ -499,15 +486,12 @@ def index_rebuild(directory: str | None, portfolio_: bool, brain: str | None, js
         mem index rebuild --portfolio
     """
     from mem.cli import progress
-    from mem.files import safe_paths
-    from mem.index import check
+    from mem.commands import index_cache
     from mem.render import report
 
-    if portfolio_:
-        with progress.Progress("mem index: rebuilding the portfolio index") as shown:
-            result = check.portfolio_rebuild(_portfolio_brain(directory, brain), shown.sync_step)
-    else:
-        result = check.rebuild(safe_paths.project_root(directory))
+    root = safe_paths.project_root(directory)
+    with progress.Progress("mem index: rebuilding the portfolio index") as shown:
+        result = index_cache.index_rebuild(root, portfolio_, brain, shown.sync_step)
     echo(report.index_rebuild(result, as_json=json_))
 
 
@@ -541,17 +525,17 @@ def init(
         mem init --agents AGENTS.md CLAUDE.md GEMINI.md
     """
     from mem import clock
-    from mem.commands import agents as agents_
-    from mem.commands import portfolio
+    from mem.commands import init as init_
+    from mem.commands import init_agents
     from mem.render import report
 
-    agents_.check_usage(agents, remove_, list(files))
+    init_agents.check_usage(agents, remove_, list(files))
     if agents:
         root = safe_paths.project_root(directory)
-        change = agents_.remove if remove_ else agents_.install
+        change = init_agents.remove if remove_ else init_agents.install
         echo(report.agents(change(root, list(files)), as_json=json_))
         return
-    result = portfolio.init(safe_paths.project_root(directory), clock.now_iso())
+    result = init_.init(safe_paths.project_root(directory), clock.now_iso())
     for warning in result["warnings"]:
         echo(f"mem init: warning: {warning}\n", err=True)
     echo(report.init(result, as_json=json_))
@@ -640,11 +624,11 @@ def portfolio_add(
         mem portfolio add ~/dev/shop ~/dev/billing
     """
     from mem import clock
-    from mem.commands import registry
+    from mem.commands import portfolio
     from mem.render import portfolio_views
 
     root = safe_paths.project_root(directory)
-    result = registry.add(root, brain, list(paths), clock.now_iso())
+    result = portfolio.add(root, brain, list(paths), clock.now_iso())
     echo(portfolio_views.added(result, as_json=json_))
 
 
@@ -659,10 +643,10 @@ def portfolio_list(directory: str | None, brain: str | None, json_: bool) -> Non
     Example:
         mem portfolio list --json
     """
-    from mem.commands import registry
+    from mem.commands import portfolio
     from mem.render import portfolio_views
 
-    result = registry.listed(safe_paths.project_root(directory), brain)
+    result = portfolio.listed(safe_paths.project_root(directory), brain)
     echo(portfolio_views.listed(result, as_json=json_))
 
 
@@ -681,11 +665,11 @@ def portfolio_remove(project: str, directory: str | None, brain: str | None, jso
         mem portfolio remove billing
     """
     from mem import clock
-    from mem.commands import registry
+    from mem.commands import portfolio
     from mem.render import portfolio_views
 
     root = safe_paths.project_root(directory)
-    result = registry.remove(root, brain, project, clock.now_iso())
+    result = portfolio.remove(root, brain, project, clock.now_iso())
     echo(portfolio_views.removed(result, as_json=json_))
 
 
@@ -709,11 +693,11 @@ def export(
         mem export --output /tmp/brain.md
     """
     from mem import clock
-    from mem.commands import portfolio
+    from mem.commands import export as export_
     from mem.render import report
 
     root = safe_paths.project_root(directory)
-    result = portfolio.export(root, clock.now_iso(), output, force, allow_secret)
+    result = export_.export(root, clock.now_iso(), output, force, allow_secret)
     echo(report.export(result, as_json=json_))
 
 
@@ -750,20 +734,20 @@ def scan(
     """
     from mem import clock
     from mem.cli import progress
-    from mem.commands import registry
     from mem.commands import scan as scan_
     from mem.render import report
 
-    options = scan_.Options(
-        scan_.parse_count("depth", depth, 4, minimum=0),  # depth 0: only the folder itself
-        scan_.parse_count("active-days", active_days, 30),
-        scan_.parse_count("paused-days", paused_days, 180),
-    )
-    folder = path or directory or "."
-    brain_dir = registry.scan_brain(folder, brain) if register else None
     with progress.Progress("scanning") as shown:
         result = scan_.scan(
-            folder, options, clock.now_iso(), yes or register, shown.update, brain_dir
+            path or directory or ".",
+            clock.now_iso(),
+            depth=depth,
+            active_days=active_days,
+            paused_days=paused_days,
+            index=yes,
+            register=register,
+            explicit=brain,
+            progress=shown.update,
         )
     echo(report.scan(result, yes or register, as_json=json_))
 
@@ -792,14 +776,14 @@ def handoff(
         mem handoff --topic "auth refactor" --from notes/handoff.md
     """
     from mem import clock
-    from mem.commands import portfolio
+    from mem.commands import handoff as handoff_
     from mem.render import report
 
     if (from_ is None) == (not stdin):
         raise MemError("Give exactly one of --from FILE or --stdin.")
-    text = sys.stdin.read() if stdin else portfolio.read_input_file(from_ or "")
+    text = sys.stdin.read() if stdin else handoff_.read_input_file(from_ or "")
     root = safe_paths.project_root(directory)
-    result = portfolio.handoff(root, topic, text, clock.now_iso(), allow_secret)
+    result = handoff_.handoff(root, topic, text, clock.now_iso(), allow_secret)
     echo(report.handoff(result, as_json=json_))
 
 
@@ -816,10 +800,10 @@ def consolidate(directory: str | None, json_: bool) -> None:
         mem consolidate --json
     """
     from mem import clock
-    from mem.commands import portfolio
+    from mem.commands import consolidate as consolidate_
     from mem.render import report
 
-    result = portfolio.consolidate(safe_paths.project_root(directory), clock.now_iso())
+    result = consolidate_.consolidate(safe_paths.project_root(directory), clock.now_iso())
     echo(report.consolidate(result, as_json=json_))
 
 
@@ -847,11 +831,11 @@ def promote(
         mem promote mem_0123456789abcdef0123 --approve --by alice
     """
     from mem import clock
-    from mem.commands import portfolio
+    from mem.commands import promote as promote_
     from mem.render import report
 
     root = safe_paths.project_root(directory)
-    result = portfolio.promote(root, memory_id, approve, by, clock.now_iso(), allow_secret)
+    result = promote_.promote(root, memory_id, approve, by, clock.now_iso(), allow_secret)
     echo(report.promote(result, as_json=json_))
 
 
@@ -870,12 +854,10 @@ def archive(store: str, directory: str | None, approve: bool, json_: bool) -> No
         mem archive journal --approve
     """
     from mem import clock
-    from mem.commands import housekeeping
+    from mem.commands import archive as archive_
     from mem.render import report
 
-    result = housekeeping.archive(
-        safe_paths.project_root(directory), store, approve, clock.now_iso()
-    )
+    result = archive_.archive(safe_paths.project_root(directory), store, approve, clock.now_iso())
     echo(report.archive(result, as_json=json_))
 
 
@@ -891,11 +873,10 @@ def unlock(directory: str | None, json_: bool) -> None:
     Example:
         mem unlock
     """
-    from mem.commands import housekeeping
-    from mem.files import safe_paths
+    from mem.commands import unlock as unlock_
     from mem.render import report
 
-    echo(report.unlock(housekeeping.unlock(safe_paths.project_root(directory)), as_json=json_))
+    echo(report.unlock(unlock_.unlock(safe_paths.project_root(directory)), as_json=json_))
 
 
 @cli.command(cls=LegacyCommand)
@@ -913,16 +894,18 @@ def reinforce(
         mem reinforce --pattern "chromadb batch ingestion" --eval 0.9 --accept yes --ci pass
     """
     from mem import clock, render
-    from mem.commands import reinforce, write
-    from mem.core import patterns
+    from mem.commands import reinforce
 
-    signals = write.parse_signals(options["eval"], options["accept"], options["ci"])
-    evidence = patterns.parse_evidence(options["evidence"])
-    root = _directory(options)
-    result = reinforce.reinforce(
-        root, options["pattern"], signals, evidence, clock.now_iso(), allow_secret
+    result, warning = reinforce.reinforce(
+        _directory(options),
+        clock.now_iso(),
+        pattern=options["pattern"],
+        eval_=options["eval"],
+        accept=options["accept"],
+        ci=options["ci"],
+        evidence=options["evidence"],
+        allow_secrets=allow_secret,
     )
-    warning = reinforce.missing_section_warning(root, result.pattern_id)
     if warning is not None:
         echo(f"mem reinforce: warning: {warning}\n", err=True)
     echo(render.reinforce(result, as_json=json_))
@@ -940,9 +923,9 @@ def patterns_command(directory: str | None, json_: bool) -> None:
         mem patterns --json
     """
     from mem import render
-    from mem.commands import reinforce
+    from mem.commands import patterns
 
-    listed = reinforce.scored_patterns(safe_paths.project_root(directory))
+    listed = patterns.listed(safe_paths.project_root(directory))
     echo(render.patterns(listed, as_json=json_))
 
 
@@ -1048,7 +1031,7 @@ def audit_command(
     if secrets_ or portfolio or allow_secret:
         _audit_secrets(project, memory_id, root, limit, secrets_, portfolio, allow_secret, json_)
         return
-    results, total = audit.audit(project, memory_id, root, audit.parse_limit(limit))
+    results, total = audit.audit(project, memory_id, root, limit)
     echo(memory_views.audit(results, total, as_json=json_))
 
 
@@ -1062,14 +1045,18 @@ def _audit_secrets(
     allow_secret: tuple[str, ...],
     json_: bool,
 ) -> None:
-    from mem.commands import secret_audit
+    from mem.commands import audit_secrets
     from mem.render import secret_report
 
-    if not secrets_:
-        raise MemError("--portfolio and --allow-secret go with --secrets (mem audit --secrets).")
-    if memory_id is not None or root is not None or limit is not None:
-        raise MemError("--secrets takes no memory id, --root or --limit: it reads every file.")
-    result = secret_audit.audit(project, portfolio, allow_secret)
+    result = audit_secrets.audit_secrets(
+        project,
+        portfolio,
+        allow_secret,
+        asked=secrets_,
+        memory_id=memory_id,
+        checkout_root=root,
+        limit=limit,
+    )
     echo(secret_report.audit(result, as_json=json_))
     if result["count"]:
         sys.exit(1)
@@ -1099,11 +1086,11 @@ def supersede_command(
             --reason "Policy changed after review"
     """
     from mem import clock
-    from mem.commands import lifecycle
+    from mem.commands import supersede
     from mem.render import memory_views
 
     root = safe_paths.project_root(directory)
-    outcome = lifecycle.supersede(root, memory_id, successor, reason, clock.now_iso(), allow_secret)
+    outcome = supersede.supersede(root, memory_id, successor, reason, clock.now_iso(), allow_secret)
     echo(memory_views.lifecycle_outcome("supersede", outcome, as_json=json_))
 
 
@@ -1128,10 +1115,10 @@ def retract_command(
         mem retract mem_0123456789abcdef0123 --reason "The recorded conclusion was incorrect"
     """
     from mem import clock
-    from mem.commands import lifecycle
+    from mem.commands import retract
     from mem.render import memory_views
 
-    outcome = lifecycle.retract(
+    outcome = retract.retract(
         safe_paths.project_root(directory), memory_id, reason, clock.now_iso(), allow_secret
     )
     echo(memory_views.lifecycle_outcome("retract", outcome, as_json=json_))
@@ -1252,15 +1239,10 @@ def browse_command(
         echo("mem browse: stop with Ctrl-C.\n", err=True)
 
     root = safe_paths.project_root(directory)
-    port_number = browse.parse_port(port)
-    if not portfolio_:
-        if brain is not None:
-            raise MemError("--brain needs --portfolio.")
-        browse.serve(root, port_number, ready)
-        return
     with shown:
-        brain_dir = _portfolio_brain(directory, brain)
-        browse.serve(root, port_number, ready, brain=brain_dir, progress=shown.sync_step)
+        browse.browse(
+            root, port, ready, portfolio=portfolio_, explicit=brain, progress=shown.sync_step
+        )
 
 
 def main() -> NoReturn:

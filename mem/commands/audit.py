@@ -1,22 +1,17 @@
-"""`mem audit`: recorded evidence against the checkout, writing nothing (evidence-lifecycle.md 4).
+"""`mem audit [ID]`: recorded evidence against the checkout (evidence-lifecycle.md 4).
 
-Unchanged is not correct: a status only says whether the bytes a memory rests on are
-still the recorded ones. Nothing here writes: no store, no index, no lock file, and git
-runs without optional locks.
+Nothing here writes: no store, no index, no lock file, and git runs without optional locks.
 """
 
 from __future__ import annotations
 
 import os
 
-from mem.commands import evidence, memories
-from mem.core.memory import Memory, MemoryAudit, SourceAudit, normalized_source
+from mem.core.memory import MemoryAudit
+from mem.domain import evidence_audit, evidence_records, memories
 from mem.errors import MemError
-from mem.files import checkout_files, gitrepo, stores
+from mem.files import gitrepo
 
-# Most in need of review first; `unknown` here means evidence exists, but for an older revision.
-MEMORY_ORDER = ("missing", "changed", "inconclusive", "unknown", "unchanged")
-SOURCE_ORDER = ("missing", "changed", "inconclusive", "unchanged")
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 1000
 
@@ -30,91 +25,30 @@ def parse_limit(text: str | None) -> int:
     return int(stripped)
 
 
-def audit_memory(
-    memory: Memory, records: list[stores.Record], identity: gitrepo.Identity, checkout: str
-) -> MemoryAudit:
-    """A memory's status from its records (store order) and the checkout as it is now."""
-    latest: dict[str, stores.Record] = {}
-    older = 0
-    for record in records:
-        ref = record["memory"]
-        if ref["id"] != memory.id:
-            continue
-        if ref["revision"] == memory.revision:
-            latest[record["source"]["path"]] = record
-        else:
-            older += 1
-    if not latest:
-        return MemoryAudit(memory, "unknown", [], older)
-    sources = [_audit_source(latest[path], identity, checkout) for path in sorted(latest)]
-    present = {source.status for source in sources}
-    status = next(status for status in SOURCE_ORDER if status in present)
-    return MemoryAudit(memory, status, sources, older)
-
-
-def _audit_source(record: stores.Record, identity: gitrepo.Identity, checkout: str) -> SourceAudit:
-    source = record["source"]
-    path, recorded, size = source["path"], source["sha256"], source["size"]
-
-    def result(status: str, reason: str | None, current: str | None = None) -> SourceAudit:
-        return SourceAudit(path, status, reason, recorded, current)
-
-    if identity.repo is None:
-        return result("inconclusive", f"repository identity is not provable ({identity.problem})")
-    if identity.repo != record["repo"]:
-        return result(
-            "inconclusive",
-            f"repository identity differs: recorded {record['repo']}, checkout {identity.repo}",
-        )
-    if normalized_source(path) != path:
-        return result("inconclusive", "the recorded path escapes the root or is not normalized")
-    found = checkout_files.read_checkout_file(checkout, path)
-    if found.state == "missing":
-        return result("missing", found.reason)
-    if found.state == "refused":
-        return result("inconclusive", found.reason)
-    if found.sha256 == recorded and found.size == size:
-        return result("unchanged", None, found.sha256)
-    if found.size != size:
-        detail = f"size {size} -> {found.size} bytes"
-    else:
-        detail = "same size, different SHA-256"
-    return result("changed", f"differs from the record ({detail})", found.sha256)
-
-
 def audit(
-    root: str, wanted: str | None, checkout_root: str | None, limit: int
+    root: str, wanted: str | None, checkout_root: str | None, limit_text: str | None
 ) -> tuple[list[MemoryAudit], int]:
     """(audits shown, memories with evidence); one memory when `wanted` is given."""
+    limit = parse_limit(limit_text)
     checkout = os.path.realpath(checkout_root) if checkout_root else root
     current = memories.load(root)
-    records = evidence.read_records(root)
+    records = evidence_records.read_records(root)
     identity = gitrepo.identity(checkout)
     if wanted is not None:
         memory = memories.resolve(current, wanted, suggest=True)
-        return [audit_memory(memory, records, identity, checkout)], 1
+        return [evidence_audit.audit_memory(memory, records, identity, checkout)], 1
     with_evidence = {record["memory"]["id"] for record in records}
     audits = [
-        audit_memory(memory, records, identity, checkout)
+        evidence_audit.audit_memory(memory, records, identity, checkout)
         for memory in current
         if memory.id in with_evidence
     ]
     audits.sort(
         key=lambda item: (
-            MEMORY_ORDER.index(item.status),
+            evidence_audit.MEMORY_ORDER.index(item.status),
             item.memory.file,
             item.memory.heading,
             item.memory.ordinal,
         )
     )
     return audits[:limit], len(audits)
-
-
-def statuses(root: str, current: list[Memory]) -> dict[tuple[str, str], MemoryAudit]:
-    """(memory id, revision) -> audit of each given memory against the project's checkout."""
-    records = evidence.read_records(root)
-    identity = gitrepo.identity(root) if records else gitrepo.Identity(None, None)
-    return {
-        (memory.id, memory.revision): audit_memory(memory, records, identity, root)
-        for memory in current
-    }

@@ -18,10 +18,17 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 from mem import index
-from mem.commands import audit, evidence, lifecycle, memories, outcomes
 from mem.core import schema_docs
 from mem.core.memory import Memory, MemoryAudit
+from mem.domain import (
+    evidence_audit,
+    evidence_records,
+    lifecycle_events,
+    memories,
+    outcome_receipts,
+)
 from mem.errors import MemError
+from mem.files import brain as brains
 from mem.files import gitrepo
 from mem.index import browse_copy
 from mem.render import datasette_metadata
@@ -51,6 +58,26 @@ def parse_port(text: str | None) -> int:
     if not stripped.isdigit() or int(stripped) > 65535:
         raise MemError("--port must be an integer from 0 to 65535 (0: any free port)")
     return int(stripped)
+
+
+def browse(
+    root: str,
+    port: str | None,
+    on_ready: Callable[[Served], None],
+    *,
+    portfolio: bool = False,
+    explicit: str | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> None:
+    """`mem browse [--portfolio [--brain PATH]] [--port N]`: serve until SIGINT or SIGTERM."""
+    port_number = parse_port(port)
+    if not portfolio:
+        if explicit is not None:
+            raise MemError("--brain needs --portfolio.")
+        serve(root, port_number, on_ready)
+        return
+    brain_dir = brains.portfolio_brain(root, explicit)
+    serve(root, port_number, on_ready, brain=brain_dir, progress=progress)
 
 
 def serve(
@@ -241,8 +268,8 @@ def gather_review(root: browse_copy.Root) -> browse_copy.Review:
         problems.append(browse_copy.Problem(project, "memories", str(error)))
         current = []
     try:
-        statuses: dict[tuple[str, str], lifecycle.Status] | None = lifecycle.statuses(
-            lifecycle.read_events(project), current
+        statuses: dict[tuple[str, str], lifecycle_events.Status] | None = lifecycle_events.statuses(
+            lifecycle_events.read_events(project), current
         )
     except MemError as error:
         problems.append(browse_copy.Problem(project, "lifecycle", str(error)))
@@ -253,7 +280,7 @@ def gather_review(root: browse_copy.Root) -> browse_copy.Review:
         problems.append(browse_copy.Problem(project, "evidence", str(error)))
         audits = {}
     try:
-        receipts = outcomes.inspect(project)
+        receipts = outcome_receipts.inspect(project)
     except MemError as error:
         problems.append(browse_copy.Problem(project, "outcomes", str(error)))
         receipts = []
@@ -306,13 +333,13 @@ def gather_review(root: browse_copy.Root) -> browse_copy.Review:
 
 def _audits(root: str, current: list[Memory]) -> dict[tuple[str, str], MemoryAudit]:
     """`mem audit`'s status of each memory that has evidence (of any revision)."""
-    records = evidence.read_records(root)
+    records = evidence_records.read_records(root)
     if not records:
         return {}
     identity = gitrepo.identity(root)
     with_evidence = {record["memory"]["id"] for record in records}
     return {
-        (memory.id, memory.revision): audit.audit_memory(memory, records, identity, root)
+        (memory.id, memory.revision): evidence_audit.audit_memory(memory, records, identity, root)
         for memory in current
         if memory.id in with_evidence
     }

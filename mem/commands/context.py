@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from mem import layout
-from mem.commands import audit, lifecycle, memories
 from mem.core import js
+from mem.domain import evidence_audit, lifecycle_events, memory_status
 from mem.files import gitrepo, safe_paths
 
 CONTEXT = layout.CONTEXT
@@ -22,13 +22,13 @@ COMMITS = 10
 
 
 def gather(root: str, with_evidence: bool) -> dict[str, Any]:
-    current, lifecycle_statuses = lifecycle.project_statuses(root)
-    audits = audit.statuses(root, current) if with_evidence else {}
+    current, lifecycle_statuses = lifecycle_events.project_statuses(root)
+    audits = evidence_audit.statuses(root, current) if with_evidence else {}
     receipts = _receipts(root) if with_evidence else []
     listed = []
     for memory in current:
         key = (memory.id, memory.revision)
-        entry = {**memory.ref(), **_lifecycle_fields(lifecycle_statuses[key])}
+        entry = {**memory.ref(), **memory_status.lifecycle_fields(lifecycle_statuses[key])}
         if with_evidence:
             entry["evidence"] = {
                 "status": audits[key].status,
@@ -57,10 +57,6 @@ def gather(root: str, with_evidence: bool) -> dict[str, Any]:
         "missing": [name for name, part in parts.items() if part is None],
         "memories": listed,
     }
-
-
-def _lifecycle_fields(status: lifecycle.Status) -> dict[str, Any]:
-    return {"status": status.status, "supersededBy": status.superseded_by, "reason": status.reason}
 
 
 def _text_part(root: str, relative: str) -> dict[str, str] | None:
@@ -101,28 +97,6 @@ def _commits(root: str) -> list[dict[str, str]] | None:
 
 
 def _receipts(root: str) -> list[dict[str, Any]]:
-    from mem.commands import outcomes
+    from mem.domain import outcome_receipts
 
-    return outcomes.inspect(root)
-
-
-def annotate_recall(root: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`recall --with-evidence`: each project note's lifecycle and audit status, order untouched."""
-    current, lifecycle_statuses = lifecycle.project_statuses(root)
-    audits = audit.statuses(root, current)
-    for entry in entries:
-        if entry["kind"] != "note" or entry["sourceFile"] not in memories.MEMORY_FILES:
-            continue
-        key = (
-            memories.memory_id(entry["sourceFile"], entry["ref"]),
-            memories.revision_of(entry["text"]),
-        )
-        status = lifecycle_statuses.get(key, lifecycle.ACTIVE)
-        found = audits.get(key)
-        entry["memory"] = {
-            "id": key[0],
-            "revision": key[1],
-            **_lifecycle_fields(status),
-            "audit": found.status if found else "unknown",
-        }
-    return entries
+    return outcome_receipts.inspect(root)

@@ -1,9 +1,7 @@
-"""`mem evidence`: which checkout files a memory's revision rests on (evidence-lifecycle.md 2-3).
+"""`mem evidence add|list`: the checkout files a memory rests on (evidence-lifecycle.md 2-3).
 
-A record holds the SHA-256 of a file's raw bytes and the canonical identity of the
-repository it came from, never the content or an absolute path. Recording is
-all-or-nothing: every source is checked and hashed before anything is appended, and the
-new lines are appended in one write under the writer lock.
+Recording is all-or-nothing: every source is checked and hashed before anything is
+appended, and the new lines are appended in one write under the writer lock.
 """
 
 from __future__ import annotations
@@ -12,35 +10,13 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from mem import layout
-from mem.commands import memories
 from mem.core import secrets
 from mem.core.memory import Added, Memory, normalized_source
+from mem.domain import evidence_records, memories
 from mem.errors import MemError
 from mem.files import checkout_files, gitrepo, locking, stores, writing
 
-STORE = layout.EVIDENCE
-LABEL = "Evidence"
 MAX_SOURCES = 50
-
-
-def well_formed(record: stores.Record) -> bool:
-    source = record.get("source")
-    return (
-        record.get("kind") == "memory-evidence"
-        and isinstance(record.get("ts"), str)
-        and stores.is_memory_ref(record.get("memory"))
-        and isinstance(record.get("repo"), str)
-        and isinstance(source, dict)
-        and isinstance(source.get("path"), str)
-        and isinstance(source.get("sha256"), str)
-        and isinstance(source.get("size"), int)
-        and isinstance(record.get("batch"), str)
-    )
-
-
-def read_records(root: str) -> list[stores.Record]:
-    return stores.read_store(root, STORE, LABEL, well_formed)
 
 
 def add(
@@ -65,7 +41,7 @@ def add(
     memory = memories.resolve(memories.load(root), wanted, suggest=False)
     hashed = _hash_sources(checkout, sources)
     with locking.writer_lock(root):
-        records = read_records(root)
+        records = evidence_records.read_records(root)
         latest = _latest_by_path(records, memory)
         paths = set(latest) | {path for path, _ in hashed}
         if len(paths) > MAX_SOURCES:
@@ -84,7 +60,8 @@ def add(
                 fresh.append((path, found))
         if fresh:
             written = _records(memory, identity.repo, fresh, now)
-            writing.append_line(root, STORE, "".join(stores.line_of(record) for record in written))
+            lines = "".join(stores.line_of(record) for record in written)
+            writing.append_line(root, evidence_records.STORE, lines)
     return Added(memory, written, unchanged, [path for path, _ in hashed])
 
 
@@ -156,6 +133,6 @@ def listed(root: str, wanted: str) -> tuple[Memory, list[dict[str, Any]]]:
     memory = memories.resolve(memories.load(root), wanted, suggest=True)
     return memory, [
         {**record, "current": record["memory"]["revision"] == memory.revision}
-        for record in read_records(root)
+        for record in evidence_records.read_records(root)
         if record["memory"]["id"] == memory.id
     ]

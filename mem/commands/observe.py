@@ -11,10 +11,10 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from mem.commands import outcomes
 from mem.core import js, receipts, secrets
+from mem.domain import outcome_receipts
 from mem.errors import MemError
-from mem.files import host, locking, nexus, safe_paths, writing
+from mem.files import locking, machine_paths, nexus, safe_paths, writing
 
 # what a receipt copies from the observation
 WRITTEN = ("runId", "taskId", "memory", "scope", "interpretation", "supersedes", "contradicts")
@@ -27,7 +27,7 @@ def observe(
     relative = input_path or ""  # no --input: the safe path refuses it as not normalized
     text = safe_paths.read_bounded(root, relative)
     if text is None:
-        raise MemError(host.missing_file_message(os.path.join(root, relative)))
+        raise MemError(machine_paths.missing_file_message(os.path.join(root, relative)))
     try:
         value = js.parse_json(text)
     except ValueError as error:
@@ -42,7 +42,7 @@ def observe(
         allow_secrets,
     )
     with locking.writer_lock(root):
-        stored = outcomes.read_store(root)
+        stored = outcome_receipts.read_store(root)
         run_id = observation.get("runId")
         task_id = observation.get("taskId")
         if not receipts.bounded_text(run_id, 1000):
@@ -56,7 +56,7 @@ def observe(
         memory = observation.get("memory")
         file = receipts.field(memory, "file")
         heading = receipts.field(memory, "heading")
-        anchor = outcomes.current_anchor(root, file, heading)
+        anchor = outcome_receipts.current_anchor(root, file, heading)
         scope = receipts.scope_items(observation.get("scope"))
         if not receipts.within(scope, source.get("scope")):
             raise MemError("Outcome scope exceeds the accepted task scope.")
@@ -69,7 +69,7 @@ def observe(
             raise MemError("Lesson interpretation must be non-empty bounded text.")
         again = nexus.accepted_source(root, run_id, task_id)
         if js.stringify(again) != js.stringify(source) or js.stringify(
-            outcomes.current_anchor(root, file, heading)
+            outcome_receipts.current_anchor(root, file, heading)
         ) != js.stringify(anchor):
             raise MemError("Outcome sources changed while being observed.")
         if len(stored) >= receipts.STORE_MAX:
@@ -77,5 +77,5 @@ def observe(
         receipt = receipts.build(
             now, anchor, scope, source, interpretation, supersedes, contradicts
         )
-        writing.append_line(root, outcomes.STORE, js.stringify(receipt) + "\n")
+        writing.append_line(root, outcome_receipts.STORE, js.stringify(receipt) + "\n")
     return receipt

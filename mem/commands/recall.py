@@ -117,14 +117,14 @@ def recall(
         lambda open_index: _ranked(root, request, limit, terms, now_ms, open_index)
     )
     if evidence is not None:
-        from mem.commands import lifecycle
+        from mem.domain import lifecycle_events
 
-        kept = lifecycle.drop_terminated(root, entries, terminations)
+        kept = lifecycle_events.drop_terminated(root, entries, terminations)
         entries = _with_evidence(kept, evidence)[:limit]
     if request.with_evidence:
-        from mem.commands import context
+        from mem.domain import memory_status
 
-        entries = context.annotate_recall(root, entries)
+        entries = memory_status.annotate_recall(root, entries)
     if request.explain:
         for entry in entries:
             entry["explain"] = _explanation(entry, terms)
@@ -155,11 +155,11 @@ def _ranked(
     terminations: list[dict[str, Any]] = []
     retired: dict[int, Any] = {}
     if request.ranking == "evidence":
-        from mem.commands import lifecycle
+        from mem.domain import lifecycle_events
 
         _check_evidence_sources(root, project_files)
         evidence = _receipt_reasons(root, context_scope(request.context_scope))
-        terminations = lifecycle.read_events(root)
+        terminations = lifecycle_events.read_events(root)
     elif index.has_lifecycle_events(conn):
         retired = _retired_notes(root, conn, project_files)
     hidden = set() if request.include_retired else set(retired)
@@ -233,9 +233,9 @@ def _retired_notes(
     and no Markdown is read again. A damaged lifecycle line is skipped, never fatal: lexical
     recall keeps answering.
     """
-    from mem.commands import lifecycle, memories
+    from mem.domain import lifecycle_events, memories
 
-    events = lifecycle.readable_events(root)
+    events = lifecycle_events.readable_events(root)
     named = {
         (ref["file"], ref["heading"])
         for event in events
@@ -258,7 +258,7 @@ def _retired_notes(
         for record_id, file_id, ordinal, heading, text in notes
         if (file_ids[file_id], heading) in named
     }
-    found = lifecycle.statuses(events, list(current.values()))
+    found = lifecycle_events.statuses(events, list(current.values()))
     retired = {}
     for record_id, memory in current.items():
         status = found[(memory.id, memory.revision)]
@@ -482,13 +482,13 @@ def _recall_all(
             )
         entries.append(entry)
     if request.with_evidence:
-        from mem.commands import context
+        from mem.domain import memory_status
 
         for row in roots:
             if row.role == "project":
                 mine = [entry for entry in entries if entry["project"] == row.path]
                 if mine:
-                    context.annotate_recall(row.path, mine)
+                    memory_status.annotate_recall(row.path, mine)
     return PortfolioAnswer(entries, skipped)
 
 
@@ -545,10 +545,10 @@ def _check_evidence_sources(root: str, indexed: dict[str, index.FileRow]) -> Non
 
 def _receipt_reasons(root: str, scope: list[str]) -> list[tuple[dict[str, Any], str | None]]:
     """Every receipt with its eligibility for this query scope, recomputed from the files."""
-    from mem.commands import outcomes
+    from mem.domain import outcome_receipts
 
-    stored = outcomes.read_store(root)
-    return list(zip(stored, outcomes.reasons(root, stored, scope), strict=True))
+    stored = outcome_receipts.read_store(root)
+    return list(zip(stored, outcome_receipts.reasons(root, stored, scope), strict=True))
 
 
 def _with_evidence(

@@ -6,9 +6,9 @@ import os
 from typing import Any
 
 from mem import index, layout
-from mem.commands import housekeeping, secret_audit
 from mem.core import js, ndjson
-from mem.files import brain, host, index_sources, locking, safe_paths
+from mem.domain import stored_secrets
+from mem.files import brain, index_sources, locking, machine_paths, safe_paths
 from mem.index import check, portfolio
 
 RECEIPT_LIMIT = 1000
@@ -21,13 +21,13 @@ def count_entries(text: str) -> int:
 
 
 def _mtime_date(path: str) -> str | None:
-    info = host.file_info(path)
+    info = machine_paths.file_info(path)
     return None if info is None else js.iso_from_ms(info.st_mtime_ns // 1_000_000)[:10]
 
 
 def _note_file(directory: str, name: str) -> dict[str, Any]:
     path = os.path.join(directory, name)
-    text = host.read_small_text(path) if os.path.isfile(path) else None
+    text = machine_paths.read_small_text(path) if os.path.isfile(path) else None
     return {
         "file": name,
         "exists": text is not None,
@@ -92,8 +92,8 @@ def health(project: dict[str, Any], global_: dict[str, Any]) -> dict[str, Any]:
 
 def store_sizes(root: str) -> list[dict[str, Any]]:
     found = []
-    for name, relative in housekeeping.STORES.items():
-        info = host.file_info(os.path.join(root, relative))
+    for name, relative in layout.ARCHIVABLE.items():
+        info = machine_paths.file_info(os.path.join(root, relative))
         size = 0 if info is None else info.st_size
         entry: dict[str, Any] = {
             "store": name,
@@ -107,8 +107,8 @@ def store_sizes(root: str) -> list[dict[str, Any]]:
 
 
 def receipts(root: str) -> int:
-    path = os.path.join(root, housekeeping.STORES["outcomes"])
-    text = host.read_small_text(path) if os.path.isfile(path) else None
+    path = os.path.join(root, layout.ARCHIVABLE["outcomes"])
+    text = machine_paths.read_small_text(path) if os.path.isfile(path) else None
     return 0 if text is None else sum(1 for _ in ndjson.distinct_lines(text))
 
 
@@ -145,7 +145,7 @@ def status(root: str) -> dict[str, Any]:
         "findings": check.store_findings(root),
         "lock": lock_state(root),
         "index": check.state(root),
-        "secrets": secret_audit.summary(root),
+        "secrets": stored_secrets.summary(root),
     }
 
 
@@ -153,9 +153,7 @@ def portfolio_status(
     root: str, explicit: str | None, progress: portfolio.Progress | None = None
 ) -> dict[str, Any]:
     """`mem status --portfolio`: one row per root of the portfolio, from its index."""
-    from mem.commands import registry
-
-    brain_dir = registry.portfolio_brain(root, explicit)
+    brain_dir = brain.portfolio_brain(root, explicit)
 
     def read(open_index: index.OpenIndex) -> tuple[list[portfolio.Summary], str]:
         conn = open_index(brain_dir, index.PORTFOLIO).conn

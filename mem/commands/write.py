@@ -3,51 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
 from mem.core import js, secrets
+from mem.domain import reward_signals
 from mem.errors import MemError
 from mem.files import writing
 
 JOURNAL = layout.JOURNAL
 OUTCOMES = ("success", "failure", "partial", "abandoned")
-
-
-def parse_signals(eval_: str | None, accept: str | None, ci: str | None) -> dict[str, Any]:
-    """CLI signal options -> signals, with JavaScript Number() where the reference uses it.
-
-    Deviation D9: a value Number() reads as NaN is refused before anything is read or
-    written; the reference stored it as null and folded it as reward 0.
-    """
-    signals: dict[str, Any] = {}
-    if eval_ is not None:
-        signals["evalScore"] = _number(eval_, f'--eval must be a number, got "{eval_}"')
-    if accept is not None:
-        lowered = accept.lower()
-        if lowered in ("true", "yes"):
-            signals["acceptance"] = True
-        elif lowered in ("false", "no"):
-            signals["acceptance"] = False
-        else:
-            signals["acceptance"] = _number(
-                accept, f'--accept must be true, false, yes, no or a number, got "{accept}"'
-            )
-    if ci is not None:
-        if ci in ("pass", "fail"):
-            signals["ci"] = ci
-        else:
-            signals["ci"] = _number(ci, f'--ci must be pass, fail or a number, got "{ci}"')
-    return signals
-
-
-def _number(text: str, refusal: str) -> float:
-    value = js.to_number(text)
-    if math.isnan(value):
-        raise MemError(refusal)
-    return value
 
 
 def event_id(ts: str, agent: str, task: str) -> str:
@@ -96,3 +62,23 @@ def append_event(
     )
     writing.append_line(root, JOURNAL, js.stringify(event) + "\n")
     return event
+
+
+def write(
+    root: str,
+    now: str,
+    *,
+    agent: str | None,
+    cli: str | None = None,
+    model: str | None = None,
+    task: str | None = None,
+    outcome: str | None = None,
+    eval_: str | None = None,
+    accept: str | None = None,
+    ci: str | None = None,
+    allow_secrets: Iterable[str] = (),
+) -> dict[str, Any]:
+    """Build the event from the option texts and append it; returns the event written."""
+    signals = reward_signals.parse_signals(eval_, accept, ci)
+    event = build_event(now, agent, cli, model, task, outcome, signals)
+    return append_event(root, event, allow_secrets)

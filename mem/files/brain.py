@@ -1,6 +1,6 @@
 """Which brain a project uses (bmad-mem.md section 17, deviation D7).
 
-Detection only reads; `mem init` (mem/portfolio.py) writes the link it finds.
+Detection only reads; `mem init` (mem/commands/init.py) writes the link it finds.
 """
 
 from __future__ import annotations

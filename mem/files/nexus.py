@@ -21,7 +21,7 @@ from typing import Any
 from mem import layout
 from mem.core import js
 from mem.errors import MemError
-from mem.files import host, nexus_paths
+from mem.files import machine_paths, nexus_paths
 
 RUN_LIMIT = 32 * 1024 * 1024
 SNAPSHOT_FILE_LIMIT = 16 * 1024 * 1024
@@ -129,12 +129,12 @@ class Run:
 def load_run(root: str, run_id: Any) -> Run:
     """The run file's envelope and plan integrity, lifecycle shapes and the lock files (L1-L11)."""
     nexus_paths.nexus_target(root, f"{layout.NEXUS}/.probe")
-    if not host.is_directory(root):
+    if not machine_paths.is_directory(root):
         raise MemError("Nexus: Project directory is not a directory.")
     if not isinstance(run_id, str) or not NEXUS_ID.fullmatch(run_id):
         raise MemError("Nexus: Run ID must use 1-64 lowercase letters, numbers, _ or -.")
     path = nexus_paths.nexus_target(root, f"{layout.NEXUS_RUNS}/{run_id}.json")
-    data = host.read_limited(path, RUN_LIMIT)
+    data = machine_paths.read_limited(path, RUN_LIMIT)
     if data is None:
         raise MemError("Nexus: Run state exceeds the size limit.")
     try:
@@ -147,7 +147,7 @@ def load_run(root: str, run_id: Any) -> Run:
     _check_lifecycle(run)
     writer = nexus_paths.nexus_target(root, layout.NEXUS_WRITER_LOCK)
     recovery = nexus_paths.nexus_target(root, layout.NEXUS_RECOVERY_LOCK)
-    return Run(root, run, host.exists(writer) or host.exists(recovery))
+    return Run(root, run, machine_paths.exists(writer) or machine_paths.exists(recovery))
 
 
 def _envelope_run(envelope: Any, run_id: str, root: str) -> dict[str, Any]:
@@ -286,7 +286,7 @@ class _Freshness:
         command = _get(step, "command")
         if not isinstance(command, str):
             raise MemError("Nexus: Check command must be node or an absolute executable path.")
-        digest = hashlib.sha256(host.executable_bytes(command)).hexdigest()
+        digest = hashlib.sha256(machine_paths.executable_bytes(command)).hexdigest()
         if _get(step, "commandHash") != digest:
             raise MemError(changed)
 
@@ -315,7 +315,7 @@ class _Freshness:
     def directory(self, relative: Any) -> None:
         relative = _portable(relative, directory=True)
         nexus_paths.nexus_target(self.root, _child(relative, ".nexus-directory-probe"))
-        if not host.is_directory(self.absolute(relative)):
+        if not machine_paths.is_directory(self.absolute(relative)):
             raise MemError(f"Nexus: Check cwd is not a directory: {relative}")
 
     def absolute(self, relative: str) -> str:
@@ -328,9 +328,9 @@ class _Freshness:
 
     def file_hash(self, relative: str) -> str:
         target = nexus_paths.nexus_target(self.root, relative)
-        if not host.exists(target):
+        if not machine_paths.exists(target):
             raise MemError(f"Nexus: Required file is missing: {relative}")
-        data = host.read_limited(target, SNAPSHOT_FILE_LIMIT)
+        data = machine_paths.read_limited(target, SNAPSHOT_FILE_LIMIT)
         if data is None:
             raise MemError(f"Nexus: File exceeds the 16 MiB snapshot limit: {relative}")
         return hashlib.sha256(data).hexdigest()
@@ -339,7 +339,7 @@ class _Freshness:
         collected: list[str] = []
         for entry in scope:
             entry = _portable(entry, directory=True)
-            if host.entry_kind(self.absolute(entry)) == "file":
+            if machine_paths.entry_kind(self.absolute(entry)) == "file":
                 nexus_paths.nexus_target(self.root, entry)
                 collected.append(entry)
             else:
@@ -348,14 +348,14 @@ class _Freshness:
         return collected
 
     def walk(self, relative: str, collected: list[str]) -> None:
-        kind = host.entry_kind(self.absolute(relative))
+        kind = machine_paths.entry_kind(self.absolute(relative))
         if kind is None:
             return
         if kind == "link":
             raise MemError(f"Nexus: Scope contains a symlink or junction: {relative}")
         if kind == "directory":
             self.directory(relative)
-            names = host.directory_names(self.absolute(relative))
+            names = machine_paths.directory_names(self.absolute(relative))
             for name in sorted(names, key=js.utf16_key):
                 self.walk(_child(relative, name), collected)
         elif kind == "file":

@@ -10,7 +10,7 @@ from typing import Any
 
 from mem.core import ndjson
 from mem.errors import MemError
-from mem.files import host, index_sources, safe_paths
+from mem.files import index_sources, machine_paths, safe_paths
 from mem.index import (
     building,
     connection,
@@ -46,7 +46,7 @@ def _cached_state(root: str, path: str) -> dict[str, Any]:
     conn = connection.connect(path)
     if conn is None:
         # A file at the index's own name that does not open as this version is damage.
-        state = "damaged" if host.file_info(path) is not None else "missing"
+        state = "damaged" if machine_paths.file_info(path) is not None else "missing"
         return {"state": state, "files": 0, "entries": 0, "bytes": 0}
     try:
         indexed = file_rows(conn)
@@ -58,7 +58,7 @@ def _cached_state(root: str, path: str) -> dict[str, Any]:
     size = sum(
         info.st_size
         for suffix in ("", "-wal")
-        if (info := host.file_info(path + suffix)) is not None
+        if (info := machine_paths.file_info(path + suffix)) is not None
     )
     return {
         "state": "stale" if changes else "fresh",

@@ -17,15 +17,17 @@ from mem.commands import (
     audit,
     context,
     evidence,
-    lifecycle,
     observe,
     outcomes,
+    patterns,
     recall,
     reinforce,
+    retract,
     status,
+    supersede,
     write,
 )
-from mem.core import js, patterns
+from mem.core import js
 from mem.files import safe_paths
 from mem.render import memory_views, report
 
@@ -99,14 +101,6 @@ def _option(value: Any) -> str | None:
     return js.number_to_string(value)
 
 
-def _signals(arguments: Arguments) -> dict[str, Any]:
-    return write.parse_signals(
-        _option(arguments.get("eval")),
-        _option(arguments.get("accept")),
-        _option(arguments.get("ci")),
-    )
-
-
 def _allowed(arguments: Arguments) -> tuple[str, ...]:
     return tuple(arguments.get("allow_secret", ()))
 
@@ -131,31 +125,38 @@ def _recall(root: str, arguments: Arguments) -> Answer:
 
 
 def _write(root: str, arguments: Arguments) -> Answer:
-    event = write.build_event(
+    event = write.write(
+        root,
         clock.now_iso(),
-        arguments.get("agent"),
-        arguments.get("cli"),
-        arguments.get("model"),
-        arguments.get("task"),
-        arguments.get("outcome"),
-        _signals(arguments),
+        agent=arguments.get("agent"),
+        cli=arguments.get("cli"),
+        model=arguments.get("model"),
+        task=arguments.get("task"),
+        outcome=arguments.get("outcome"),
+        eval_=_option(arguments.get("eval")),
+        accept=_option(arguments.get("accept")),
+        ci=_option(arguments.get("ci")),
+        allow_secrets=_allowed(arguments),
     )
-    write.append_event(root, event, _allowed(arguments))
     return Answer(render.write(event, as_json=True))
 
 
 def _reinforce(root: str, arguments: Arguments) -> Answer:
-    signals = _signals(arguments)
-    evidence_ids = patterns.parse_evidence(arguments.get("evidence"))
-    result = reinforce.reinforce(
-        root, arguments.get("pattern"), signals, evidence_ids, clock.now_iso(), _allowed(arguments)
+    result, warning = reinforce.reinforce(
+        root,
+        clock.now_iso(),
+        pattern=arguments.get("pattern"),
+        eval_=_option(arguments.get("eval")),
+        accept=_option(arguments.get("accept")),
+        ci=_option(arguments.get("ci")),
+        evidence=arguments.get("evidence"),
+        allow_secrets=_allowed(arguments),
     )
-    warning = reinforce.missing_section_warning(root, result.pattern_id)
     return Answer(render.reinforce(result, as_json=True), () if warning is None else (warning,))
 
 
 def _patterns(root: str, arguments: Arguments) -> Answer:
-    return Answer(render.patterns(reinforce.scored_patterns(root), as_json=True))
+    return Answer(render.patterns(patterns.listed(root), as_json=True))
 
 
 def _observe(root: str, arguments: Arguments) -> Answer:
@@ -164,7 +165,7 @@ def _observe(root: str, arguments: Arguments) -> Answer:
 
 
 def _outcomes(root: str, arguments: Arguments) -> Answer:
-    return Answer(render.outcomes(outcomes.inspect(root), as_json=True))
+    return Answer(render.outcomes(outcomes.listed(root), as_json=True))
 
 
 def _context(root: str, arguments: Arguments) -> Answer:
@@ -173,8 +174,9 @@ def _context(root: str, arguments: Arguments) -> Answer:
 
 
 def _audit(root: str, arguments: Arguments) -> Answer:
-    limit = audit.parse_limit(_option(arguments.get("limit")))
-    results, total = audit.audit(root, arguments.get("memory_id"), arguments.get("root"), limit)
+    results, total = audit.audit(
+        root, arguments.get("memory_id"), arguments.get("root"), _option(arguments.get("limit"))
+    )
     return Answer(memory_views.audit(results, total, as_json=True))
 
 
@@ -196,7 +198,7 @@ def _evidence_list(root: str, arguments: Arguments) -> Answer:
 
 
 def _supersede(root: str, arguments: Arguments) -> Answer:
-    outcome = lifecycle.supersede(
+    outcome = supersede.supersede(
         root,
         arguments["memory_id"],
         arguments.get("with"),
@@ -208,7 +210,7 @@ def _supersede(root: str, arguments: Arguments) -> Answer:
 
 
 def _retract(root: str, arguments: Arguments) -> Answer:
-    outcome = lifecycle.retract(
+    outcome = retract.retract(
         root, arguments["memory_id"], arguments.get("reason"), clock.now_iso(), _allowed(arguments)
     )
     return Answer(memory_views.lifecycle_outcome("retract", outcome, as_json=True))

@@ -1,8 +1,9 @@
-"""`mem audit --secrets`: possible secrets already in memory files, stores and brains.
+"""Possible secrets already stored in memory files, stores and brains.
 
-Writes go through `mem.core.secrets` before anything is stored; this finds what got in
-another way (an editor, a merge, a `mem` older than the check). It only reads: no store,
-no index, no lock file, no cache. A finding names a file, a line and a kind, never the text.
+`mem audit --secrets` lists them and `mem status` counts them. Writes go through
+`mem.core.secrets` before anything is stored; this finds what got in another way (an
+editor, a merge, a `mem` older than the check). It only reads: no store, no index, no
+lock file, no cache. A finding names a file, a line and a kind, never the text.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from mem.commands import registry
 from mem.core import secrets
+from mem.domain import project_entries
 from mem.files import brain, memory_tree
 
 
@@ -70,7 +71,7 @@ def _registered_projects(brain_dir: str, root: str) -> tuple[list[str], list[str
     """(existing, missing) project roots registered in the brain, other than `root`, sorted."""
     found: set[str] = set()
     missing: set[str] = set()
-    for entry in registry.entries(brain_dir):
+    for entry in project_entries.entries(brain_dir):
         if entry["path"] != root:
             (found if entry["found"] else missing).add(entry["path"])
     return sorted(found), sorted(missing)

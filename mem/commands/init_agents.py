@@ -1,4 +1,4 @@
-"""`mem init --agents [FILE...]`: the memory protocol block in the files agents read.
+"""`mem init --agents [FILE...] [--remove]`: the memory protocol block in the files agents read.
 
 Every file is read and checked before any is written, so a refusal (a link, a damaged
 block, a file that is not UTF-8) leaves all of them as they were.

@@ -1,9 +1,9 @@
-"""`mem supersede` and `mem retract`: revision-bound lifecycle events (evidence-lifecycle.md 5).
+"""The lifecycle store: revision-bound events and the status they give (evidence-lifecycle.md 5).
 
 An event binds the revisions it names: it applies only while the memory (and, for a
 supersession, its successor) still has that text. For each (memory, revision) the first
-applicable terminating event wins. The check and the append happen under the writer lock,
-so of two concurrent conflicting calls exactly one succeeds. Markdown is never touched.
+applicable terminating event wins. `mem supersede` and `mem retract` append the events;
+context, browse and recall read the statuses. Markdown is never touched.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from mem import layout
-from mem.commands import memories
 from mem.core import js, secrets
 from mem.core.memory import Memory, Outcome
+from mem.domain import memories
 from mem.errors import MemError
-from mem.files import locking, safe_paths, stores, writing
+from mem.files import safe_paths, stores, writing
 
 STORE = layout.LIFECYCLE
 LABEL = "Lifecycle"
@@ -106,84 +106,19 @@ def drop_terminated(
     ]
 
 
-def supersede(
-    root: str,
-    old_id: str,
-    new_id: str | None,
-    reason: str | None,
-    now: str,
-    allow_secrets: Iterable[str] = (),
-) -> Outcome:
-    if not new_id:
-        raise MemError("--with <new-id> is required: the full id of the replacing memory.")
-    reason = _checked_reason(reason, allow_secrets)
-    with locking.writer_lock(root):
-        current = memories.load(root)
-        old = memories.resolve(current, old_id, suggest=False)
-        new = memories.resolve(current, new_id, suggest=False)
-        if old.id == new.id:
-            raise MemError("A memory cannot supersede itself.")
-        events = read_events(root)
-        winners = terminating_events(events, memories.current_revisions(current))
-        existing = winners.get((old.id, old.revision))
-        if existing is not None:
-            if existing["kind"] == "superseded" and existing["with"] == new.ref():
-                return Outcome(existing, False)
-            raise MemError(_already(old, existing))
-        _refuse_cycle(old, new, winners, current)
-        return _append(root, "superseded", old, new, reason, now)
-
-
-def retract(
-    root: str, memory_id: str, reason: str | None, now: str, allow_secrets: Iterable[str] = ()
-) -> Outcome:
-    reason = _checked_reason(reason, allow_secrets)
-    with locking.writer_lock(root):
-        current = memories.load(root)
-        memory = memories.resolve(current, memory_id, suggest=False)
-        winners = terminating_events(read_events(root), memories.current_revisions(current))
-        existing = winners.get((memory.id, memory.revision))
-        if existing is not None:
-            if existing["kind"] == "retracted":
-                return Outcome(existing, False)
-            raise MemError(_already(memory, existing))
-        return _append(root, "retracted", memory, None, reason, now)
-
-
-def _checked_reason(reason: str | None, allow_secrets: Iterable[str]) -> str:
+def checked_reason(reason: str | None, allow_secrets: Iterable[str]) -> str:
     if reason is None or not js.trim(reason) or len(reason) > MAX_REASON:
         raise MemError(f"--reason must be non-empty text of at most {MAX_REASON} characters.")
     secrets.refuse([("--reason", reason)], allow_secrets)
     return reason
 
 
-def _already(memory: Memory, event: stores.Record) -> str:
+def already_message(memory: Memory, event: stores.Record) -> str:
     state = f"superseded by {event['with']['id']}" if event["kind"] == "superseded" else "retracted"
     return f"Memory {memory.id} is already {state} at this revision."
 
 
-def _refuse_cycle(
-    old: Memory,
-    new: Memory,
-    winners: dict[tuple[str, str], stores.Record],
-    current: list[Memory],
-) -> None:
-    """Follow the successors of `new` at current revisions; reaching `old` would close a cycle."""
-    successor_of: dict[str, str] = {}
-    for (memory_id, _), event in winners.items():
-        if event["kind"] == "superseded":
-            successor_of[memory_id] = event["with"]["id"]
-    chain = [new.id]
-    while chain[-1] in successor_of and chain[-1] not in chain[:-1]:
-        chain.append(successor_of[chain[-1]])
-        if chain[-1] == old.id:
-            raise MemError(
-                f"Superseding {old.id} with {new.id} would close a cycle: {new.id} already"
-                f" leads to {old.id} through supersessions ({' -> '.join(chain)})."
-            )
-
-
-def _append(
+def append(
     root: str, kind: str, memory: Memory, successor: Memory | None, reason: str, now: str
 ) -> Outcome:
     event = stores.with_id(

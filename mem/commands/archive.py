@@ -1,4 +1,4 @@
-"""The NDJSON stores under `.bmad/memory/`: archiving a full one, clearing a dead writer's lock."""
+"""`mem archive STORE`: move a full NDJSON store under `.bmad/memory/` whole into archive/."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from mem import layout
 from mem.core import js, ndjson
 from mem.errors import MemError
-from mem.files import host, index_sources, locking, safe_paths, writing
+from mem.files import index_sources, locking, machine_paths, safe_paths, writing
 
 STORES = layout.ARCHIVABLE
 ARCHIVE_DIR = layout.ARCHIVE_DIR
@@ -56,7 +56,7 @@ def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
     # A dry run reads only; the move happens under the lock every writer of the store takes.
     with locking.writer_lock(root) if approve else contextlib.nullcontext():
         path = safe_paths.safe_path(root, relative)
-        info = host.file_info(path)
+        info = machine_paths.file_info(path)
         if info is None or info.st_size == 0:
             raise MemError(f"{relative} is empty; there is nothing to archive.")
         content = index_sources.read_source(path).decode("utf-8", errors="replace")
@@ -81,30 +81,3 @@ def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
             writing.move_without_replace(root, relative, target)
             writing.create_new(root, relative, "")
     return result
-
-
-def unlock(root: str) -> dict[str, Any]:
-    """Remove writer.lock only when its owner is provably dead on this host (deviation D6).
-
-    A lock with an empty or unreadable owner record counts as dead once it is a few seconds
-    old: a writer records itself right after creating the file, so only a writer killed in
-    between leaves one, and it would block every writer forever.
-    """
-    owner = locking.read_lock_owner(root)
-    if owner is None:
-        return {"lock": "free", "removed": False, "owner": None}
-    described = {"pid": owner.pid, "hostname": owner.hostname, "alive": owner.alive}
-    if owner.alive is not False and not owner.abandoned_unreadable:
-        raise MemError(
-            f"writer.lock is held ({owner.describe()}); it was left in place. "
-            "Only a lock whose owner is provably dead on this host, or whose owner record "
-            "has been empty or unreadable for a few seconds, is removed."
-        )
-    if not locking.remove_dead_lock(root, owner):
-        raise MemError(
-            "writer.lock changed while it was inspected; it was left in place."
-            " Run `mem unlock` again."
-        )
-    if owner.pid is None:
-        return {"lock": "removed", "removed": True, "owner": None, "ownerRecord": owner.raw}
-    return {"lock": "removed", "removed": True, "owner": described}
