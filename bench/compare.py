@@ -448,8 +448,9 @@ def quartiles(ratios: list[float]) -> str:
     return f"{q1:.2f}–{q3:.2f}"
 
 
-def table(rows: list[Row]) -> tuple[list[str], list[str]]:
-    """The Markdown table, and the classes over their limit (with their ratios).
+def table(rows: list[Row]) -> tuple[list[str], list[str], int]:
+    """The Markdown table, the classes over their limit (with their ratios), and how many of
+    those are within it in CPU time.
 
     A class's ratio is the median of its turns' ratios: the two samples of a turn are taken
     one after the other, under the same load, so the load cancels in their ratio, and the
@@ -459,7 +460,7 @@ def table(rows: list[Row]) -> tuple[list[str], list[str]]:
         "| class | BASE | tree | ratio | limit | | turns p25–p75 | CPU ratio | floors (same run) |",
         "|---|---:|---:|---:|---:|---|---:|---:|---|",
     ]
-    over = []
+    over, within_in_cpu = [], 0
     floor = f"`python -c pass` {statistics.median(python_floor):.1f} ms" if python_floor else ""
     for row in rows:
         wall, cpu = row.taken.wall, row.taken.cpu
@@ -470,6 +471,7 @@ def table(rows: list[Row]) -> tuple[list[str], list[str]]:
         cpu_ratio = f"{statistics.median(cpu_ratios):.2f}" if cpu_ratios else "—"
         if mark == "✗":
             over.append(f"{row.label} ({ratio:.2f}, CPU {cpu_ratio})")
+            within_in_cpu += bool(cpu_ratios) and statistics.median(cpu_ratios) <= limit
         floors = "; ".join(
             part for part in (floor if row.kind == "process" else "", row.floor) if part
         )
@@ -479,7 +481,7 @@ def table(rows: list[Row]) -> tuple[list[str], list[str]]:
             f" | {'—' if limit is None else f'≤ {limit:.2f}'} | {mark}"
             f" | {quartiles(ratios)} | {cpu_ratio} | {floors} |"
         )
-    return lines, over
+    return lines, over, within_in_cpu
 
 
 def main() -> None:
@@ -537,7 +539,7 @@ def main() -> None:
         os.chdir(home)
         shutil.rmtree(workdir, ignore_errors=True)
 
-    lines, over = table(rows)
+    lines, over, within_in_cpu = table(rows)
     limited = sum(row.kind in LIMITS for row in rows)
     full = groups == set(GROUPS) and not args.quick and sizes == [10_000, 200_000]
     scope = "" if full else " (a partial run: the guard is decided by the full run)"
@@ -546,6 +548,11 @@ def main() -> None:
             f"GUARD DOES NOT HOLD{scope}: {len(over)} of {limited} classes over their limit"
             f" against BASE {sides[0].commit[:7]}: " + "; ".join(over)
         )
+        if within_in_cpu:
+            verdict += (
+                f". {within_in_cpu} of them within the limit in CPU time: if the load was high"
+                " (above), run again before looking for a cause"
+            )
     else:
         verdict = (
             f"GUARD HOLDS{scope}: all {limited} classes within their limits against BASE"

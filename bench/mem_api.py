@@ -16,6 +16,8 @@ function's name or arguments change, change the one adapter that calls it.
   the `watch` column of `mem.index.project_rows`).
 - `mcp_recall`: the MCP recall tool's own function, no protocol (today
   `mem.mcp.tools.BY_NAME["recall"].run(root, arguments)`).
+- `canned_query_names`: the pages `mem browse` serves canned queries under, for
+  bench/browse.py (today `mem.index.browse_copy.CANNED_QUERIES`).
 
 Stdlib only; `mem` is imported when an adapter is called, from the interpreter's venv.
 """
@@ -79,3 +81,9 @@ def mcp_recall() -> Callable[[str, dict[str, Any]], Any]:
     tools = _module("mem.mcp.tools")
     sync.keep_open(8)
     return tools.BY_NAME["recall"].run
+
+
+def canned_query_names() -> list[str]:
+    """The names of `mem browse`'s canned queries, each a page of its own."""
+    browse_copy = _module("mem.index.browse_copy")
+    return [query.name for query in browse_copy.CANNED_QUERIES]
