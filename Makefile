@@ -4,7 +4,7 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 MEM := $(VENV)/bin/mem
 
-.PHONY: test demo bench bench-large bench-portfolio lint fmt check clean
+.PHONY: test demo bench bench-large bench-portfolio bench-compare lint fmt check clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,15 @@ bench-portfolio: $(VENV)/.installed
 .PHONY: docs
 docs: $(VENV)/.installed
 	$(PY) -m cogapp -r docs/cli.md
+
+# Issue 22's performance guard: BASE's and the working tree's bench classes, taking turns
+# in one run; ratios against limits, beside the run's floors. BASE gets a worktree and venv
+# of its own in the temp directory (reused). A report: it exits 0 and its last line says
+# whether the guard holds. BENCH_ARGS=--quick to iterate; see bench/README.md.
+BASE ?= 4148755
+BENCH_ARGS ?=
+bench-compare: $(VENV)/.installed
+	$(PY) bench/compare.py --base $(BASE) $(BENCH_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy

@@ -27,9 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import mem_api  # noqa: E402
 import run  # noqa: E402  (bench/run.py: the project generator)
-
-from mem.index import browse_copy  # noqa: E402
 
 URL = re.compile(rb"http://127\.0\.0\.1:\d+/\S+")
 
@@ -81,14 +80,15 @@ def main() -> None:
             subprocess.run([mem, "index", "path", "-d", str(root)], env=env, check=True,
                            capture_output=True)  # fmt: skip
             ready: list[float] = []
-            pages: dict[str, list[float]] = {query.name: [] for query in browse_copy.CANNED_QUERIES}
+            names = mem_api.canned_query_names()
+            pages: dict[str, list[float]] = {name: [] for name in names}
             for _ in range(options.repeat):
                 process, url, seconds = start(mem, root, env)
                 try:
                     ready.append(seconds * 1000)
-                    for query in browse_copy.CANNED_QUERIES:
-                        suffix = "?q=cache+postgres" if query.name == "search" else ""
-                        pages[query.name].append(fetch_ms(f"{url}/{query.name}{suffix}"))
+                    for name in names:
+                        suffix = "?q=cache+postgres" if name == "search" else ""
+                        pages[name].append(fetch_ms(f"{url}/{name}{suffix}"))
                 finally:
                     process.send_signal(signal.SIGTERM)
                     process.wait(timeout=60)

@@ -15,8 +15,8 @@ Floors beside them: a trivial call made between every two recalls (a recall with
 query, refused by the argument check before any file is read: the SDK client's and
 server's own round trip), and the CPU time each side spends per recall round trip (the
 client's own, from this process; the server's, from /proc over all the calls).
-Targets: p50 <= 3 ms and p95 <= 10 ms at 10k notes; resident memory <= 80 MiB at 10k.
-Exits 0 even when targets are missed: this is a report, not a test.
+Stdlib and the SDK only; `mem`'s API only through mem_api.py. A report, not a test: it
+exits 0. `make bench-compare` (compare.py) sets the round trip against another commit's.
 """
 
 from __future__ import annotations
@@ -45,9 +45,6 @@ from run import (  # noqa: E402
     pick_queries,
     python_floor,
 )
-
-TARGETS = {"p50_ms": 3.0, "p95_ms": 10.0, "rss_mib": 80.0}
-TARGET_SIZE = 10_000
 
 
 def quantile(samples: list[float], q: float) -> float:
@@ -89,10 +86,33 @@ def server_cpu(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def round_trips(mem: str, root: Path, calls: int, queries: list[str]) -> dict:
-    params = StdioServerParameters(command=mem, args=["mcp", "-d", str(root)], env=dict(os.environ))
+def server(mem: str, root: Path, env: dict[str, str]) -> StdioServerParameters:
+    """`mem mcp` on the project under root, for the SDK's stdio client."""
+    return StdioServerParameters(command=mem, args=["mcp", "-d", str(root)], env=env)
+
+
+async def recall_ms(client: Client, query: str) -> float:
+    """Wall ms of one recall round trip, from the client's send to its parsed result."""
     started = time.perf_counter()
-    async with Client(params) as client:
+    result = await client.call_tool("recall", {"query": query})
+    elapsed = (time.perf_counter() - started) * 1000
+    assert not result.is_error and result.structured_content is not None, result.content
+    return elapsed
+
+
+async def trivial_ms(client: Client) -> float:
+    """Wall ms of the floor: a recall without its query, refused by the argument check before
+    any file is read (what the SDK client and server cost by themselves)."""
+    started = time.perf_counter()
+    refused = await client.call_tool("recall", {})
+    elapsed = (time.perf_counter() - started) * 1000
+    assert refused.is_error
+    return elapsed
+
+
+async def round_trips(mem: str, root: Path, calls: int, queries: list[str]) -> dict:
+    started = time.perf_counter()
+    async with Client(server(mem, root, dict(os.environ))) as client:
         first = await client.call_tool("recall", {"query": queries[0]})
         cold_ms = (time.perf_counter() - started) * 1000
         assert not first.is_error, first.content
@@ -104,16 +124,11 @@ async def round_trips(mem: str, root: Path, calls: int, queries: list[str]) -> d
         server_before = server_cpu(pid)
         for position in range(calls):
             query = queries[position % len(queries)]
-            started, cpu = time.perf_counter(), time.process_time()
-            result = await client.call_tool("recall", {"query": query})
-            samples.append((time.perf_counter() - started) * 1000)
+            cpu = time.process_time()
+            samples.append(await recall_ms(client, query))
             client_cpu.append((time.process_time() - cpu) * 1000)
             by_query[query].append(samples[-1])
-            assert not result.is_error and result.structured_content is not None
-            started = time.perf_counter()
-            refused = await client.call_tool("recall", {})
-            trivial.append((time.perf_counter() - started) * 1000)
-            assert refused.is_error
+            trivial.append(await trivial_ms(client))
         # Both kinds of call are in the server's time; the trivial ones' share is small.
         server_ms = (server_cpu(pid) - server_before) * 1000 / calls
         memory = server_memory(pid)
@@ -134,19 +149,17 @@ async def round_trips(mem: str, root: Path, calls: int, queries: list[str]) -> d
 
 
 def in_process(root: Path, calls: int, queries: list[str]) -> dict:
-    from mem.index import sync
-    from mem.mcp import tools
+    import mem_api
 
-    sync.keep_open(8)
-    tool = tools.BY_NAME["recall"]
+    run = mem_api.mcp_recall()
     for query in queries:
-        tool.run(str(root), {"query": query})
+        run(str(root), {"query": query})
     samples = []
     by_query: dict[str, list[float]] = {query: [] for query in queries}
     for position in range(calls):
         query = queries[position % len(queries)]
         started = time.perf_counter()
-        tool.run(str(root), {"query": query})
+        run(str(root), {"query": query})
         samples.append((time.perf_counter() - started) * 1000)
         by_query[query].append(samples[-1])
     return {
@@ -202,17 +215,6 @@ def main() -> None:
             for query, over_mcp in figures["per_query_p50_ms"].items():
                 alone = figures["in_process"]["per_query_p50_ms"][query]
                 print(f"    {query!r:<26} p50 {over_mcp} ms over MCP, {alone} ms in-process")
-            if size == TARGET_SIZE:
-                floors = {
-                    "p50_ms": f"; floor {figures['floor_p50_ms']}"
-                    f" + in-process {figures['in_process']['p50_ms']}",
-                    "p95_ms": f"; floor {figures['floor_p95_ms']}"
-                    f" + in-process {figures['in_process']['p95_ms']}",
-                }
-                for key, limit in TARGETS.items():
-                    verdict = "PASS" if figures[key] <= limit else "MISS"
-                    beside = floors.get(key, "")
-                    print(f"  target {key} <= {limit}: {verdict} ({figures[key]}{beside})")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     load_after = os.getloadavg()

@@ -1,0 +1,109 @@
+"""Every call the benches make into `mem`'s Python API, one adapter per measurement.
+
+The benches run with two versions of `mem` (`make bench-compare`: BASE's and the working
+tree's, each from its own venv), and `mem`'s modules move while an issue reorganises them.
+So nothing else under bench/ imports `mem`: the in-process children call these functions,
+and each function looks its modules up by the names given to `_module`, newest first, the
+names of BASE (4148755) last. When a module moves, add its new name in front (one line);
+when a function's name or arguments change, add the new call in front of the old one in the
+one adapter that makes it (`_exists` tells which `mem` this is).
+
+- `open_recall`: a project's warm recall on an open, synced index kept between calls, as
+  `mem mcp` keeps it: `mem.commands.recall.recall(root, recall.Request(query), now)` after
+  `keep_open(1)` (`mem.index.connection`; BASE: `mem.index.sync`).
+- `portfolio_check`: the portfolio's freshness check with nothing changed: the portfolio
+  index opened through `mem.index.opening.answer` (BASE: `mem.index.portfolio.synced`),
+  asserting that no project was planned.
+- `watched_paths`: the paths that check stats, for its floor of bare `stat` calls: the
+  `watch` column of `project_rows` (`mem.index.rows`; BASE: `mem.index`).
+- `mcp_recall`: the MCP recall tool's own function, no protocol:
+  `mem.mcp.tools.BY_NAME["recall"].run(root, arguments)`, with `keep_open(8)`.
+- `canned_query_names`: the pages `mem browse` serves canned queries under, for
+  bench/browse.py (today `mem.index.browse_copy.CANNED_QUERIES`).
+
+Stdlib only; `mem` is imported when an adapter is called, from the interpreter's venv.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+MEM_NOW = "2026-10-18T09:30:00.000Z"
+
+
+def _module(*names: str) -> ModuleType:
+    """The first of these modules that exists (a module failing inside still fails loudly)."""
+    for name in names:
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as missing:
+            if missing.name is None or not (name + ".").startswith(missing.name + "."):
+                raise
+    raise ModuleNotFoundError(f"none of {', '.join(names)} in this mem")
+
+
+def _exists(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+def _keep_open(at_most: int) -> None:
+    _module("mem.index.connection", "mem.index.sync").keep_open(at_most)
+
+
+def open_recall(keep_open: bool = True) -> Callable[[str, str], Any]:
+    """recall(root, query) -> entries; with keep_open the index stays open between calls."""
+    recall = _module("mem.commands.recall")
+    if keep_open:
+        _keep_open(1)
+    return lambda root, query: recall.recall(root, recall.Request(query), MEM_NOW)
+
+
+def _portfolio_index(brain: str, use: Callable[[Any, Any], Any]) -> Any:
+    """use(connection, what bringing it in step did) on the brain's portfolio index."""
+    if _exists("mem.index.opening"):
+        opening, location = _module("mem.index.opening"), _module("mem.index.location")
+
+        def opened(open_index: Callable[..., Any]) -> Any:
+            found = open_index(brain, location.PORTFOLIO)
+            return use(found.conn, found.changes)
+
+        return opening.answer(opened)
+    with _module("mem.index.portfolio").synced(brain) as (conn, report):
+        return use(conn, report)
+
+
+def portfolio_check(brain: str) -> Callable[[], None]:
+    """check() -> None: the portfolio's freshness check, asserting nothing was stale."""
+
+    def unchanged(_: Any, changes: Any) -> None:
+        assert changes is None or changes.projects == 0, changes
+
+    return lambda: _portfolio_index(brain, unchanged)
+
+
+def watched_paths(brain: str) -> list[str]:
+    """The paths the freshness check stats, in the order it stats them."""
+    rows = _portfolio_index(
+        brain, lambda conn, _: _module("mem.index.rows", "mem.index").project_rows(conn)
+    )
+    watched = [(row.path, (row.watch or "").split("\n")) for row in rows]
+    return [os.path.join(root, line) for root, lines in watched for line in lines if line]
+
+
+def mcp_recall() -> Callable[[str, dict[str, Any]], Any]:
+    """run(root, arguments) -> answer: the MCP recall tool without the protocol, with the
+    index kept open between calls as `mem mcp` keeps it."""
+    _keep_open(8)
+    run: Callable[[str, dict[str, Any]], Any] = _module("mem.mcp.tools").BY_NAME["recall"].run
+    return run
+
+
+def canned_query_names() -> list[str]:
+    """The names of `mem browse`'s canned queries, each a page of its own."""
+    browse_copy = _module("mem.index.browse_copy")
+    return [query.name for query in browse_copy.CANNED_QUERIES]
