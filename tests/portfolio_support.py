@@ -16,7 +16,7 @@ import index_support
 from mem import index
 from mem.commands import recall
 from mem.core import memory
-from mem.index import building, portfolio, snapshots
+from mem.index import portfolio, snapshots
 
 NOW = "2026-10-18T09:30:00.000Z"
 PAST_NS = 1_700_000_000 * 10**9
@@ -218,39 +218,15 @@ def found_texts(brain: Path, query: str) -> set[tuple[str, str]]:
     return {(entry["projectName"], entry["text"]) for entry in answer.entries}
 
 
-def quick_check(brain: Path, cache: Path) -> tuple[tuple[bool, set[int] | None], list[str]]:
-    """The portfolio's quick check verdict (decided, stale roots) and the statements it ran,
-    nothing synced."""
-    conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
-    assert conn is not None
-    statements: list[str] = []
-    conn.set_trace_callback(statements.append)
-    try:
-        return portfolio._quick_check(conn, str(brain.resolve())), statements
-    finally:
-        conn.close()
-
-
-def meta_row(brain: Path, cache: Path, key: str) -> bytes | str | None:
-    """A `meta` row of the brain's portfolio index."""
+def stale_roots(brain: Path, cache: Path) -> set[str] | None:
+    """The names of the roots the portfolio's freshness check finds stale, nothing synced:
+    None when every root is fresh, an empty set when the brain changed (every root is
+    then reconciled)."""
     conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
     assert conn is not None
     try:
-        row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        names = {row.id: row.name for row in index.project_rows(conn)}
+        stale = portfolio._stale_roots(conn, str(brain.resolve()))
     finally:
         conn.close()
-    return None if row is None else row[0]
-
-
-def set_meta_row(brain: Path, cache: Path, key: str, value: bytes | None) -> None:
-    """Replace (None: remove) a `meta` row of the brain's portfolio index, as another
-    version of `mem`, or a fault, would leave it."""
-    conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
-    assert conn is not None
-    try:
-        with building.transaction(conn):
-            conn.execute("DELETE FROM meta WHERE key = ?", (key,))
-            if value is not None:
-                conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
-    finally:
-        conn.close()
+    return None if stale is None else {names[root] for root in stale}

@@ -28,8 +28,7 @@ from portfolio_support import age_tree, audited_portfolio, cache_at, register
 from mem import index
 from mem.commands import recall
 from mem.errors import MemError
-from mem.files import forking
-from mem.index import portfolio, records, snapshots
+from mem.index import portfolio, records, segments, snapshots
 
 NOW = "2026-10-18T09:30:00.000Z"
 WORDS = ["postgres", "redis", "pool", "cache", "café", "x", "a-b", "İstanbul", "###", "the"]
@@ -73,7 +72,7 @@ def processes(count: int) -> Iterator[None]:
     """Builds use `count` processes, whatever the size of the project and the machine."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MEM_BUILD_WORKERS", str(count))
-        patch.setattr(forking, "cores", lambda: count)
+        patch.setattr(segments, "cores", lambda: count)
         single_threaded(patch)
         yield
 
@@ -252,7 +251,7 @@ def test_small_projects_and_one_worker_build_in_one_process(
     big_project(root)
     monkeypatch.setattr(os, "fork", _no_fork)
     single_threaded(monkeypatch)
-    monkeypatch.setattr(forking, "cores", lambda: 8)
+    monkeypatch.setattr(segments, "cores", lambda: 8)
     monkeypatch.delenv("MEM_BUILD_WORKERS", raising=False)
     with cache_at(str(tmp_path / "small")), index_support.synced(str(root)) as (_, report):
         assert report.rebuilt  # 30 KiB of notes: not worth a second process
@@ -279,10 +278,10 @@ def test_a_big_project_builds_on_the_cores_it_has(
     monkeypatch.setattr(os, "fork", counted)
     single_threaded(monkeypatch)
     monkeypatch.delenv("MEM_BUILD_WORKERS", raising=False)
-    monkeypatch.setattr(forking, "cores", lambda: 1)
+    monkeypatch.setattr(segments, "cores", lambda: 1)
     with cache_at(str(tmp_path / "one-core")), index_support.synced(str(root)):
         assert forks == []
-    monkeypatch.setattr(forking, "cores", lambda: 2)
+    monkeypatch.setattr(segments, "cores", lambda: 2)
     with cache_at(str(tmp_path / "two-cores")), index_support.synced(str(root)) as (conn, _):
         assert forks == [1]
         assert index.counts(conn)["records"] == 80000

@@ -12,7 +12,6 @@ from mem.files.safe_paths import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
     from typing import Literal
 
 
@@ -235,7 +234,15 @@ def watched_files(root: str, watched: list[str]) -> list[str]:
 
 def watch_signature(root: str, watched: list[str]) -> bytes:
     """The exact stat data of the watched paths, packed: one `stat` each, no path resolution."""
-    return _spelled(_stat_values(watched_files(root, watched)))
+    import struct  # portfolio syncs only
+
+    paths = watched_files(root, watched)
+    pack = struct.Struct(f"{len(_UNREADABLE)}q").pack
+    try:
+        # While every path can be stat'ed, each path's numbers are packed without a Python step.
+        return b"".join(itertools.starmap(pack, map(_STAT_FIELDS, map(os.stat, paths))))
+    except (OSError, struct.error):  # a watched path went away, or a number does not fit
+        return _spelled(_stat_values(paths))
 
 
 def watch_signature_and_newest(root: str, watched: list[str]) -> tuple[bytes, int]:
@@ -246,38 +253,7 @@ def watch_signature_and_newest(root: str, watched: list[str]) -> tuple[bytes, in
     return _spelled(values), max(mtimes, default=0)
 
 
-def watch_signatures(paths: Sequence[str | bytes]) -> bytes | None:
-    """The watch_signature of many roots' watched_files at once, each root's in its place
-    (SIGNATURE_BYTES a path); None when a number does not fit: then ask each root alone.
-
-    A portfolio's thousands of `stat` calls are shared with forked copies, one a core.
-    """
-    from mem.files import forking
-
-    shares = forking.map_shares(_signatures, paths, PATHS_PER_PROCESS)
-    packed = [share for share in shares if share is not None]
-    return b"".join(packed) if len(packed) == len(shares) else None
-
-
-# Paths a forked copy should stat at least: about 4 ms of calls against a fork's 0.5 ms.
-PATHS_PER_PROCESS = 1000
-
-
-def _signatures(paths: Sequence[str | bytes]) -> bytes | None:
-    """watch_signatures in this process: while every path can be stat'ed, each path's
-    numbers are packed without a Python step."""
-    import struct  # portfolio syncs only
-
-    pack = struct.Struct(f"{len(_UNREADABLE)}q").pack
-    try:
-        return b"".join(itertools.starmap(pack, map(_STAT_FIELDS, map(os.stat, paths))))
-    except OSError:  # a watched path went away: the loop that marks it
-        return _packed(_stat_values(paths))
-    except struct.error:  # a number does not fit
-        return None
-
-
-def _stat_values(paths: Sequence[str | bytes]) -> list[int]:
+def _stat_values(paths: list[str]) -> list[int]:
     status = os.stat
     values: list[int] = []
     for path in paths:

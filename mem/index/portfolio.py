@@ -6,28 +6,22 @@ by the same functions (`freshness.plan`, `sync.apply`, `index.candidates`). Only
 of roots is its own: the brain, whose `projects/*.yaml` registry entries are indexed as
 sources too, and each project an entry names.
 
-Freshness costs one `stat` per source of every root and no path resolution: each root
-keeps the stat signature of its sources, and only a root whose signature changed is
-planned file by file. A root whose files were hashed too recently to trust their stat
-(racily clean) keeps no signature, so it is planned every time until it settles.
-
-Every sync ends by keeping, in `meta`, where each root's watched paths are (the
-`WATCH_KEYS` rows: the roots in order with their number of paths, every watched path
-joined to its root, the missing projects' paths), rewritten only when those change, and
-the digest of every root's signature end to end (`SIGNATURES_KEY`). A check then stats
-every path in one batch: with nothing changed the batch has that digest, and the check
-has read one `meta` query; otherwise it compares the batch with the roots' signatures,
-and a root whose slice differs is stale without being asked again.
+Freshness costs one `stat` per watched path of every root and no path resolution: each
+root keeps the stat signature of the paths that vouch for its sources (`watch_paths`:
+its sources, the folders a new one would appear in, the checkout files its evidence
+names), and the check compares each root's signature with those paths' stat data now,
+root by root. Only a root whose signature changed is planned file by file; a missing
+project, only once its folder is back; a changed brain (its notes or its registry) has
+every root reconciled with the registry. A root whose files were hashed too recently to
+trust their stat (racily clean) keeps no signature, so it is planned every time until it
+settles.
 """
 
 from __future__ import annotations
 
-import itertools
 import os
 import time
 from collections.abc import Callable
-
-import xxhash
 
 from mem import layout
 from mem.core import registry
@@ -42,11 +36,6 @@ if TYPE_CHECKING:
 
 ROLE = location.PORTFOLIO  # of the index file, keyed by the brain's real path
 REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
-
-# meta rows of the freshness check's fast path, written in the same transaction as the roots.
-WATCH_KEYS = ("watched_brain", "watched_roots", "watched_paths", "watched_missing")
-SIGNATURES_KEY = "watched_signatures"  # and the digest of every root's signature, end to end
-STAT_DATA_KEY = "watched_stat_data"  # and those signatures themselves, read when it differs
 
 # (projects done, projects in all, files read so far)
 Progress = Callable[[int, int, int], None]
@@ -112,11 +101,7 @@ def open_portfolio_index(
                 building.remove_other_versions(path)
                 changes = build_portfolio(brain, path, progress)
                 return connection.connect_built(path), changes
-    decided, stale = _quick_check(conn, brain)
-    if not decided:
-        stale = _stale_roots_one_by_one(conn, brain)
-        if stale is None:  # an index synced before these rows were kept (or not in step)
-            _remember_watch_unless_busy(conn, brain)
+    stale = _stale_roots(conn, brain)
     if stale is None:
         return conn, RootChanges()
     # BEGIN IMMEDIATE serialises the writers; each re-plans against the rows as they are
@@ -140,287 +125,24 @@ def _stale_roots(conn: connection.Connection, brain: str) -> set[int] | None:
     An empty set means the brain itself (its notes or its registry) changed: then the
     whole set of roots is reconciled with the registry.
     """
-    decided, stale = _quick_check(conn, brain)
-    return stale if decided else _stale_roots_one_by_one(conn, brain)
-
-
-def _stale_roots_one_by_one(conn: connection.Connection, brain: str) -> set[int] | None:
-    """_stale_roots from every root's own row."""
     rows = project_rows(conn)
     if not any(row.role == "brain" and row.path == brain for row in rows):
         return set()
     stale = set()
-    kept: list[ProjectRow] = []
     for row in rows:
         if row.role == "project" and not row.found:
-            if index_sources.is_folder(row.path):
+            if index_sources.is_folder(row.path):  # a missing project that is back
                 stale.add(row.id)
-        elif row.signature is None or row.watch is None:
+        elif not _unchanged(row):
             if row.role == "brain":
                 return set()
             stale.add(row.id)
-        else:
-            kept.append(row)
-    for row in _changed(kept):
-        if row.role == "brain":
-            return set()
-        stale.add(row.id)
     return stale or None
-
-
-def _layout(watched_roots: str) -> list[tuple[int, str]]:
-    """The `watched_roots` row: each root's id, in order, with its number of watched paths
-    ("-" for a missing project, which has none)."""
-    if not watched_roots:
-        return []
-    entries = watched_roots.replace(":", ",").split(",")
-    return list(zip(map(int, entries[0::2]), entries[1::2], strict=True))
-
-
-def _quick_check(conn: connection.Connection, brain: str) -> tuple[bool, set[int] | None]:
-    """(decided, _stale_roots) from the `WATCH_KEYS` rows and the roots' signatures alone.
-
-    Undecided when the rows are not kept, do not match the roots, or a root keeps no
-    signature (or one the batch cannot give): the check then goes root by root.
-    """
-    undecided: tuple[bool, set[int] | None] = (False, None)
-    keys = (*WATCH_KEYS, SIGNATURES_KEY)
-    marks = ",".join("?" * len(keys))
-    kept = dict(conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", keys))
-    if any(key not in kept for key in WATCH_KEYS):
-        return undecided
-    brain_id, _, brain_path = kept["watched_brain"].partition("\n")
-    if brain_path != brain:
-        return undecided
-    paths = kept["watched_paths"].split(b"\0") if kept["watched_paths"] else []
-    missing = kept["watched_missing"].split(b"\0") if kept["watched_missing"] else []
-    # Without the row a root keeps no signature (it is planned anyway), or the index
-    # predates the row: the roots' rows decide, and the batch is taken only if they can.
-    batched = SIGNATURES_KEY in kept
-    now = index_sources.watch_signatures(paths) if batched else None
-    if (
-        now is not None
-        and xxhash.xxh3_128_digest(now) == kept[SIGNATURES_KEY]
-        and not any(map(index_sources.is_folder, missing))
-    ):
-        return True, None  # the common case, decided without reading a root's row
-    if now is not None:
-        kept_stat_data = _kept_stat_data(conn, kept[SIGNATURES_KEY])
-        if kept_stat_data is not None and len(kept_stat_data) == len(now):
-            # A root written since (the common case after a write): found by halving the
-            # batch, without reading a root's row.
-            return _differing_roots(kept["watched_roots"], brain_id, now, kept_stat_data, missing)
-    signatures = dict(conn.execute("SELECT id, signature FROM projects"))
-    layout = _layout(kept["watched_roots"])
-    if len(layout) != len(signatures):
-        return undecided
-    stale = set()
-    # The roots whose paths are watched, in order: (root, its signature, its paths' bytes).
-    found: list[tuple[int, bytes | None, int]] = []
-    for root, count in layout:
-        if root not in signatures:
-            return undecided
-        if count == "-":  # a missing project: stale once its folder is back
-            if index_sources.is_folder(missing.pop(0)):
-                stale.add(root)
-            continue
-        size = int(count) * index_sources.SIGNATURE_BYTES
-        signature = signatures[root]
-        if signature is None:
-            # Synced within the racy window (a write a moment before, say): stale until a
-            # sync vouches for it. The batch still decides for every other root, so the
-            # recalls right after a write do not take a second batch root by root.
-            if str(root) == brain_id:
-                return True, set()
-            stale.add(root)
-        elif len(signature) != size:
-            return undecided
-        found.append((root, signature, size))
-    if not batched:
-        now = index_sources.watch_signatures(paths)
-    if now is None or len(now) != sum(size for _, _, size in found):
-        return undecided
-    expected = b"".join(signature or b"" for _, signature, _ in found)
-    if now != expected:
-        start = 0
-        for root, signature, size in found:
-            end = start + size
-            if signature is not None and now[start:end] != signature:
-                if str(root) == brain_id:
-                    return True, set()  # the brain changed: reconcile every root
-                stale.add(root)
-            start = end
-    if not stale and kept.get(SIGNATURES_KEY) != xxhash.xxh3_128_digest(expected):
-        return undecided  # fresh, but that row is not kept (or not in step): the slow way
-    return True, stale or None
-
-
-def _kept_stat_data(conn: connection.Connection, digest: bytes) -> bytes | None:
-    """The `STAT_DATA_KEY` row, when it is the one the digest was taken of."""
-    row = conn.execute("SELECT value FROM meta WHERE key = ?", (STAT_DATA_KEY,)).fetchone()
-    if row is None or xxhash.xxh3_128_digest(row[0]) != digest:
-        return None
-    return bytes(row[0])
-
-
-def _differing_roots(
-    layout: str, brain_id: str, now: bytes, kept: bytes, missing: list[bytes]
-) -> tuple[bool, set[int] | None]:
-    """_quick_check's verdict from the stat data the roots kept, end to end in `layout`'s
-    order, against the batch's: each root whose part differs is stale (the brain: every root)."""
-    stale = set()
-    watched: list[int] = []  # the roots whose paths the batch stats, in order
-    bounds = [0]  # where each one's part starts in the batch, then where the last ends
-    missing_paths = iter(missing)
-    for root, count in _layout(layout):
-        if count == "-":  # a missing project: stale once its folder is back
-            if index_sources.is_folder(next(missing_paths)):
-                stale.add(root)
-            continue
-        watched.append(root)
-        bounds.append(bounds[-1] + int(count) * index_sources.SIGNATURE_BYTES)
-    # Halving: a part that is the same in both is settled with one comparison, so a few
-    # changed roots among thousands cost a few dozen comparisons.
-    parts = [(0, len(watched))]
-    while parts:
-        first, end = parts.pop()
-        start, stop = bounds[first], bounds[end]
-        if now[start:stop] == kept[start:stop]:
-            continue
-        if end - first > 1:
-            middle = (first + end) // 2
-            parts += [(first, middle), (middle, end)]
-        elif str(watched[first]) == brain_id:
-            return True, set()  # the brain changed: reconcile every root
-        else:
-            stale.add(watched[first])
-    return True, stale or None
-
-
-def _remember_watch_unless_busy(conn: connection.Connection, brain: str) -> None:
-    """_remember_watch in its own transaction, unless another writer holds the index now.
-
-    The rows only save the next check time: a recall never waits for them.
-    """
-    conn.execute("PRAGMA busy_timeout = 0")
-    try:
-        began = tables.begin_immediate(conn)
-    finally:
-        conn.execute(f"PRAGMA busy_timeout = {connection.BUSY_TIMEOUT_MS}")
-    if not began:
-        return
-    try:
-        _remember_watch(conn, brain)
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-
-
-def _remember_watch(conn: connection.Connection, brain: str) -> None:
-    """Keep the `WATCH_KEYS` rows in step with the roots (rewritten only when they moved)."""
-    rows = project_rows(conn)
-    brain_rows = [row for row in rows if row.role == "brain" and row.path == brain]
-    marks = ",".join("?" * len(WATCH_KEYS))
-    if not brain_rows:
-        conn.execute(f"DELETE FROM meta WHERE key IN ({marks})", WATCH_KEYS)
-        _remember_signatures(conn)
-        return
-    layout = []
-    paths: list[list[str]] = []
-    missing = []
-    for row in rows:
-        if row.role == "project" and not row.found:
-            layout.append(f"{row.id}:-")
-            missing.append(row.path)
-        else:
-            # Joined to its root as the batch stats them: nothing resolved.
-            paths.append(index_sources.watched_files(row.path, _watched(row)))
-            layout.append(f"{row.id}:{len(paths[-1])}")
-    # Paths as the file system spells them, NUL-separated: the one byte no path holds.
-    values: tuple[object, ...] = (
-        f"{brain_rows[0].id}\n{brain}",
-        ",".join(layout),
-        os.fsencode("\0".join(itertools.chain.from_iterable(paths))),
-        os.fsencode("\0".join(missing)),
-    )
-    kept = dict(conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", WATCH_KEYS))
-    if tuple(kept.get(key) for key in WATCH_KEYS) != values:
-        conn.execute(f"DELETE FROM meta WHERE key IN ({marks})", WATCH_KEYS)
-        conn.executemany(
-            "INSERT INTO meta (key, value) VALUES (?, ?)",
-            list(zip(WATCH_KEYS, values, strict=True)),
-        )
-    _remember_signatures(conn)
-
-
-def _remember_signatures(conn: connection.Connection) -> None:
-    """Keep the `SIGNATURES_KEY` row: the xxh3-128 digest of every watched root's
-    signature, end to end in the order of `watched_roots` (16 bytes to write and read, not
-    40 a path; file contents are compared by the same digest); no row while one of them
-    keeps none (or not of its length).
-
-    Every write to the roots' rows ends here, in the same transaction, so a check whose
-    stat data of `watched_paths` has this digest knows every root is fresh.
-    """
-    conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (SIGNATURES_KEY, STAT_DATA_KEY))
-    # Right after a write, the root written keeps none: decided without reading every
-    # root's signature (a root that is there keeps its paths in `watched_roots`).
-    racy = "SELECT EXISTS (SELECT 1 FROM projects WHERE found AND signature IS NULL)"
-    if conn.execute(racy).fetchone()[0]:
-        return
-    kept = conn.execute("SELECT value FROM meta WHERE key = 'watched_roots'").fetchone()
-    signatures = dict(conn.execute("SELECT id, signature FROM projects"))
-    layout = _layout(kept[0]) if kept else []
-    if not layout or len(layout) != len(signatures):
-        return
-    signed = []
-    for root, count in layout:
-        if count == "-":
-            continue
-        signature = signatures.get(root)
-        if signature is None or len(signature) != int(count) * index_sources.SIGNATURE_BYTES:
-            return
-        signed.append(signature)
-    stat_data = b"".join(signed)
-    conn.executemany(
-        "INSERT INTO meta (key, value) VALUES (?, ?)",
-        [(SIGNATURES_KEY, xxhash.xxh3_128_digest(stat_data)), (STAT_DATA_KEY, stat_data)],
-    )
-
-
-def _changed(rows: list[ProjectRow]) -> list[ProjectRow]:
-    """The roots (each with a signature) whose watched paths' stat data moved.
-
-    Every root's paths are stat'ed in one batch, and each root's part of the result is
-    compared with its signature; only a root whose part differs is asked again on its own,
-    which also decides for a root whose numbers the batch could not pack.
-    """
-    watched = [_watched_files(row) for row in rows]
-    now = index_sources.watch_signatures(list(itertools.chain.from_iterable(watched)))
-    if now is not None and now == b"".join(row.signature or b"" for row in rows):
-        return []
-    changed = []
-    start = 0
-    for row, paths in zip(rows, watched, strict=True):
-        end = start + len(paths) * index_sources.SIGNATURE_BYTES
-        if (now is None or now[start:end] != row.signature) and not _unchanged(row):
-            changed.append(row)
-        start = end
-    return changed
 
 
 def _watched(row: ProjectRow) -> list[str]:
     """The paths a root's signature covers: its sources', then its checkout files'."""
     return row.watch.replace("\n\n", "\n").split("\n") if row.watch else []
-
-
-def _watched_files(row: ProjectRow) -> list[str]:
-    """index_sources.watched_files of _watched(row), in two string operations (1000s of roots)."""
-    if not row.watch:
-        return []
-    prefix = row.path.rstrip(os.sep) + os.sep
-    return (prefix + row.watch.replace("\n\n", "\n").replace("\n", "\n" + prefix)).split("\n")
 
 
 def _unchanged(row: ProjectRow) -> bool:
@@ -462,10 +184,6 @@ def _update(
     finally:
         if builder is not None:
             builder.close()  # the workers still running, after a failure
-    if not stale or _moved(conn, wanted):
-        _remember_watch(conn, brain)
-    else:
-        _remember_signatures(conn)
     return RootChanges(planned, files)
 
 
@@ -488,16 +206,6 @@ def _builder(
     )
     workers = segments.workers(sized)
     return None if workers == 1 else segments.Builder(inserter, fresh_path, workers, sized)
-
-
-def _moved(conn: connection.Connection, roots: list[ProjectRow]) -> bool:
-    """Whether syncing these roots changed where their watched paths are (or if found)."""
-    members = ",".join(str(int(row.id)) for row in roots)
-    after = {
-        found[0]: found[1:]
-        for found in conn.execute(f"SELECT id, found, watch FROM projects WHERE id IN ({members})")
-    }
-    return any(after.get(row.id) != (row.found, row.watch) for row in roots)
 
 
 def _reconcile(

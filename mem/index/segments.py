@@ -18,15 +18,17 @@ line). Ids may skip numbers; nothing reads meaning into their values, only their
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sqlite3
+import sys
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from mem.core import parse
 from mem.errors import MemError
-from mem.files import forking
 from mem.index import building, connection, location, postings, records, tables
 from mem.index.rows import RecordRow
 
@@ -62,12 +64,26 @@ def workers(record_bytes: int) -> int:
     # A typo must not pass for "automatic": whoever set it is told, whatever the build.
     if wanted and not (wanted.isascii() and wanted.isdigit() and int(wanted) > 0):
         raise MemError(f"{WORKERS_VARIABLE} must be a whole number of at least 1, not {wanted!r}.")
-    if record_bytes <= 0 or not forking.can_fork():
+    if record_bytes <= 0 or not _can_fork():
         return 1
-    cores = min(forking.cores(), MAX_WORKERS)
+    usable = min(cores(), MAX_WORKERS)
     if wanted:
-        return min(int(wanted), cores)
-    return max(1, min(cores, record_bytes // BYTES_PER_WORKER))
+        return min(int(wanted), usable)
+    return max(1, min(usable, record_bytes // BYTES_PER_WORKER))
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _can_fork() -> bool:
+    """Whether a forked worker is safe: no other thread that could hold a lock it inherits."""
+    threading = sys.modules.get("threading")
+    return hasattr(os, "fork") and (threading is None or threading.active_count() == 1)
 
 
 # The builder reads and hashes every file before its share and merges the segments after
@@ -221,10 +237,18 @@ class Builder:
         """Kill the workers still running (a build that failed) and remove every segment."""
         for worker in self.started:
             if worker.pid not in self.reaped:
-                forking.stop(worker.pid)
+                _stop(worker.pid)
             os.close(worker.pipe)
             building.remove(worker.segment)
         self.started = []
+
+
+def _stop(pid: int) -> None:
+    """Kill a worker whose segment is not wanted any more, and reap it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):  # reaped already
+        os.waitpid(pid, 0)
 
 
 def _inserter(conn: connection.Connection, count: int) -> tables.Inserter:
