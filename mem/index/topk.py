@@ -66,7 +66,7 @@ class Candidate(NamedTuple):
 class _Term:
     """One query term's groups in one band, highest tf first."""
 
-    __slots__ = ("term_id", "place", "band", "groups", "position", "loaded")
+    __slots__ = ("term_id", "place", "band", "groups", "position", "weight", "loaded")
 
     def __init__(self, term_id: int, place: int, band: int) -> None:
         self.term_id = term_id
@@ -75,6 +75,7 @@ class _Term:
         self.groups: list[tuple[int, int]] = []  # (tf, records)
         self.loaded: list[bytes | None] = []  # each group's record ids, when read with it
         self.position = 0  # the next group to read
+        self.weight = 0.0  # its 1 + ln tf; 0 once the term is read to its end
 
     def records(self, conn: sqlite3.Connection, group: int) -> Sequence[int]:
         """The record ids of a group (by its position)."""
@@ -89,12 +90,13 @@ class _Term:
 
 
 class _Band:
-    __slots__ = ("band", "factor", "terms", "live", "total", "classes")
+    __slots__ = ("band", "factor", "terms", "places", "live", "total", "classes")
 
     def __init__(self, band: int, factor: float) -> None:
         self.band = band
         self.factor = factor
         self.terms: list[_Term] = []
+        self.places: dict[int, _Term] = {}  # by query position
         self.live = 0
         self.total = 0.0  # Σ (1 + ln tf) over the live terms' next groups
         self.classes: list[_Class] = []  # every record read, each in one
@@ -211,10 +213,12 @@ def _load_groups(
             if state is None:
                 state = bands[band] = _Band(band, _factor(band, now_ms))
             current = _Term(term_id, place, band)
+            current.weight = _WEIGHT[tf]
             groups = current.groups
             state.terms.append(current)
+            state.places[place] = current
             state.live += 1
-            state.total += _WEIGHT[tf]
+            state.total += current.weight
         elif tf == last_tf:
             # Another part of the group: its records are loaded only if every part was.
             groups[-1] = (tf, groups[-1][1] + size // 8)
@@ -305,11 +309,14 @@ class _Searcher:
             negative, _, state, waiting = heapq.heappop(queue)
             if self.settled(-negative):
                 break
+            # A bound that fell since it was queued is the best still if it beats the next
+            # one (queued bounds are at most); else it goes back in its place.
+            following = -queue[0][0] if queue else -math.inf
             if waiting is None:  # the band's unread records
                 if not state.live:
                     continue
                 bound = state.bound(width)
-                if bound < -negative:
+                if bound < following:
                     self._push(bound, state, None)
                     continue
                 self._read(state, _cheapest(state.terms, state.live, state.total))
@@ -317,11 +324,13 @@ class _Searcher:
                 continue
             if waiting.done:
                 continue
-            bound, unknown, matched, total = self._bound(state, waiting)
+            bound, matched, total = self._bound(state, waiting)
             waiting.bound = bound
-            if bound < -negative:
+            if bound < following:
                 self._push(bound, state, waiting)
                 continue
+            known = waiting.known
+            unknown = [term for term in state.terms if term.weight and term.place not in known]
             if not unknown:
                 self._take(waiting, self.known)
                 continue
@@ -339,22 +348,19 @@ class _Searcher:
                 self._push(waiting.bound, state, waiting)
         self._score_taken()
 
-    def _bound(self, state: _Band, waiting: _Class) -> tuple[float, list[_Term], int, float]:
-        """A class's bound, the live terms it is not known to hold, its coverage and Σ."""
-        total = 0.0
-        matched = 0
-        unknown = []
-        known = waiting.known
-        for term in state.terms:
-            tf = known.get(term.place)
-            if tf is not None:
-                total += _WEIGHT[tf]
+    def _bound(self, state: _Band, waiting: _Class) -> tuple[float, int, float]:
+        """A class's bound, coverage and Σ: the band's live terms, with what it knows."""
+        total = state.total
+        matched = state.live
+        places = state.places
+        for place, tf in waiting.known.items():
+            weight = places[place].weight
+            if weight:
+                total -= weight  # live: counted in the band's
+            else:
                 matched += 1
-            elif term.position < len(term.groups):
-                total += _WEIGHT[term.groups[term.position][0]]
-                matched += 1
-                unknown.append(term)
-        return state.factor * (matched / len(self.terms)) * total, unknown, matched, total
+            total += _WEIGHT[tf]
+        return state.factor * (matched / len(self.terms)) * total, matched, total
 
     def _read(self, state: _Band, term: _Term) -> None:
         """A term's next group in a band: its records are known to hold the term with its tf.
@@ -367,11 +373,13 @@ class _Searcher:
         tf = groups[position][0]
         fresh = set(term.records(self.conn, position))
         term.position = position = position + 1
-        state.total -= _WEIGHT[tf]
         if position < len(groups):
-            state.total += _WEIGHT[groups[position][0]]
+            term.weight = _WEIGHT[groups[position][0]]
         else:
+            term.weight = 0.0
             state.live -= 1
+        # Summed again rather than updated: no rounding error adds up over the reads.
+        state.total = math.fsum([term.weight for term in state.terms])
         place = term.place
         for held in state.classes[:]:
             ids = held.ids & fresh
