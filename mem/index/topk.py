@@ -14,13 +14,14 @@ term is read to its end.
 
 One priority queue holds every band's unread records and every class, by bound, and the
 search takes the best until the limit-th best score so far beats it. From a band it reads
-the group that lowers the band's bound most per record read, and splits the band's classes
-by the records the group holds. A class whose terms are all known is scored from its
-postings. Another is scored from its text until the top is full (nothing is pruned before)
-and after, when that costs less than reading the next group of one of its terms; else that
-group is read. Bounds only fall: an entry whose bound fell since it was queued goes back in
-its new place. The records within a relative 1e-9 of the last place are rescored with V8's
-arithmetic (mem.core.jsmath), so scores, ties and order are the reference's.
+the group that lowers the band's bound most per record read (every group, when they hold
+fewer postings than a text costs), and splits the band's classes by the records each group
+holds. A class whose terms are all known is scored from its postings. Another is scored
+from its text until the top is full (nothing is pruned before) and after, when that costs
+less than reading the next group of one of its terms; else that group is read. Bounds only
+fall: an entry whose bound fell since it was queued goes back in its new place. The records
+within a relative 1e-9 of the last place are rescored with V8's arithmetic (mem.core.jsmath),
+so scores, ties and order are the reference's.
 
 Functions take a connection and return ranked records: no state outlives a call.
 """
@@ -90,7 +91,7 @@ class _Term:
 
 
 class _Band:
-    __slots__ = ("band", "factor", "terms", "places", "live", "total", "classes")
+    __slots__ = ("band", "factor", "terms", "places", "live", "total", "unread", "classes")
 
     def __init__(self, band: int, factor: float) -> None:
         self.band = band
@@ -99,6 +100,7 @@ class _Band:
         self.places: dict[int, _Term] = {}  # by query position
         self.live = 0
         self.total = 0.0  # Σ (1 + ln tf) over the live terms' next groups
+        self.unread = 0  # postings in the groups not read
         self.classes: list[_Class] = []  # every record read, each in one
 
     def bound(self, width: int) -> float:
@@ -209,9 +211,7 @@ def _load_groups(
     last_tf = 0
     for band, tf, size, blob in rows:
         if band != current.band:
-            state = bands.get(band)
-            if state is None:
-                state = bands[band] = _Band(band, _factor(band, now_ms))
+            state = bands.get(band) or bands.setdefault(band, _Band(band, _factor(band, now_ms)))
             current = _Term(term_id, place, band)
             current.weight = _WEIGHT[tf]
             groups = current.groups
@@ -222,6 +222,7 @@ def _load_groups(
         elif tf == last_tf:
             # Another part of the group: its records are loaded only if every part was.
             groups[-1] = (tf, groups[-1][1] + size // 8)
+            state.unread += size // 8
             loaded = current.loaded[-1]
             both = loaded + blob if loaded is not None and blob is not None else None
             current.loaded[-1] = both if both is not None and len(both) <= LOADED_BYTES else None
@@ -229,6 +230,7 @@ def _load_groups(
         last_tf = tf
         groups.append((tf, size // 8))
         current.loaded.append(blob)
+        state.unread += size // 8
 
 
 def _cheapest(terms: list[_Term], matched: int, total: float) -> _Term:
@@ -319,6 +321,12 @@ class _Searcher:
                 if bound < following:
                     self._push(bound, state, None)
                     continue
+                if state.unread <= POSTINGS_PER_TEXT:
+                    # All of it costs less than a text: no bound is looked at in between.
+                    for term in state.terms:
+                        while term.weight:
+                            self._read(state, term)
+                    continue
                 self._read(state, _cheapest(state.terms, state.live, state.total))
                 self._push(state.bound(width), state, None)
                 continue
@@ -370,8 +378,9 @@ class _Searcher:
         before = state.bound(len(self.terms))  # of the new records: they were unread
         groups = term.groups
         position = term.position
-        tf = groups[position][0]
+        tf, size = groups[position]
         fresh = set(term.records(self.conn, position))
+        state.unread -= size
         term.position = position = position + 1
         if position < len(groups):
             term.weight = _WEIGHT[groups[position][0]]
@@ -393,7 +402,9 @@ class _Searcher:
             else:
                 held.ids -= ids
                 self._wait(state, _Class({**held.known, place: tf}, ids, held.bound))
-        if fresh:
+        # Records no class holds were unread, or read once the band's unread records could
+        # no longer reach the top (then left out, as these are now).
+        if fresh and not self.settled(before):
             self._wait(state, _Class({place: tf}, fresh, before))
 
     def _wait(self, state: _Band, waiting: _Class) -> None:
@@ -403,14 +414,14 @@ class _Searcher:
     def _take(self, waiting: _Class, kind: list[_Class]) -> None:
         """Score a class from its known frequencies or from its text (`kind`).
 
-        The classes taken are scored together once they hold as many records as the top
-        (without a limit, at the end): one statement for a few classes of one record each,
-        and until the top is full none of them could have been pruned anyway.
+        Until the top is full none of them could be pruned: those taken are scored together
+        once they hold as many records as the top (without a limit, at the end). After, each
+        at once, so that the top's floor rises before the next entry is looked at.
         """
         waiting.done = True
         kind.append(waiting)
         self.taken += len(waiting.ids)
-        if self.limit is not None and self.taken >= self.limit:
+        if self.limit is not None and (self.threshold > -math.inf or self.taken >= self.limit):
             self._score_taken()
 
     def _score_taken(self) -> None:
