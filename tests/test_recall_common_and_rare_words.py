@@ -1,16 +1,17 @@
 """A query that mixes very common words with rare ones answers as the exhaustive scorer.
 
 Such a query leaves many records waiting after the top is full: those read with the rare
-words, whose frequencies of the common words are unknown. Recall settles them in rounds
-against a falling guess of the top's floor, reading the common words' groups it plans
-on (mem.index.topk). These corpora are big enough for that path (groups of hundreds of
-records in many bands), and every answer is compared with the plain scorer's, for random
-queries of common and rare words (repeated ones too), every --limit, and the settling
-knobs at both ends.
+words, whose frequencies of the common words are unknown. Recall settles them best bound
+first, reading the common words' groups or scoring the records from their text, whichever
+costs less (mem.index.topk). These corpora are big enough for that path (groups of
+hundreds of records in many bands), and every answer is compared with the plain scorer's,
+for random queries of common and rare words (repeated ones too), every --limit, and the
+cost of a text at both ends.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -79,14 +80,7 @@ def _cache(projects: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 query = st.lists(st.sampled_from(COMMON + RARE), min_size=2, max_size=7).map(" ".join)
-knobs = st.fixed_dictionaries(
-    {
-        "GUESS_RATIO": st.sampled_from([0.0, 0.5, 0.8, 0.99]),
-        "POSTINGS_PER_TEXT": st.sampled_from([0, 16, 128, 10**6]),
-        "FEW_TEXTS": st.sampled_from([0, 4, 10**6]),
-        "SETTLE_STEPS": st.sampled_from([0, 1, 8]),
-    }
-)
+knobs = st.fixed_dictionaries({"POSTINGS_PER_TEXT": st.sampled_from([0, 16, 128, 10**6])})
 
 
 @settings(
@@ -135,18 +129,24 @@ def test_every_limit_of_a_mixed_query_is_exact(projects: list[Path], words: str)
         assert comparable(answer) == comparable(every[:wanted]), (words, wanted)
 
 
-def test_the_corpora_reach_the_planned_settling(
+def test_the_corpora_reach_both_ways_of_settling(
     projects: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Guards the tests above: a mixed query here does settle waiting records by plan."""
-    planned = []
-    plan = topk._Searcher._plan
+    """Guards the tests above: once the top is full, a mixed query here settles waiting
+    classes from their postings, and with a text costing 16 postings (one of the costs
+    drawn above) from their text too."""
+    taken = set()
+    take = topk._Searcher._take
 
-    def counted(self: topk._Searcher, *args: object) -> object:
-        result = plan(self, *args)  # type: ignore[arg-type]
-        planned.append(bool(result))
-        return result
+    def counted(self: topk._Searcher, waiting: topk._Class, kind: list[topk._Class]) -> None:
+        if self.threshold > -math.inf:
+            taken.add("postings" if kind is self.known else "text")
+        take(self, waiting, kind)
 
-    monkeypatch.setattr(topk._Searcher, "_plan", counted)
-    recall.recall(str(projects[0]), recall.Request("the postgres cache pgbouncer w1"), NOW)
-    assert any(planned)
+    monkeypatch.setattr(topk._Searcher, "_take", counted)
+    words = "the postgres cache pgbouncer w1"
+    recall.recall(str(projects[0]), recall.Request(words), NOW)
+    assert taken == {"postings"}
+    monkeypatch.setattr(topk, "POSTINGS_PER_TEXT", 16)
+    recall.recall(str(projects[0]), recall.Request(words), NOW)
+    assert taken == {"postings", "text"}

@@ -1,11 +1,12 @@
 """Whichever way recall reads the postings, its answer is the exhaustive scorer's.
 
-The pruned top-k (mem.index.topk) chooses, band by band, between reading one group, a
-whole band, settling the records it holds back by reading more groups, or scoring records
-from their text; and it loads small groups up front, big ones when it reads them. Those
-choices follow cost estimates that small test corpora rarely cross, so here each knob is
-pushed to both ends over one corpus big enough to hold groups of hundreds of records, many
-bands and dated events, and every answer is compared with the plain scorer's.
+The pruned top-k (mem.index.topk) settles a waiting class of records either by reading
+the next group of a term it is not known to hold or by scoring its records from their
+text, whichever costs less (POSTINGS_PER_TEXT); and it loads small groups up front, big
+ones when it reads them (LOADED_BYTES). Small test corpora rarely cross those estimates,
+so here each is pushed to both ends over one corpus big enough to hold groups of hundreds
+of records, many bands and dated events, and every answer is compared with the plain
+scorer's.
 """
 
 from __future__ import annotations
@@ -37,14 +38,9 @@ QUERIES = [
 STRATEGIES = [
     {},
     {"LOADED_BYTES": 0},  # every group read by its own statement
-    {"POSTINGS_PER_TEXT": 0, "TEXT_COST": 0},  # records scored from their text
-    {"POSTINGS_PER_TEXT": 10**9, "TEXT_COST": 10**9},  # postings read whole
-    {"PAIRWISE_TERMS": 1, "SETTLE_STEPS": 1},
-    {"SETTLE_STEPS": 0, "LOADED_BYTES": 64},
-    {"FEW_POSTINGS": 10**9, "LOADED_BYTES": 10**9},  # every query read whole, in one pass
-    {"FEW_POSTINGS": 0},  # every query read band by band
-    {"GUESS_RATIO": 0},  # waiting records settled against the top's floor alone
-    {"GUESS_RATIO": 0.99, "FEW_TEXTS": 0},  # in many rounds, planned down to one record
+    {"LOADED_BYTES": 10**9},  # every group read with its term's first statement
+    {"POSTINGS_PER_TEXT": 0},  # waiting records scored from their text
+    {"POSTINGS_PER_TEXT": 10**9, "LOADED_BYTES": 64},  # settled from the postings alone
 ]
 
 

@@ -1,10 +1,10 @@
-"""Both ways recall reads a multi-term query's postings answer as the exhaustive scorer.
+"""Both ways recall settles a multi-term query's waiting records answer as the exhaustive scorer.
 
-A query whose postings are few and all loaded is read in one pass over every band
-(topk.read_all); the others band by band, scoring the small groups read once the top is
-full early (topk.EARLY_RECORDS). The random corpora of test_recall_pruning are small, so
-they take the one-pass path nearly always: here each path is forced in turn, and the
-early scoring is both switched off and given every record it can take.
+Once the top is full, a class of waiting records is settled by reading the next group of a
+term it is not known to hold, or by scoring its records from their text, whichever costs
+less (topk.POSTINGS_PER_TEXT). The random corpora of test_recall_pruning are small, so
+their groups rarely cost more than a text: here each way is forced in turn, with every
+group read by its own statement or all of them with their term's first.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ from mem.index import topk
 __all__ = ["scratch"]  # the fixture, shared with test_recall_pruning
 
 PATHS = [
-    {"FEW_POSTINGS": 10**9, "LOADED_BYTES": 10**9},  # one pass over every band
-    {"FEW_POSTINGS": 0, "EARLY_RECORDS": 0},  # band by band, nothing scored early
-    {"FEW_POSTINGS": 0, "EARLY_RECORDS": 10**9, "EARLY_TEXT": 10**9},  # all groups early
+    {"POSTINGS_PER_TEXT": 0, "LOADED_BYTES": 0},  # from the text, groups read one by one
+    {"POSTINGS_PER_TEXT": 10**9, "LOADED_BYTES": 10**9},  # from the postings alone
 ]
 
 
