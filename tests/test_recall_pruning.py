@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from plain import comparable, plain_recall
 
+from mem import index
 from mem.commands import recall
 from mem.index import snapshots, tables, topk
 
@@ -201,7 +202,7 @@ def test_local_time_events_prune_exactly(
 
     terms = parse.query_tokens(words)
     with index_support.opened(str(root)) as result:
-        files = {row.id: row.rank for row in result.files.values()}
+        files = index.RecallFiles.given({row.id: row.rank for row in result.files.values()})
         every = topk.search(result.conn, terms, files, NOW_MS, None, clock.local_offset_ms)
         pruned = topk.search(result.conn, terms, files, NOW_MS, wanted, clock.local_offset_ms)
     assert score.order(pruned, wanted) == score.order(every, wanted)

@@ -170,7 +170,7 @@ def _ranked(
     ranked = _rank(
         conn,
         terms,
-        {row.id: row.rank for row in project_files.values()},
+        index.RecallFiles.given({row.id: row.rank for row in project_files.values()}),
         now_ms,
         candidate_limit,
     )
@@ -190,7 +190,7 @@ def _ranked(
     ranked += _rank(
         brain_conn,
         terms,
-        {row.id: row.rank for row in brain_files},
+        index.RecallFiles.given({row.id: row.rank for row in brain_files}),
         now_ms,
         candidate_limit,
     )
@@ -279,15 +279,14 @@ def _status_fields(status: Any) -> dict[str, Any]:
 def _rank(
     conn: index.Connection,
     terms: list[str],
-    files: dict[int, int],
+    files: index.RecallFiles,
     now_ms: float | None,
     limit: int | None,
-    projects: dict[int, str] | None = None,
 ) -> list[score.Ranked]:
     """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
     from mem.index import topk
 
-    return topk.search(conn, terms, files, now_ms, limit, clock.local_offset_ms, projects)
+    return topk.search(conn, terms, files, now_ms, limit, clock.local_offset_ms)
 
 
 def _entries(
@@ -441,12 +440,11 @@ def _recall_all(
         rows = index.project_rows(conn, with_cache=False)
         roots, skipped = chosen_roots(rows, request.projects)
         project_ids = [row.id for row in roots]
-        everyone = len(roots) == len(rows)  # no --project, no root gone: no filter to apply
-        ranks, paths = index.recall_file_ids(
-            conn, {row.id: row.path for row in roots}, everyone, request.include_archive
+        files = index.RecallFiles(
+            conn, {row.id: row.path for row in roots}, request.include_archive
         )
         retired = index.retired_notes(conn, project_ids)
-        found = _rank(conn, terms, ranks, now_ms, limit + len(retired), paths)
+        found = _rank(conn, terms, files, now_ms, limit + len(retired))
         if not request.include_retired:
             found = [item for item in found if item.id not in retired]
         top = score.order(found, limit)

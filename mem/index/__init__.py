@@ -18,11 +18,11 @@ from mem.index.location import (
 )
 from mem.index.opening import FAULTS, Opened, answer, describe, healed, sync_project
 from mem.index.queries import (
+    RecallFiles,
     counts,
     fetch,
     has_lifecycle_events,
     notes_headed,
-    recall_file_ids,
     retired_notes,
     score_inputs,
 )
@@ -69,7 +69,7 @@ __all__ = [
     "keep_open",
     "notes_headed",
     "project_rows",
-    "recall_file_ids",
+    "RecallFiles",
     "retired_notes",
     "schema",
     "score_inputs",

@@ -52,27 +52,52 @@ def fetch(conn: Connection, ids: list[int]) -> dict[int, StoredRecord]:
     return found
 
 
-def recall_file_ids(
-    conn: Connection, roots: Mapping[int, str], every_root: bool, include_archive: bool
-) -> tuple[dict[int, int], dict[int, str]]:
-    """The recall sources (journals, notes) of the roots (project id -> path; `every_root`:
-    they are all the index holds): file id -> rank, and file id -> the root's path."""
-    where = " WHERE kind IN ('journal', 'notes')"
-    if not every_root:
-        members = ",".join(str(int(project_id)) for project_id in roots)
-        where += f" AND project_id IN ({members})"
-    if not include_archive:
-        where += f" AND rank < {ARCHIVE_RANK_BASE}"
-    # Three lists in one row, split in C: thousands of rows cost more than their numbers.
-    ids, ranks, projects = conn.execute(
-        f"SELECT group_concat(id), group_concat(rank), group_concat(project_id) FROM files{where}"
-    ).fetchone()
-    if ids is None:
-        return {}, {}
-    file_ids = list(map(int, ids.split(",")))
-    paths = map(roots.__getitem__, map(int, projects.split(",")))
-    ranked = zip(file_ids, map(int, ranks.split(",")), strict=True)
-    return dict(ranked), dict(zip(file_ids, paths, strict=True))
+class RecallFiles:
+    """The files a recall reads, as the search meets their records: each one's candidate rank
+    and its root's path, or None for a file recall does not read (a store, an archived
+    journal unless asked for, a project not chosen).
+
+    A portfolio index holds thousands of files and a query meets the records of a few, so
+    each is looked up once, when first met; a project's few are given up front (`known`).
+    """
+
+    __slots__ = ("conn", "roots", "include_archive", "found")
+
+    def __init__(
+        self, conn: Connection | None, roots: Mapping[int, str], include_archive: bool
+    ) -> None:
+        self.conn = conn  # None: every file was given up front (given)
+        self.roots = roots  # project id -> its path
+        self.include_archive = include_archive
+        self.found: dict[int, tuple[int, str] | None] = {}
+
+    @classmethod
+    def given(cls, ranks: Mapping[int, int]) -> RecallFiles:
+        """The files of one project's or brain's index: file id -> candidate rank."""
+        files = cls(None, {}, include_archive=True)
+        files.found.update((file_id, (rank, "")) for file_id, rank in ranks.items())
+        return files
+
+    def __bool__(self) -> bool:
+        """Whether there may be a file to read at all."""
+        return bool(self.found) if self.conn is None else bool(self.roots)
+
+    def get(self, file_id: int) -> tuple[int, str] | None:
+        """(candidate rank, root path) of a file recall reads; None for any other."""
+        if file_id in self.found:
+            return self.found[file_id]
+        found = None
+        if self.conn is not None:
+            row = self.conn.execute(
+                "SELECT rank, project_id FROM files WHERE id = ? AND kind IN ('journal', 'notes')",
+                (file_id,),
+            ).fetchone()
+            if row is not None and row[1] in self.roots:
+                rank, project_id = row
+                if self.include_archive or rank < ARCHIVE_RANK_BASE:
+                    found = (rank, self.roots[project_id])
+        self.found[file_id] = found
+        return found
 
 
 def retired_notes(conn: Connection, project_ids: list[int]) -> dict[int, tuple[str, str | None]]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import heapq
 import math
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 
 from mem.core import parse, score
@@ -40,6 +40,8 @@ from mem.index import postings
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from mem.index.queries import RecallFiles
 
 # Far wider than any rounding difference between libm, V8 and the bound's own arithmetic.
 EPSILON = 1e-9
@@ -183,16 +185,15 @@ def term_ids(conn: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
 def search(
     conn: sqlite3.Connection,
     terms: list[str],
-    files: Mapping[int, int],
+    files: RecallFiles,
     now_ms: float | None,
     limit: int | None,
     local_offset_ms: Callable[[float], float],
-    projects: Mapping[int, str] | None = None,
 ) -> list[score.Ranked]:
-    """The records of `files` (id -> rank) that can be among the best `limit` (all: None).
+    """The records of `files` that can be among the best `limit` (all: None).
 
     Exact scores, unordered: the caller merges indexes and orders with score.order. In a
-    portfolio index, `projects` (file id -> the root's path) gives each its project.
+    portfolio index, each record's root (from `files`) orders equal scores.
     """
     width = len(terms)
     if not width or not files:
@@ -203,7 +204,7 @@ def search(
         term_id = ids.get(term)
         if term_id is not None:
             _load_groups(conn, bands, term_id, place, now_ms, width > 1)
-    searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms, projects or {})
+    searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms)
     searcher.run(bands.values())
     return searcher.exact()
 
@@ -292,14 +293,12 @@ class _Searcher:
         self,
         conn: sqlite3.Connection,
         terms: list[str],
-        files: Mapping[int, int],
+        files: RecallFiles,
         now_ms: float | None,
         limit: int | None,
         local_offset_ms: Callable[[float], float],
-        projects: Mapping[int, str],
     ) -> None:
         self.conn = conn
-        self.projects = projects
         self.local_offset_ms = local_offset_ms
         self.terms = [term.encode("latin-1") for term in terms]
         self.spaced_terms = [b" " + term + b" " for term in self.terms]
@@ -483,9 +482,10 @@ class _Searcher:
 
     def _score(self, row: tuple[Any, ...], frequencies: tuple[int, ...]) -> None:
         record_id, file_id, ordinal, kind, tokens, ts_ms, ts_local = row[:7]
-        rank = self.files.get(file_id)
-        if rank is None:
+        source = self.files.get(file_id)
+        if source is None:
             return
+        rank, project = source
         hits = 0.0
         matched = 0
         for frequency in frequencies:
@@ -509,7 +509,7 @@ class _Searcher:
                 rank,
                 ordinal,
                 record_id,
-                self.projects.get(file_id, ""),
+                project,
             )
         )
         self._keep(value)
