@@ -39,25 +39,12 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
 
 
 @pytest.fixture
-def run_mem() -> RunMem:
-    """`mem` as a user runs it: the installed console script, in its own process."""
-    return as_process
-
-
-@pytest.fixture
-def mem_process() -> RunMem:
-    """The console script, for tests whose module runs `run_mem` in process but need processes."""
-    return as_process
-
-
-@pytest.fixture
-def mem_in_process() -> RunMem:
-    """`mem <args>` through click's CliRunner in this process, where the process is not the point.
-
-    A test module opts in by overriding `run_mem` with it; stdout, stderr and the exit code
-    are those of the console script (the golden and CLI tests check the process itself).
-    """
-    return in_process
+def run_mem(request: pytest.FixtureRequest) -> RunMem:
+    """`mem <args>`: in this process through click's CliRunner (the exit code, stdout and
+    stderr the console script gives), or the installed console script in a process of its
+    own for a test marked `process`, where the process is the point: signals, the bytes
+    and encoding of the real streams, concurrent or killed processes, start-up imports."""
+    return as_process if request.node.get_closest_marker("process") else in_process
 
 
 @pytest.fixture

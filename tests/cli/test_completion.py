@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 from support.cli import RunMem
 
+# The process is the point: the console script answers completion before click is loaded.
+pytestmark = pytest.mark.process
+
 
 def _complete(run_mem: RunMem, shell: str, words: str, cword: int | None = None) -> list[str]:
     env = {"_MEM_COMPLETE": f"{shell}_complete", "COMP_WORDS": words}

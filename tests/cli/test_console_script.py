@@ -10,7 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from support.cli import RunMem
+
+# The process is the point: its exit code and streams, the fast path and click behind one script.
+pytestmark = pytest.mark.process
 
 
 def test_options_may_come_before_the_action(run_mem: RunMem, project: Path) -> None:

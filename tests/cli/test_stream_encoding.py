@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from support.cli import RunMem
+
+# The process is the point: the encoding of its real stdout and stderr.
+pytestmark = pytest.mark.process
 
 ASCII = {"PYTHONIOENCODING": "ascii"}
 

@@ -107,6 +107,7 @@ def test_a_group_without_its_subcommand_shows_its_help_and_exits_1(group: str) -
     assert done.stderr.startswith(f"Usage: mem {group} [OPTIONS] COMMAND [ARGS]...")
 
 
+@pytest.mark.process
 def test_the_real_entry_point_exits_1_on_a_top_level_usage_error(run_mem: RunMem) -> None:
     done = run_mem("--frob")
     assert (done.returncode, done.stdout) == (1, "")

@@ -16,12 +16,6 @@ from mem.domain import memories
 DECISIONS = ".agents/memory/decisions.md"
 
 
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about audits."""
-    return mem_in_process
-
-
 def _audit(run_mem: RunMem, project: Path, *args: str) -> dict[str, object]:
     done = run_mem("audit", *args, "--json", cwd=project)
     assert done.returncode == 0, done.stdout + done.stderr

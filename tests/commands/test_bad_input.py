@@ -29,12 +29,6 @@ CI = '--ci must be pass, fail or a number, got "PASS"'
 # ---- D9: signals that JavaScript's Number() reads as NaN
 
 
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about bad input."""
-    return mem_in_process
-
-
 @pytest.mark.parametrize(
     ("signal", "message"),
     [(("--eval", "abc"), EVAL), (("--accept", "maybe"), ACCEPT), (("--ci", "PASS"), CI)],

@@ -6,7 +6,6 @@ import json
 import sqlite3
 from pathlib import Path
 
-import pytest
 from support.cli import RunMem
 from support.demo import CACHE, LESSONS, RETRY, record_cache_evidence
 from support.git import git
@@ -17,12 +16,6 @@ from mem.domain import memories
 
 DECISIONS = ".agents/memory/decisions.md"
 POOLING = memories.memory_id(DECISIONS, "2026-06-02 — Postgres connection pooling")
-
-
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about context and evidence recall."""
-    return mem_in_process
 
 
 def _context(run_mem: RunMem, project: Path, *args: str) -> dict[str, object]:

@@ -7,7 +7,6 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 from support.cli import RunMem
 from support.demo import CACHE, LESSONS, RETRY
 from support.git import git
@@ -16,12 +15,6 @@ from mem.core import js
 from mem.domain import memories
 
 STORE = Path(".bmad/memory/evidence.ndjson")
-
-
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about evidence records."""
-    return mem_in_process
 
 
 def _records(project: Path) -> list[dict[str, object]]:

@@ -14,13 +14,6 @@ from support.cli import RunMem
 
 from mem.core import agents_block
 
-
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about the files init --agents writes."""
-    return mem_in_process
-
-
 # Text a person may have around the block: any characters, CRLF, no final newline...
 person_text = st.text(
     alphabet=st.sampled_from(["a", "#", " ", "\n", "\r", "\t", "é", "<", "!", "-", "\u2028"]),

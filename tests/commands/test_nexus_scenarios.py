@@ -17,12 +17,6 @@ RECORDED = re.compile(
 )
 
 
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about Nexus scenarios."""
-    return mem_in_process
-
-
 def output(done) -> tuple[str, int]:  # type: ignore[no-untyped-def]
     return done.stdout + done.stderr, done.returncode
 

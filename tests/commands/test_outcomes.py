@@ -50,12 +50,6 @@ Exports run nightly.
 
 
 @pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about receipts and their eligibility."""
-    return mem_in_process
-
-
-@pytest.fixture
 def project(tmp_path: Path) -> Path:
     """Fixture a (one accepted task) with runs one, two and three and some cache notes."""
     root = relocated("a-accepted", tmp_path)

@@ -20,12 +20,6 @@ T2 = "2026-07-01T12:00:00.000Z"
 POSITIVE = ("--eval", "1", "--accept", "true", "--ci", "pass")
 
 
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about pattern scores."""
-    return mem_in_process
-
-
 def reinforce_json(run_mem: RunMem, project: Path, *args: str, now: str = T0) -> dict:
     done = run_mem("reinforce", *args, "--json", cwd=project, env={"MEM_NOW": now})
     assert done.returncode == 0, done.stderr
@@ -262,10 +256,11 @@ def test_stores_for_audits_do_not_change_recall(
 
 
 @pytest.mark.slow
-def test_concurrent_reinforces_lose_nothing(mem_process: RunMem, project: Path) -> None:
+@pytest.mark.process  # concurrent writers need processes of their own
+def test_concurrent_reinforces_lose_nothing(run_mem: RunMem, project: Path) -> None:
     def worker(_: int) -> list[tuple[int, str]]:
         runs = [
-            mem_process("reinforce", "--pattern", "shared", "--ci", "pass", cwd=project)
+            run_mem("reinforce", "--pattern", "shared", "--ci", "pass", cwd=project)
             for _ in range(5)
         ]
         return [(done.returncode, without_section_warning(done.stderr)) for done in runs]

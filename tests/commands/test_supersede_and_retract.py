@@ -26,12 +26,6 @@ STORE = Path(".bmad/memory/lifecycle.ndjson")
 NOW = "2026-10-18T09:30:00.000Z"
 
 
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about lifecycle events."""
-    return mem_in_process
-
-
 def _events(project: Path) -> list[dict[str, object]]:
     path = project / STORE
     if not path.exists():

@@ -12,12 +12,6 @@ from support.cli import RunMem
 
 
 @pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about the store on a full disk."""
-    return mem_in_process
-
-
-@pytest.fixture
 def tiny_disk(tmp_path: Path) -> Iterator[Path]:
     mount = tmp_path / "tiny"
     mount.mkdir()

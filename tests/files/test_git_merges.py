@@ -32,12 +32,6 @@ CONFLICTED = "Memory store has unresolved merge conflict markers; resolve them b
 JOURNAL = Path(".bmad/memory/journal.ndjson")
 
 
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about stores that merge with git."""
-    return mem_in_process
-
-
 def ok(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
     assert done.returncode == 0, done.stderr + done.stdout
     return done
@@ -197,10 +191,10 @@ def write_many(run_mem: RunMem, project: Path, agent: str, count: int) -> None:
         list(pool.map(one, range(count)))
 
 
+@pytest.mark.process  # concurrent writers need processes of their own
 def test_two_clones_appending_concurrently_merge_without_loss_or_duplicates(
-    tmp_path: Path, mem_process: RunMem, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run_mem: RunMem, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    run_mem = mem_process  # concurrent writers need processes of their own
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
     seed = tmp_path / "seed"

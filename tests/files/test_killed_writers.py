@@ -152,6 +152,7 @@ def campaign(project: Path, run_mem: RunMem, args: list[str], runs: int, seed: i
 
 
 @pytest.mark.slow
+@pytest.mark.process  # killed at random instants: processes of their own
 def test_writers_killed_at_random_instants_lose_nothing_they_kept(
     project: Path, run_mem: RunMem, tmp_path: Path
 ) -> None:

@@ -15,6 +15,9 @@ from support.cli import RunMem
 
 from mem import layout
 
+# A hang must end in a timeout, not hang this process: the console script, killed when late.
+pytestmark = pytest.mark.process
+
 # Far longer than any of these commands takes; a hang is what fails the test.
 TIMEOUT_SECONDS = 60
 
@@ -34,74 +37,66 @@ def _plant_fifo(project: Path, relative: str) -> Path:
 
 @pytest.mark.parametrize("relative", [layout.MEMORY_FILES[1], layout.JOURNAL])
 def test_recall_refuses_a_fifo_in_place_of_a_source(
-    project: Path, relative: str, mem_process: RunMem
+    project: Path, relative: str, run_mem: RunMem
 ) -> None:
     fifo = _plant_fifo(project, relative)
-    done = _mem(mem_process, project, "recall", "cache")
+    done = _mem(run_mem, project, "recall", "cache")
     assert done.returncode == 1
     assert done.stderr == f"mem recall: Cannot read {fifo.resolve()}: Not a regular file.\n"
     assert done.stdout == ""
 
 
-def test_recall_answers_again_once_the_fifo_is_a_file_again(
-    project: Path, mem_process: RunMem
-) -> None:
+def test_recall_answers_again_once_the_fifo_is_a_file_again(project: Path, run_mem: RunMem) -> None:
     relative = layout.MEMORY_FILES[0]
     saved = (project / relative).read_bytes()
     _plant_fifo(project, relative)
-    assert _mem(mem_process, project, "recall", "cache").returncode == 1
+    assert _mem(run_mem, project, "recall", "cache").returncode == 1
     (project / relative).unlink()
     (project / relative).write_bytes(saved)
-    done = _mem(mem_process, project, "recall", "cache", "--json")
+    done = _mem(run_mem, project, "recall", "cache", "--json")
     assert done.returncode == 0, done.stderr
 
 
-def test_patterns_refuse_a_fifo_in_place_of_the_scores_file(
-    project: Path, mem_process: RunMem
-) -> None:
+def test_patterns_refuse_a_fifo_in_place_of_the_scores_file(project: Path, run_mem: RunMem) -> None:
     fifo = _plant_fifo(project, layout.PATTERN_SCORES)
-    done = _mem(mem_process, project, "patterns")
+    done = _mem(run_mem, project, "patterns")
     assert done.returncode == 1
     assert done.stderr == f"mem patterns: Cannot read {fifo}: Not a regular file.\n"
 
 
 def test_a_fifo_in_place_of_the_writer_lock_is_named_not_waited_on(
-    project: Path, mem_process: RunMem
+    project: Path, run_mem: RunMem
 ) -> None:
     _plant_fifo(project, layout.WRITER_LOCK)
-    done = _mem(mem_process, project, "write", "--agent", "forge", "--task", "pin the clock")
+    done = _mem(run_mem, project, "write", "--agent", "forge", "--task", "pin the clock")
     assert done.returncode == 1
     assert done.stderr == "mem write: .bmad/memory/writer.lock is not a regular file; inspect it.\n"
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
 def test_a_memory_file_linked_to_an_endless_device_is_refused(
-    project: Path, mem_process: RunMem
+    project: Path, run_mem: RunMem
 ) -> None:
     relative = layout.MEMORY_FILES[0]
     (project / relative).unlink()
     (project / relative).symlink_to("/dev/zero")
-    done = _mem(mem_process, project, "recall", "cache")
+    done = _mem(run_mem, project, "recall", "cache")
     assert done.returncode == 1
     assert done.stderr == "mem recall: Cannot read /dev/zero: Not a regular file.\n"
 
 
-def test_a_directory_in_place_of_the_writer_lock_is_named(
-    project: Path, mem_process: RunMem
-) -> None:
+def test_a_directory_in_place_of_the_writer_lock_is_named(project: Path, run_mem: RunMem) -> None:
     (project / layout.WRITER_LOCK).mkdir(parents=True)
-    done = _mem(mem_process, project, "write", "--agent", "forge", "--task", "pin the clock")
+    done = _mem(run_mem, project, "write", "--agent", "forge", "--task", "pin the clock")
     assert done.returncode == 1
     assert done.stderr == "mem write: .bmad/memory/writer.lock is a directory; inspect it.\n"
 
 
-def test_recall_names_a_directory_in_place_of_a_memory_file(
-    project: Path, mem_process: RunMem
-) -> None:
+def test_recall_names_a_directory_in_place_of_a_memory_file(project: Path, run_mem: RunMem) -> None:
     relative = layout.MEMORY_FILES[1]
     (project / relative).unlink(missing_ok=True)
     (project / relative).mkdir(parents=True)
-    done = _mem(mem_process, project, "recall", "cache")
+    done = _mem(run_mem, project, "recall", "cache")
     assert done.returncode == 1
     assert (
         done.stderr

@@ -29,12 +29,6 @@ NOW = "2026-10-18T09:30:00.000Z"
 LESSONS = Path(".agents/memory/lessons.md")
 
 
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about the index cache healing."""
-    return mem_in_process
-
-
 def index_file(run_mem: RunMem, project: Path) -> Path:
     done = run_mem("index", "path", cwd=project)
     assert done.returncode == 0, done.stderr

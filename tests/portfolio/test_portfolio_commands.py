@@ -22,12 +22,6 @@ from mem.files import brain
 NOW = "2026-10-18T09:30:00.000Z"
 
 
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about project and portfolio memory."""
-    return mem_in_process
-
-
 def ok(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
     assert done.returncode == 0, done.stderr + done.stdout
     return done

@@ -22,12 +22,6 @@ REDIS = memories.memory_id(".bmad/memory/decisions.md", "2026-07-10 — Move ses
 RETRY = memories.memory_id(LESSONS, "Retry budget")
 
 
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about retired notes in recall."""
-    return mem_in_process
-
-
 def refs(run_mem: RunMem, project: Path, *args: str) -> list[tuple[str, str | None]]:
     done = run_mem("recall", *args, "--json", cwd=project)
     assert done.returncode == 0, done.stderr

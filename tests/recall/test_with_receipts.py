@@ -5,15 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from support.cli import RunMem
 from support.nexus import relocated
-
-
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about what recall returns."""
-    return mem_in_process
 
 
 def test_reinforce_never_changes_what_recall_returns(tmp_path: Path, run_mem: RunMem) -> None:

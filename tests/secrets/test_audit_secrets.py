@@ -15,12 +15,6 @@ from mem.core import secrets
 from mem.domain import project_entries
 
 
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about the secrets audit."""
-    return mem_in_process
-
-
 def append(path: Path, text: str) -> int:
     """Append text to a file (created if need be); returns the line number it starts on."""
     path.parent.mkdir(parents=True, exist_ok=True)

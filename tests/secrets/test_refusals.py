@@ -18,12 +18,6 @@ from mem.cli.app import cli
 
 
 @pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about refusing secrets."""
-    return mem_in_process
-
-
-@pytest.fixture
 def brain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A team brain the project detects (BMAD_PLUS_BRAIN), for promote."""
     directory = tmp_path / "brain"
