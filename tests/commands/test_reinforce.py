@@ -6,11 +6,11 @@ import json
 import os
 import re
 import sqlite3
-from concurrent.futures import ThreadPoolExecutor
+import subprocess
 from pathlib import Path
 
 import pytest
-from support.cli import RunMem
+from support.cli import RunMem, answers, runs_in_one_process
 
 SCORES = Path(".bmad/memory/pattern-scores.json")
 PROMOTIONS = Path(".bmad/memory/promotions.ndjson")
@@ -256,17 +256,23 @@ def test_stores_for_audits_do_not_change_recall(
 
 
 @pytest.mark.slow
-@pytest.mark.process  # concurrent writers need processes of their own
-def test_concurrent_reinforces_lose_nothing(run_mem: RunMem, project: Path) -> None:
-    def worker(_: int) -> list[tuple[int, str]]:
-        runs = [
-            run_mem("reinforce", "--pattern", "shared", "--ci", "pass", cwd=project)
-            for _ in range(5)
-        ]
-        return [(done.returncode, without_section_warning(done.stderr)) for done in runs]
-
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        outcomes = [outcome for batch in pool.map(worker, range(3)) for outcome in batch]
+def test_concurrent_reinforces_lose_nothing(project: Path) -> None:
+    # Three writer processes of their own, each reinforcing five times.
+    run = {"args": ["reinforce", "--pattern", "shared", "--ci", "pass"], "cwd": str(project)}
+    writers = [
+        subprocess.Popen(
+            runs_in_one_process([run] * 5),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    outcomes = [
+        (code, without_section_warning(stderr))
+        for writer in writers
+        for code, _, stderr in answers(writer)
+    ]
     assert outcomes == [(0, "")] * 15
     stored = json.loads((project / SCORES).read_text())
     assert stored["shared"]["updates"] == 15

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.cli import mem_command
+from support.cli import answers, mem_command, runs_in_one_process
 
 WRITERS = 4
 WRITES_EACH = 25
@@ -19,10 +19,6 @@ def test_parallel_writers_and_readers(project: Path) -> None:
     journal = project / ".bmad/memory/journal.ndjson"
     journal.unlink()
     mem = " ".join(mem_command())
-    writer_script = (
-        f"for i in $(seq 1 {WRITES_EACH}); do"
-        f' {mem} write --agent "w$W" --task "task $W-$i" -d "$P" >/dev/null || exit 1; done'
-    )
     # Readers pause between recalls: they still overlap every write, and their cost no
     # longer grows with how long the writers take.
     reader_script = (
@@ -31,15 +27,35 @@ def test_parallel_writers_and_readers(project: Path) -> None:
     )
     env = {**os.environ, "P": str(project)}
     readers = [subprocess.Popen(["bash", "-c", reader_script], env=env) for _ in range(2)]
+    # Each writer is a process of its own that writes again and again: they contend for the
+    # lock as a loop of console scripts would, without a start-up per write.
     writers = [
         subprocess.Popen(
-            ["bash", "-c", writer_script], env={**env, "W": str(n)}, stderr=subprocess.PIPE
+            runs_in_one_process(
+                [
+                    {
+                        "args": [
+                            "write",
+                            "--agent",
+                            f"w{w}",
+                            "--task",
+                            f"task {w}-{i}",
+                            "-d",
+                            str(project),
+                        ]
+                    }
+                    for i in range(1, WRITES_EACH + 1)
+                ]
+            ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
-        for n in range(WRITERS)
+        for w in range(WRITERS)
     ]
-    errors = [writer.communicate()[1] for writer in writers]
+    outcomes = [[code for code, _, _ in answers(writer)] for writer in writers]
     (project / "done").touch()
-    assert [writer.returncode for writer in writers] == [0] * WRITERS, errors
+    assert outcomes == [[0] * WRITES_EACH] * WRITERS
     assert [reader.wait() for reader in readers] == [0, 0]
     lines = journal.read_text(encoding="utf-8").splitlines()
     events = [json.loads(line) for line in lines]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from support import FIXTURES
-from support.cli import RunMem
+from support.cli import RunMem, answers, runs_in_one_process
 from support.git import GIT_ENV, git
 from support.nexus import relocated, write_observation
 
@@ -174,24 +174,39 @@ def clone(origin: Path, target: Path) -> Path:
     return target
 
 
-def write_many(run_mem: RunMem, project: Path, agent: str, count: int) -> None:
-    def one(number: int) -> None:
-        done = run_mem(
-            "write",
-            "--agent",
-            agent,
-            "--task",
-            f"concurrent {agent} {number}",
-            cwd=project,
-            env={"MEM_NOW": f"2026-10-18T09:{number // 60:02d}:{number % 60:02d}.000Z"},
+def write_many(project: Path, agent: str, count: int) -> None:
+    """count writes, by three writer processes of their own at once."""
+    writers = [
+        subprocess.Popen(
+            runs_in_one_process(
+                [
+                    {
+                        "args": [
+                            "write",
+                            "--agent",
+                            agent,
+                            "--task",
+                            f"concurrent {agent} {number}",
+                        ],
+                        "cwd": str(project),
+                        "env": {
+                            "MEM_NOW": f"2026-10-18T09:{number // 60:02d}:{number % 60:02d}.000Z"
+                        },
+                    }
+                    for number in range(first, count, 3)
+                ]
+            ),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
-        assert done.returncode == 0, done.stderr
+        for first in range(3)
+    ]
+    for writer in writers:
+        for code, _, stderr in answers(writer):
+            assert code == 0, stderr
 
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        list(pool.map(one, range(count)))
 
-
-@pytest.mark.process  # concurrent writers need processes of their own
 def test_two_clones_appending_concurrently_merge_without_loss_or_duplicates(
     tmp_path: Path, run_mem: RunMem, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -209,11 +224,7 @@ def test_two_clones_appending_concurrently_merge_without_loss_or_duplicates(
     bob = clone(origin, tmp_path / "bob")
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        list(
-            pool.map(
-                lambda args: write_many(run_mem, *args), [(alice, "alice", 12), (bob, "bob", 12)]
-            )
-        )
+        list(pool.map(lambda args: write_many(*args), [(alice, "alice", 12), (bob, "bob", 12)]))
     for person in (alice, bob):
         git(person, "commit", "-q", "-am", f"work of {person.name}")
     git(alice, "push", "-q", "origin", "main")

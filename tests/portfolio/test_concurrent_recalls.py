@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.cli import mem_command
+from support.cli import answers, mem_command, runs_in_one_process
 from support.portfolios import audited_portfolio
 
 WRITES_EACH = 15
@@ -18,10 +18,6 @@ WRITES_EACH = 15
 def test_portfolio_recalls_alongside_writers_in_every_project(tmp_path: Path) -> None:
     brain, roots = audited_portfolio(tmp_path)
     mem = " ".join(mem_command())
-    writer_script = (
-        f"for i in $(seq 1 {WRITES_EACH}); do"
-        f' {mem} write --agent w --task "zeta $W-$i" -d "$P" >/dev/null || exit 1; done'
-    )
     reader_script = (
         f'while [ ! -e "$D/done" ]; do'
         f' {mem} recall zeta --scope all -d "$D/project-0" >/dev/null || exit 1; done'
@@ -31,17 +27,35 @@ def test_portfolio_recalls_alongside_writers_in_every_project(tmp_path: Path) ->
         subprocess.Popen(["bash", "-c", reader_script], env=env, stderr=subprocess.PIPE)
         for _ in range(2)
     ]
+    # A writer in every project, a process of its own that writes again and again: as a
+    # loop of console scripts would, without a start-up per write.
     writers = [
         subprocess.Popen(
-            ["bash", "-c", writer_script],
-            env={**env, "P": str(root), "W": str(number)},
+            runs_in_one_process(
+                [
+                    {
+                        "args": [
+                            "write",
+                            "--agent",
+                            "w",
+                            "--task",
+                            f"zeta {number}-{i}",
+                            "-d",
+                            str(root),
+                        ]
+                    }
+                    for i in range(1, WRITES_EACH + 1)
+                ]
+            ),
+            stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            text=True,
         )
         for number, root in enumerate(roots)
     ]
-    errors = [writer.communicate()[1] for writer in writers]
+    outcomes = [[code for code, _, _ in answers(writer)] for writer in writers]
     (tmp_path / "done").touch()
-    assert [writer.returncode for writer in writers] == [0] * len(roots), errors
+    assert outcomes == [[0] * WRITES_EACH] * len(roots)
     reader_errors = [reader.communicate()[1] for reader in readers]
     assert [reader.returncode for reader in readers] == [0, 0], reader_errors
     found = subprocess.run(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -66,6 +67,21 @@ def as_process(
         check=False,
         timeout=timeout,
     )
+
+
+def runs_in_one_process(runs: list[dict[str, object]]) -> list[str]:
+    """The command of a process that runs `mem` once for each run given (its "args", and
+    "env" and "cwd" if it has them), in order, and prints a JSON list of
+    [exit code, stdout, stderr]: a writer of a stress test, without a start-up per write."""
+    script = Path(__file__).with_name("runs_in_one_process.py")
+    return [sys.executable, str(script), json.dumps(runs)]
+
+
+def answers(process: subprocess.Popen[str]) -> list[tuple[int, str, str]]:
+    """What each run of a `runs_in_one_process` process gave; the process must end well."""
+    output, errors = process.communicate()
+    assert process.returncode == 0, errors
+    return [(code, out, err) for code, out, err in json.loads(output)]
 
 
 def invoke(*args: str, input: str | None = None) -> Result:
