@@ -8,6 +8,7 @@ seconds (killed between creating the file and recording itself).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -15,12 +16,13 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from support.cli import RunMem, mem_command
+from support.cli import RunMem
 
 from mem.commands import unlock
 
@@ -103,25 +105,51 @@ def test_a_promotion_is_appended_before_its_score_is_kept(project: Path, run_mem
 # ---- killed at random instants
 
 
-def killed_run(project: Path, args: list[str], rng: random.Random, runtime: float) -> None:
+class Writers:
+    """Writers forked from a warm parent (support/forked_mem.py): each starts at the command,
+    so an instant picked at random falls in its work, not in Python's start-up."""
+
+    def __init__(self) -> None:
+        script = Path(__file__).parents[1] / "support" / "forked_mem.py"
+        self.parent = subprocess.Popen(
+            [sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def start(self, project: Path, args: list[str]) -> int:
+        assert self.parent.stdin is not None and self.parent.stdout is not None
+        self.parent.stdin.write(json.dumps([str(project), args]) + "\n")
+        self.parent.stdin.flush()
+        return int(self.parent.stdout.readline())
+
+    def wait(self) -> int:
+        """The wait status of the writer started last, once it has ended."""
+        assert self.parent.stdout is not None
+        return int(self.parent.stdout.readline())
+
+    def close(self) -> None:
+        assert self.parent.stdin is not None and self.parent.stdout is not None
+        self.parent.stdin.close()
+        assert self.parent.wait() == 0
+        self.parent.stdout.close()
+
+
+def killed_run(
+    writers: Writers, project: Path, args: list[str], rng: random.Random, runtime: float
+) -> None:
     """Start a writer and SIGKILL it at a random instant, or just as it takes writer.lock."""
-    process = subprocess.Popen(
-        [*mem_command(), *args],
-        cwd=project,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    pid = writers.start(project, args)
     lock = project / LOCK
     if rng.random() < 0.5:
         time.sleep(rng.uniform(0, runtime * 1.1))
     else:
         # Aim at the few milliseconds the writer holds the lock: where a kill can hurt.
         deadline = time.monotonic() + runtime * 3
-        while not lock.exists() and process.poll() is None and time.monotonic() < deadline:
+        while not lock.exists() and time.monotonic() < deadline:
             pass
         time.sleep(rng.uniform(0, 0.004))
-    process.send_signal(signal.SIGKILL)
-    process.wait()
+    with contextlib.suppress(ProcessLookupError):  # ended already, not yet reaped: a zombie
+        os.kill(pid, signal.SIGKILL)
+    writers.wait()
 
 
 def recover(project: Path) -> bool:
@@ -139,20 +167,24 @@ def recover(project: Path) -> bool:
     return True
 
 
-def campaign(project: Path, run_mem: RunMem, args: list[str], runs: int, seed: int) -> int:
+def campaign(project: Path, args: list[str], runs: int, seed: int) -> int:
     rng = random.Random(seed)
-    started = time.monotonic()
-    assert run_mem(*args, cwd=project).returncode == 0
-    runtime = time.monotonic() - started
-    cleared = 0
-    for _ in range(runs):
-        killed_run(project, args, rng, runtime)
-        cleared += recover(project)
+    writers = Writers()
+    try:
+        started = time.monotonic()
+        writers.start(project, args)
+        assert writers.wait() == 0
+        runtime = time.monotonic() - started
+        cleared = 0
+        for _ in range(runs):
+            killed_run(writers, project, args, rng, runtime)
+            cleared += recover(project)
+    finally:
+        writers.close()
     return cleared
 
 
 @pytest.mark.slow
-@pytest.mark.process  # killed at random instants: processes of their own
 def test_writers_killed_at_random_instants_lose_nothing_they_kept(
     project: Path, run_mem: RunMem, tmp_path: Path
 ) -> None:
@@ -170,8 +202,7 @@ def test_writers_killed_at_random_instants_lose_nothing_they_kept(
     with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
         # 50 kills per project: 100 of each writer.
         runs = [
-            pool.submit(campaign, root, run_mem, args, 50, seed)
-            for seed, (root, args) in enumerate(jobs)
+            pool.submit(campaign, root, args, 50, seed) for seed, (root, args) in enumerate(jobs)
         ]
         for run in runs:
             run.result()
