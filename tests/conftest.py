@@ -1,17 +1,17 @@
 from __future__ import annotations
 
-import contextlib
-import os
 import shutil
 import sqlite3
-import subprocess
-import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+pytest.register_assert_rewrite("support")
+
+from support import FIXTURES  # noqa: E402
+from support.cli import RunMem, as_process, in_process  # noqa: E402
+from support.git import GIT_ENV, make_repository  # noqa: E402
 
 # Timing is never the behaviour under test here (performance lives in bench/), and on a
 # shared 2-core machine a per-example deadline only makes the suite flaky.
@@ -20,18 +20,9 @@ settings.register_profile(
 )
 settings.load_profile("mem")
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO / "fixtures"
-
 
 def pytest_report_header() -> str:
     return f"sqlite {sqlite3.sqlite_version}"
-
-
-def mem_command() -> list[str]:
-    """The installed console script, the real entry point users run."""
-    script = Path(sys.executable).with_name("mem")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "mem"]
 
 
 @pytest.fixture(autouse=True)
@@ -47,75 +38,13 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     return home
 
 
-RunMem = Callable[..., subprocess.CompletedProcess[str]]
-
-
-def _mem_process(
-    *args: str,
-    cwd: Path | str | None = None,
-    env: dict[str, str] | None = None,
-    input: str | None = None,
-    timeout: float | None = None,
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*mem_command(), *args],
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        input=input,
-        check=False,
-        timeout=timeout,
-    )
-
-
-def _mem_in_process(
-    *args: str,
-    cwd: Path | str | None = None,
-    env: dict[str, str] | None = None,
-    input: str | None = None,
-) -> subprocess.CompletedProcess[str]:
-    from click.testing import CliRunner
-
-    from mem.cli import app
-
-    saved = {key: os.environ.get(key) for key in env or {}}
-    os.environ.update(env or {})
-    time.tzset()  # a subprocess reads TZ at start; this process must be told
-    try:
-        with contextlib.chdir(cwd or os.getcwd()):
-            runner = CliRunner(catch_exceptions=False)
-            done = runner.invoke(app.cli, list(args), prog_name="mem", input=input)
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                del os.environ[key]
-            else:
-                os.environ[key] = value
-        time.tzset()
-    return subprocess.CompletedProcess(["mem", *args], done.exit_code, done.stdout, done.stderr)
-
-
 @pytest.fixture
-def run_mem() -> RunMem:
-    """`mem` as a user runs it: the installed console script, in its own process."""
-    return _mem_process
-
-
-@pytest.fixture
-def mem_process() -> RunMem:
-    """The console script, for tests whose module runs `run_mem` in process but need processes."""
-    return _mem_process
-
-
-@pytest.fixture
-def mem_in_process() -> RunMem:
-    """`mem <args>` through click's CliRunner in this process, where the process is not the point.
-
-    A test module opts in by overriding `run_mem` with it; stdout, stderr and the exit code
-    are those of the console script (the golden and CLI tests check the process itself).
-    """
-    return _mem_in_process
+def run_mem(request: pytest.FixtureRequest) -> RunMem:
+    """`mem <args>`: in this process through click's CliRunner (the exit code, stdout and
+    stderr the console script gives), or the installed console script in a process of its
+    own for a test marked `process`, where the process is the point: signals, the bytes
+    and encoding of the real streams, concurrent or killed processes, start-up imports."""
+    return as_process if request.node.get_closest_marker("process") else in_process
 
 
 @pytest.fixture
@@ -124,23 +53,6 @@ def project(tmp_path: Path) -> Path:
     target = tmp_path / "project"
     shutil.copytree(FIXTURES / "demo", target, symlinks=True)
     return target
-
-
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test Author",
-    "GIT_AUTHOR_EMAIL": "author@example.com",
-    "GIT_COMMITTER_NAME": "Test Committer",
-    "GIT_COMMITTER_EMAIL": "committer@example.com",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
-
-
-def git(directory: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(directory), *args], capture_output=True, text=True, check=True
-    )
-    return done.stdout
 
 
 @pytest.fixture
@@ -152,28 +64,4 @@ def git_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """
     for key, value in GIT_ENV.items():
         monkeypatch.setenv(key, value)
-    git(project, "init", "-q", "-b", "main")
-    git(project, "remote", "add", "origin", "git@GitHub.com:Org/Repo.git")
-    (project / "src").mkdir()
-    for name in ("policy.py", "limits.py", "retry.py"):
-        (project / "src" / name).write_text(f"# {name}\nVALUE = 1\n", encoding="utf-8")
-    git(project, "add", "-A")
-    git(project, "commit", "-q", "-m", "Initial import")
-    return project
-
-
-class FakeTerminal:
-    """A stderr stand-in for progress tests: a terminal or not, keeping what is written."""
-
-    def __init__(self, tty: bool) -> None:
-        self.tty = tty
-        self.text = ""
-
-    def isatty(self) -> bool:
-        return self.tty
-
-    def write(self, text: str) -> None:
-        self.text += text
-
-    def flush(self) -> None:
-        pass
+    return make_repository(project)

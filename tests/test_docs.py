@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from conftest import REPO
+from support import REPO
 
 from mem.cli import app
 

@@ -9,7 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, mem_command
+from support import FIXTURES
+from support.cli import mem_command
 
 GOLDEN = FIXTURES / "golden"
 CASES = sorted(path.name for path in GOLDEN.iterdir() if path.is_dir())

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 import pytest
-from conftest import FIXTURES, REPO
+from support import FIXTURES, REPO
 
 SOURCES = ("pyproject.toml", "README.md", "LICENSE", "mem", "migrations")
 

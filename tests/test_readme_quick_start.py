@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO
+from support import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 

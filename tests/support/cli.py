@@ -1,0 +1,109 @@
+"""Running `mem` in a test: in this process through click's CliRunner, or as the console script."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+RunMem = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def mem_command() -> list[str]:
+    """The installed console script, the real entry point users run."""
+    script = Path(sys.executable).with_name("mem")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "mem"]
+
+
+def in_process(
+    *args: str,
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
+    input: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`mem <args>` through the click group in this process: the exit code, stdout and
+    stderr the console script gives (the CLI tests check they agree)."""
+    from mem.cli import app
+
+    saved = {key: os.environ.get(key) for key in env or {}}
+    os.environ.update(env or {})
+    time.tzset()  # a subprocess reads TZ at start; this process must be told
+    try:
+        with contextlib.chdir(cwd or os.getcwd()):
+            runner = CliRunner(catch_exceptions=False)
+            done = runner.invoke(app.cli, list(args), prog_name="mem", input=input)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                del os.environ[key]
+            else:
+                os.environ[key] = value
+        time.tzset()
+    return subprocess.CompletedProcess(["mem", *args], done.exit_code, done.stdout, done.stderr)
+
+
+def as_process(
+    *args: str,
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
+    input: str | None = None,
+    timeout: float | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`mem <args>` as the installed console script, in a process of its own."""
+    return subprocess.run(
+        [*mem_command(), *args],
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        input=input,
+        check=False,
+        timeout=timeout,
+    )
+
+
+def runs_in_one_process(runs: list[dict[str, object]]) -> list[str]:
+    """The command of a process that runs `mem` once for each run given (its "args", and
+    "env" and "cwd" if it has them), in order, and prints a JSON list of
+    [exit code, stdout, stderr]: a writer of a stress test, without a start-up per write."""
+    script = Path(__file__).with_name("runs_in_one_process.py")
+    return [sys.executable, str(script), json.dumps(runs)]
+
+
+def answers(process: subprocess.Popen[str]) -> list[tuple[int, str, str]]:
+    """What each run of a `runs_in_one_process` process gave; the process must end well."""
+    output, errors = process.communicate()
+    assert process.returncode == 0, errors
+    return [(code, out, err) for code, out, err in json.loads(output)]
+
+
+def invoke(*args: str, input: str | None = None) -> Result:
+    """`mem <args>` through the click group, exactly as the console script runs it."""
+    from mem.cli import app
+
+    runner = CliRunner(catch_exceptions=False)
+    return runner.invoke(app.cli, list(args), prog_name="mem", input=input)
+
+
+class FakeTerminal:
+    """A stderr stand-in for progress tests: a terminal or not, keeping what is written."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
