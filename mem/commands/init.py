@@ -12,6 +12,7 @@ from typing import Any
 from mem import layout
 from mem.core import js, registry, templates
 from mem.domain import project_entries
+from mem.errors import MemError
 from mem.files import brain, safe_paths, writing
 
 PROJECT_MEMORY = layout.AGENTS_MEMORY
@@ -43,8 +44,8 @@ def init(root: str, now: str) -> dict[str, Any]:
         try:
             brain_created = _complete_global_brain(global_dir)
             found = (global_dir, "bmad-global")
-        except OSError as error:
-            warnings.append(f"Cannot create the global brain in {global_dir}: {error.strerror}.")
+        except MemError as error:  # the project's memory is set up without one
+            warnings.append(f"Cannot create the global brain in {global_dir}: {error}")
 
     link = None
     if found is not None:
@@ -57,8 +58,8 @@ def init(root: str, now: str) -> dict[str, Any]:
     if found is not None and found[1] == "bmad-global":
         try:
             indexed = _index_project(found[0], root, now[:10])
-        except OSError as error:
-            warnings.append(f"Cannot index the project in {found[0]}: {error.strerror}.")
+        except MemError as error:
+            warnings.append(f"Cannot index the project in {found[0]}: {error}")
     return {
         "root": root,
         "created": created,
