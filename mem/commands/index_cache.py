@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem import index
 from mem.files import brain
-from mem.index import check, portfolio
+from mem.index import check, location, portfolio
 
 
 def index_path(
@@ -19,8 +18,7 @@ def index_path(
     """Where the project's index (synced first), or with `portfolio_` the portfolio's, lives."""
     if portfolio_:
         return {"path": check.portfolio_path(brain.portfolio_brain(root, explicit), progress)}
-    index.sync_project(root)
-    return {"path": index.index_path(root, index.PROJECT)}
+    return {"path": check.cached_path(root, location.PROJECT)}
 
 
 def index_check(

@@ -35,6 +35,9 @@ def state(root: str) -> dict[str, Any]:
     """
     path = location.index_path(root, "project")
     result: dict[str, Any] = {"path": path, "schemaVersion": location.INDEX_VERSION}
+    if location.usable_cache_dir() is None:
+        # Not damage: reads answer from a temporary index, and leave whatever is there.
+        return {**result, "state": "unwritable", "files": 0, "entries": 0, "bytes": 0}
     try:
         return {**result, **_cached_state(root, path)}
     except opening.FAULTS as error:
@@ -106,14 +109,14 @@ def check(root: str) -> dict[str, Any]:
     """Sync as every read does, run SQLite's own integrity checks, then compare the index
     with a fresh build in a temp directory. A damaged index is reported and rebuilt."""
 
-    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], str]:
-        conn = open_index(root).conn
-        check_integrity(conn)
-        path: str = conn.execute("PRAGMA database_list").fetchone()[2]
-        return snapshots.snapshot(conn), path
+    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], bool]:
+        opened = open_index(root)
+        check_integrity(opened.conn)
+        return snapshots.snapshot(opened.conn), opened.cached
 
+    path = location.index_path(root, "project")
     before = state(root)
-    (actual, path), fault = opening.healed(inspect)
+    (actual, cached), fault = opening.healed(inspect)
     if fault is None and before["state"] == "damaged":
         # Opening already replaced it (a file that is not an index of this version).
         fault = before.get("error", "the file does not open as an index of this version")
@@ -127,11 +130,11 @@ def check(root: str) -> dict[str, Any]:
         finally:
             fresh.close()
     found = differences(actual, expected)
-    if fault is not None:
-        found.insert(0, f"index: damaged ({fault}); it was discarded and rebuilt")
+    found[:0] = _cache_faults(path, cached, fault)
     findings = store_findings(root)
     return {
         "path": path,
+        "cached": cached,
         "ok": not found,
         "files": len(expected["files"]),
         "entries": len(expected["records"]),
@@ -162,14 +165,14 @@ def _build(root: str, path: str) -> sync.FileChanges:
 def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> dict[str, Any]:
     """As `check`, for the portfolio index of a brain: every root, compared with a fresh build."""
 
-    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], str, list[str]]:
-        conn = open_index(brain, location.PORTFOLIO).conn
-        check_integrity(conn)
-        path: str = conn.execute("PRAGMA database_list").fetchone()[2]
-        roots = [row.path for row in project_rows(conn) if row.role == "project"]
-        return portfolio.snapshot(conn), path, roots
+    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], bool, list[str]]:
+        opened = open_index(brain, location.PORTFOLIO)
+        check_integrity(opened.conn)
+        roots = [row.path for row in project_rows(opened.conn) if row.role == "project"]
+        return portfolio.snapshot(opened.conn), opened.cached, roots
 
-    (actual, path, roots), fault = opening.healed(inspect, progress)
+    path = portfolio.index_path(brain)
+    (actual, cached, roots), fault = opening.healed(inspect, progress)
     with building.temporary_directory() as scratch:
         fresh_path = portfolio.index_path(brain, scratch)
         portfolio.build_portfolio(brain, fresh_path)
@@ -182,8 +185,7 @@ def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> d
     for key in set(actual) - set(expected):
         expected[key] = []  # a root the fresh build does not have at all
     found = differences(actual, dict(expected))
-    if fault is not None:
-        found.insert(0, f"index: damaged ({fault}); it was discarded and rebuilt")
+    found[:0] = _cache_faults(path, cached, fault)
     shared: list[dict[str, Any]] = []
     damaged: list[dict[str, Any]] = []
     for root in roots:
@@ -193,6 +195,7 @@ def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> d
             damaged += [{**item, "project": root} for item in findings["damagedLines"]]
     return {
         "path": path,
+        "cached": cached,
         "ok": not found,
         "files": sum(len(rows) for key, rows in expected.items() if key.endswith(": files")),
         "entries": sum(len(rows) for key, rows in expected.items() if key.endswith(": records")),
@@ -246,16 +249,44 @@ def _build_portfolio(brain: str, path: str, progress: portfolio.Progress | None)
         portfolio.build_portfolio(brain, path, progress)
 
 
-def portfolio_path(brain: str, progress: portfolio.Progress | None = None) -> str:
-    """Where the portfolio index lives, after bringing it up to date (healed if damaged)."""
+def cached_path(root: str, role: str, progress: portfolio.Progress | None = None) -> str:
+    """Where the index of a root lives, after bringing it up to date (healed if damaged).
 
-    def where(open_index: opening.OpenIndex) -> str:
-        path: str = (
-            open_index(brain, location.PORTFOLIO).conn.execute("PRAGMA database_list").fetchone()[2]
+    Refused when the cache cannot hold it: the answers then come from a temporary index,
+    gone when the command ends, and a path to nothing would only mislead.
+    """
+    cached, fault = opening.healed(lambda open_index: open_index(root, role).cached, progress)
+    path = location.index_path(root, role)
+    if not cached:
+        raise MemError(
+            f"The index cannot be kept at {path}: {_not_kept_reason(fault)}."
+            " Every read answers from a temporary index instead."
         )
-        return path
+    return path
 
-    return opening.answer(where, progress)
+
+def portfolio_path(brain: str, progress: portfolio.Progress | None = None) -> str:
+    return cached_path(brain, location.PORTFOLIO, progress)
+
+
+def _cache_faults(path: str, cached: bool, fault: str | None) -> list[str]:
+    """What `index check` reports of the cache itself, before the differences."""
+    if not cached:
+        return [
+            f"index: not kept at {path} ({_not_kept_reason(fault)}); this check, like every"
+            " read, used a temporary index"
+        ]
+    if fault is not None:
+        return [f"index: damaged ({fault}); it was discarded and rebuilt"]
+    return []
+
+
+def _not_kept_reason(fault: str | None) -> str:
+    """Why a read had to use a temporary index: the error the cache gave twice, or (when
+    there was none) a cache directory that cannot be written at all."""
+    if fault is not None:
+        return fault
+    return f"{location.cache_dir()} cannot be written"
 
 
 def check_integrity(conn: connection.Connection) -> None:

@@ -127,6 +127,8 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
     )
     if cache["state"] == "damaged":
         lines.append("  the next recall rebuilds it")
+    elif cache["state"] == "unwritable":
+        lines.append("  the cache directory cannot be written: every read uses a temporary index")
     lines.append(secret_report.status_line(result["secrets"]))
     return _lines(lines)
 
@@ -289,6 +291,11 @@ def index_check(result: dict[str, Any], *, as_json: bool) -> str:
         return _json(result)
     if result["ok"]:
         lines = [f"mem index check: ok, {_index_size(result)}"]
+    elif not result["cached"]:
+        # Nothing in the cache to compare: saying it differs, or was rebuilt, would mislead.
+        lines = ["mem index check: the cache cannot hold the index"]
+        lines += [f"  {difference}" for difference in result["differences"]]
+        lines.append("  Once the cache can be written, the next read builds it there.")
     else:
         count = result["differenceCount"]
         lines = [f"mem index check: the index differs from a fresh build ({count} difference(s))"]
