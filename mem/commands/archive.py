@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from typing import Any
 
 from mem import layout
@@ -57,6 +58,9 @@ def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
     with locking.writer_lock(root) if approve else contextlib.nullcontext():
         path = safe_paths.safe_path(root, relative)
         info = machine_paths.file_info(path)
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            # A FIFO or device reports a size of 0; reading one could block forever.
+            raise MemError(f"{relative} is not a regular file; inspect it. Nothing was archived.")
         if info is None or info.st_size == 0:
             raise MemError(f"{relative} is empty; there is nothing to archive.")
         content = index_sources.read_source(path).decode("utf-8", errors="replace")
