@@ -14,7 +14,7 @@ from typing import Any
 from mem.core import registry
 from mem.domain import project_entries
 from mem.errors import MemError
-from mem.files import brain, machine_paths, writing
+from mem.files import brain, machine_paths, safe_paths, writing
 
 
 def listed(root: str, explicit: str | None) -> dict[str, Any]:
@@ -45,21 +45,13 @@ def register(brain_dir: str, fields: dict[str, object], date: str) -> tuple[str,
     return os.path.join(brain_dir, relative), True
 
 
-def _project_directory(path: str) -> str:
-    real = os.path.realpath(os.path.abspath(path))
-    if not os.path.exists(real):
-        raise MemError(f"Project directory does not exist: {real}")
-    if not os.path.isdir(real):
-        raise MemError(f"Project directory is not a directory: {real}")
-    return real
-
-
 def add(root: str, explicit: str | None, paths: list[str], now: str) -> dict[str, Any]:
     """Register projects (all or none: every path is checked before any entry is written)."""
     if not paths:
         raise MemError("Give at least one project directory to add.")
     brain_dir = brain.portfolio_brain(root, explicit)
-    projects = list(dict.fromkeys(_project_directory(path) for path in paths))
+    # Each path is refused as `-d` would refuse it (missing, a file, the file system root).
+    projects = list(dict.fromkeys(safe_paths.project_root(path) for path in paths))
     known = {item["path"]: item["entry"] for item in project_entries.entries(brain_dir)}
     added = []
     for project in projects:
