@@ -614,8 +614,13 @@ def portfolio_group() -> None:
 @directory_option
 @brain_option
 @json_option
+@allow_secret_option
 def portfolio_add(
-    paths: tuple[str, ...], directory: str | None, brain: str | None, json_: bool
+    paths: tuple[str, ...],
+    directory: str | None,
+    brain: str | None,
+    json_: bool,
+    allow_secret: tuple[str, ...],
 ) -> None:
     """Register projects in the portfolio.
 
@@ -628,7 +633,7 @@ def portfolio_add(
     from mem.render import portfolio_views
 
     root = safe_paths.project_root(directory)
-    result = portfolio.add(root, brain, list(paths), clock.now_iso())
+    result = portfolio.add(root, brain, list(paths), clock.now_iso(), allow_secret)
     echo(portfolio_views.added(result, as_json=json_))
 
 

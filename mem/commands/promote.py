@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
-from mem.core import js, secrets
+from mem.core import js, markdown, secrets
 from mem.domain import memories
 from mem.errors import MemError
 from mem.files import brain, locking, safe_paths, writing
@@ -41,7 +41,9 @@ def promote(
         else memory.kind
     )
     target_path = os.path.join(brain_dir, target)
-    section = f"\n### {memory.text}\n\nPromoted from {os.path.basename(root)} on {now[:10]}\n"
+    # the section is the note's own Markdown; the folder's name is anyone's bytes
+    project = markdown.inline(os.path.basename(root))
+    section = f"\n### {memory.text}\n\nPromoted from {project} on {now[:10]}\n"
     result: dict[str, Any] = {
         "memory": {
             "id": memory.id,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from mem import layout
-from mem.core import js
+from mem.core import js, markdown
 from mem.render import secret_report
 
 STATUS_ICONS = {"active": "●", "paused": "◐", "archived": "○", "unknown": "?"}
@@ -201,18 +201,20 @@ def consolidate(result: dict[str, Any], *, as_json: bool) -> str:
         if finding["kind"] == "duplicate":
             lines.append(f"  {finding['id']}  duplicate ({finding['basis']})")
             lines += [
-                f"      {entry['location']} § {entry['heading']}" for entry in finding["entries"]
+                f"      {markdown.inline(entry['location'])} § {markdown.inline(entry['heading'])}"
+                for entry in finding["entries"]
             ]
         elif finding["kind"] == "stale-decision":
             memory = finding["memory"]
             lines.append(
-                f"  {finding['id']}  stale decision, {finding['ageDays']} days: {memory['heading']}"
+                f"  {finding['id']}  stale decision, {finding['ageDays']} days:"
+                f" {markdown.inline(memory['heading'])}"
             )
-            lines.append(f"      {memory['location']} ({memory['id']})")
+            lines.append(f"      {markdown.inline(memory['location'])} ({memory['id']})")
         else:
             memory = finding["memory"]
             lines.append(
-                f"  {finding['id']}  promotion candidate: {memory['heading']}"
+                f"  {finding['id']}  promotion candidate: {markdown.inline(memory['heading'])}"
                 f" (also in {len(finding['projects'])} other project(s))"
             )
         lines.append(f"      proposal: {finding['proposal']}")
