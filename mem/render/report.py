@@ -298,7 +298,8 @@ def index_check(result: dict[str, Any], *, as_json: bool) -> str:
 
 
 def _store_finding_lines(result: dict[str, Any]) -> list[str]:
-    """What readers skip in the stores, and record ids that different lines share (D11)."""
+    """What readers skip in the stores, record ids that different lines share (D11), and
+    archived lines a merge brought back (D14)."""
     lines = [
         f"  {_store(found)}:{found['line']}: skipped by readers ({found['reason']})"
         for found in result["damagedLines"]
@@ -306,6 +307,12 @@ def _store_finding_lines(result: dict[str, Any]) -> list[str]:
     for found in result["sharedIds"]:
         numbers = ", ".join(str(number) for number in found["lines"])
         lines.append(f"  {_store(found)}: id {found['id']} on different lines {numbers}")
+    # Deviation D14: what a merge brought back from an archive.
+    for found in result["archivedLines"]:
+        lines.append(
+            f"  {_store(found)}: {found['lines']} line(s) also in its archives (a merge can"
+            " bring them back): counted there only"
+        )
     return lines
 
 
