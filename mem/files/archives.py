@@ -6,11 +6,18 @@ store that also stands in one of the store's archives counts there, not in the l
 (deviation D11's "a line seen above is the same record", with the archives above). So when
 git merges an archive made on one branch with appends made on another and the archived
 lines come back into the live store, nothing counts twice, whatever order the merge left.
+
+The move links the store to its archive name, then unlinks the store (a link, unlike a
+rename, never replaces a file). A crash in between leaves the store and its archive one
+file: every line of it stands in the archive, so readers count each once (there); `mem
+status` and `mem index check` report the link, and the next writer of the store (or `mem
+archive` run again) finishes the move first (mem.files.writing.finish_interrupted_archive).
 """
 
 from __future__ import annotations
 
 import os
+import stat
 
 from mem import layout
 from mem.core import js
@@ -46,3 +53,25 @@ def archived_lines(root: str, relative: str) -> frozenset[str]:
         if data:
             found |= trimmed_lines(data)
     return frozenset(found)
+
+
+def linked_archive(root: str, relative: str) -> str | None:
+    """The archive that is the very file of the store at `relative` (same device and inode):
+    a `mem archive` stopped between its link and its unlink. None for a plain store."""
+    store = STORE_NAMES.get(relative)
+    if store is None:
+        return None
+    try:
+        info = os.lstat(os.path.join(root, relative))
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink < 2:
+        return None
+    for archive in archive_paths(root, store):
+        try:
+            other = os.lstat(os.path.join(root, archive))
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
+            return archive
+    return None

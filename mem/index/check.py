@@ -27,7 +27,7 @@ from mem.index.rows import file_rows, project_rows
 
 MAX_SHOWN = 20
 # What store_findings reports, by its key.
-FINDINGS = ("sharedIds", "damagedLines", "archivedLines")
+FINDINGS = ("sharedIds", "damagedLines", "interruptedArchives", "archivedLines")
 
 
 def state(root: str) -> dict[str, Any]:
@@ -93,10 +93,16 @@ def store_findings(root: str) -> dict[str, list[dict[str, Any]]]:
 
 
 def archive_findings(root: str) -> dict[str, list[dict[str, Any]]]:
-    """Deviation D14: lines of a live store its archives hold (a merge brought them back),
-    which readers count in the archive only."""
+    """Deviation D14: stores that are still the file of one of their archives (a `mem
+    archive` stopped between link and unlink), and lines of a live store its archives hold
+    (a merge brought them back), which readers count in the archive only."""
+    linked: list[dict[str, Any]] = []
     repeated: list[dict[str, Any]] = []
     for name, relative in layout.ARCHIVABLE.items():
+        archive = archives.linked_archive(root, relative)
+        if archive is not None:
+            linked.append({"store": name, "file": relative, "archive": archive})
+            continue
         data = safe_paths.read_plain(root, relative)
         lines = archives.archived_lines(root, relative) if data else frozenset()
         if data and lines:
@@ -104,7 +110,7 @@ def archive_findings(root: str) -> dict[str, list[dict[str, Any]]]:
             count = sum(1 for _, line in ndjson.distinct_lines(content) if js.trim(line) in lines)
             if count:
                 repeated.append({"store": name, "file": relative, "lines": count})
-    return {"archivedLines": repeated}
+    return {"interruptedArchives": linked, "archivedLines": repeated}
 
 
 def differences(actual: dict[str, Any], expected: dict[str, Any]) -> list[str]:
@@ -157,6 +163,7 @@ def check(root: str) -> dict[str, Any]:
         "differenceCount": len(found),
         "sharedIds": findings["sharedIds"][:MAX_SHOWN],
         "damagedLines": findings["damagedLines"][:MAX_SHOWN],
+        "interruptedArchives": findings["interruptedArchives"],
         "archivedLines": findings["archivedLines"],
     }
 
@@ -218,6 +225,7 @@ def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> d
         "differenceCount": len(found),
         "sharedIds": found_in_roots["sharedIds"][:MAX_SHOWN],
         "damagedLines": found_in_roots["damagedLines"][:MAX_SHOWN],
+        "interruptedArchives": found_in_roots["interruptedArchives"][:MAX_SHOWN],
         "archivedLines": found_in_roots["archivedLines"][:MAX_SHOWN],
     }
 
