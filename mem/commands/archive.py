@@ -65,6 +65,9 @@ def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
             raise MemError(f"{relative} is empty; there is nothing to archive.")
         content = index_sources.read_source(path).decode("utf-8", errors="replace")
         interrupted = archives.linked_archive(root, relative)
+        if interrupted is None and ndjson.has_conflict_markers(content):
+            # As every writer: what the merge left is for a person to resolve first.
+            raise MemError(ndjson.CONFLICTED)
         times = record_times(content)
         target = interrupted or _free_name(root, archive_name(name, times, now))
         result: dict[str, Any] = {

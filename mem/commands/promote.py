@@ -78,9 +78,8 @@ def promote(
         }
         record = {"id": hashlib.sha256(js.stringify(record).encode()).hexdigest(), **record}
         line = js.stringify(record) + "\n"
-        prior = safe_paths.read_bounded(root, PROMOTIONS) or ""
-        if len(prior.encode()) + len(line.encode()) > safe_paths.STORE_LIMIT:
-            raise MemError("Memory store is full; archive it explicitly before adding records.")
+        # Refused before the brain is written: the two files never disagree.
+        writing.check_appendable(root, PROMOTIONS, line)
         writing.append_text(brain_dir, target, section)
         writing.append_line(root, PROMOTIONS, line)
     result["promotion"] = record
