@@ -106,6 +106,20 @@ ARCHIVABLE = {
     "evidence": EVIDENCE,
     "lifecycle": LIFECYCLE,
 }
+
+
+def archived_store(file_name: str) -> str | None:
+    """The store (a name of ARCHIVABLE) whose archive a file of ARCHIVE_DIR is, by its name.
+
+    `mem archive <store>` names its archives `<store>-<first ts>--<last ts>[-<n>].ndjson`.
+    """
+    if file_name.endswith(".ndjson"):
+        for name in ARCHIVABLE:
+            if file_name.startswith(name + "-"):
+                return name
+    return None
+
+
 BRAIN_NOTES_DIR = _path(BRAIN, "brain-notes-directory")
 BRAIN_PROJECTS = _path(BRAIN, "brain-projects")
 BRAIN_PROJECTS_INDEX = _path(BRAIN, "brain-projects-index")

@@ -29,7 +29,8 @@ CREATE TABLE files (
     id INTEGER PRIMARY KEY,         -- surrogate key, referenced as file_id
     project_id INTEGER NOT NULL REFERENCES projects (id),  -- the root the file belongs to
     path TEXT NOT NULL,             -- relative to the root, '/' separators
-    kind TEXT NOT NULL,             -- 'journal', 'notes', or another store's loader name
+    kind TEXT NOT NULL,             -- 'journal', 'notes', another store's loader name, or
+                                    -- 'archive' (an archived store other than the journal)
     rank INTEGER NOT NULL,          -- position of the source in recall's candidate order
     real_path TEXT NOT NULL,        -- the file behind any symlink: one file is indexed once
     hash TEXT NOT NULL,             -- 'xxh3:' + xxh3_128 hex of the raw bytes
@@ -64,6 +65,9 @@ CREATE TABLE records (
                                     -- a re-sync keeps the records whose digest is unchanged
     UNIQUE (file_id, ordinal)
 );
+-- Journal lines by digest: a sync drops a line of the live journal that one of its archives
+-- holds (deviation D14), looking each new line up here.
+CREATE INDEX records_lines ON records (digest) WHERE line IS NOT NULL;
 
 -- Every token of every record, once.
 CREATE TABLE terms (

@@ -17,7 +17,7 @@ from mem.core import js, secrets
 from mem.core.memory import Memory, Outcome
 from mem.domain import memories
 from mem.errors import MemError
-from mem.files import safe_paths, stores, writing
+from mem.files import archives, safe_paths, stores, writing
 
 STORE = layout.LIFECYCLE
 LABEL = "Lifecycle"
@@ -34,9 +34,10 @@ def read_events(root: str) -> list[stores.Record]:
 def readable_events(root: str) -> list[stores.Record]:
     """The intact events, read as lexical recall reads: following links, damaged lines skipped."""
     data = safe_paths.read_plain(root, STORE)
-    return (
-        [] if data is None else stores.intact_records(data.decode("utf-8", "replace"), well_formed)
-    )
+    if data is None:
+        return []
+    archived = archives.archived_lines(root, STORE)
+    return stores.intact_records(data.decode("utf-8", "replace"), well_formed, archived)
 
 
 @dataclass(frozen=True)

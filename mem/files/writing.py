@@ -13,6 +13,7 @@ import os
 
 from mem.core import ndjson
 from mem.errors import MemError
+from mem.files import archives
 from mem.files.locking import writer_lock
 from mem.files.safe_paths import (
     STORE_LIMIT,
@@ -28,6 +29,7 @@ def append_line(root: str, relative: str, line: str) -> None:
     """Append one record line to a store, under the writer lock, refusing full or torn stores."""
     with writer_lock(root):
         path = safe_path(root, relative)
+        finish_interrupted_archive(root, relative)
         prior_size = check_appendable(root, relative, line)
         _append(path, line.encode("utf-8"), prior_size)
 
@@ -38,7 +40,10 @@ def check_appendable(root: str, relative: str, line: str) -> int:
     Lets a writer that changes two files refuse before its first write. The store's bytes
     are searched, never decoded as a whole: size from fstat, torn from the last byte.
     """
-    prior = _store_bytes(safe_path(root, relative))
+    path = safe_path(root, relative)
+    # A store that is still its archive's file (an interrupted `mem archive`) is empty:
+    # append_line finishes the move before it appends.
+    prior = b"" if archives.linked_archive(root, relative) else _store_bytes(path)
     if ndjson.has_conflict_markers(prior):
         raise MemError(ndjson.CONFLICTED)
     if len(prior) + len(line.encode("utf-8")) > STORE_LIMIT:
@@ -157,12 +162,18 @@ def append_text(root: str, relative: str, text: str) -> None:
 
 
 def move_without_replace(root: str, source: str, target: str) -> None:
-    """Move a file to a new name; refuses (changing nothing) when the target exists."""
+    """Move a file to a new name; refuses (changing nothing) when the target exists.
+
+    A hard link, unlike a rename, never replaces a file. Killed (or the power lost) between
+    the link and the unlink, the file keeps both names: a store then is its archive's file,
+    which readers count once and the next writer finishes (finish_interrupted_archive). The
+    new name is made durable before the old one goes, so no crash loses both.
+    """
     source_path = safe_path(root, source)
     target_path = safe_path(root, target)
     os.makedirs(os.path.dirname(target_path), exist_ok=True)
     try:
-        os.link(source_path, target_path)  # a hard link, unlike rename, never replaces a file
+        os.link(source_path, target_path)
     except FileExistsError:
         raise MemError(f"{target} already exists; nothing was moved.") from None
     except OSError:
@@ -171,9 +182,25 @@ def move_without_replace(root: str, source: str, target: str) -> None:
             raise MemError(f"{target} already exists; nothing was moved.") from None
         os.rename(source_path, target_path)
     else:
+        fsync_directory(os.path.dirname(target_path))
         os.unlink(source_path)
     fsync_directory(os.path.dirname(target_path))
     fsync_directory(os.path.dirname(source_path))
+
+
+def finish_interrupted_archive(root: str, relative: str) -> str | None:
+    """Finish a `mem archive` of this store that stopped between its link and its unlink
+    (callers hold writer.lock): the store's name goes, its lines stay in the archive.
+
+    The archive it finished (relative to the root), or None when the store is plain.
+    """
+    archive = archives.linked_archive(root, relative)
+    if archive is None:
+        return None
+    path = safe_path(root, relative)
+    os.unlink(path)
+    fsync_directory(os.path.dirname(path))
+    return archive
 
 
 def write_export(path: str, text: str, replace: bool) -> None:

@@ -8,9 +8,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from mem.core import ndjson
+from mem import layout
+from mem.core import js, ndjson
 from mem.errors import MemError
-from mem.files import index_sources, machine_paths, safe_paths
+from mem.files import archives, index_sources, machine_paths, safe_paths
 from mem.index import (
     building,
     connection,
@@ -25,6 +26,8 @@ from mem.index import (
 from mem.index.rows import file_rows, project_rows
 
 MAX_SHOWN = 20
+# What store_findings reports, by its key.
+FINDINGS = ("sharedIds", "damagedLines", "interruptedArchives", "archivedLines")
 
 
 def state(root: str) -> dict[str, Any]:
@@ -78,8 +81,8 @@ def store_findings(root: str) -> dict[str, list[dict[str, Any]]]:
     shared: list[dict[str, Any]] = []
     damaged: list[dict[str, Any]] = []
     for spec in freshness.specs_for(root, "project"):
-        if not spec.relative.endswith(".ndjson"):
-            continue
+        if not spec.relative.endswith(".ndjson") or spec.kind == freshness.ARCHIVE_KIND:
+            continue  # an archive of a store other than the journal is read by nobody
         data = safe_paths.read_plain(root, spec.relative)
         if not data:
             continue
@@ -89,7 +92,28 @@ def store_findings(root: str) -> dict[str, list[dict[str, Any]]]:
             {"file": spec.relative, "line": number, "reason": reason}
             for number, reason in ndjson.damaged_lines(content)
         ]
-    return {"sharedIds": shared, "damagedLines": damaged}
+    return {"sharedIds": shared, "damagedLines": damaged, **archive_findings(root)}
+
+
+def archive_findings(root: str) -> dict[str, list[dict[str, Any]]]:
+    """Deviation D14: stores that are still the file of one of their archives (a `mem
+    archive` stopped between link and unlink), and lines of a live store its archives hold
+    (a merge brought them back), which readers count in the archive only."""
+    linked: list[dict[str, Any]] = []
+    repeated: list[dict[str, Any]] = []
+    for name, relative in layout.ARCHIVABLE.items():
+        archive = archives.linked_archive(root, relative)
+        if archive is not None:
+            linked.append({"store": name, "file": relative, "archive": archive})
+            continue
+        data = safe_paths.read_plain(root, relative)
+        lines = archives.archived_lines(root, relative) if data else frozenset()
+        if data and lines:
+            content = data.decode("utf-8", errors="replace")
+            count = sum(1 for _, line in ndjson.distinct_lines(content) if js.trim(line) in lines)
+            if count:
+                repeated.append({"store": name, "file": relative, "lines": count})
+    return {"interruptedArchives": linked, "archivedLines": repeated}
 
 
 def differences(actual: dict[str, Any], expected: dict[str, Any]) -> list[str]:
@@ -142,6 +166,8 @@ def check(root: str) -> dict[str, Any]:
         "differenceCount": len(found),
         "sharedIds": findings["sharedIds"][:MAX_SHOWN],
         "damagedLines": findings["damagedLines"][:MAX_SHOWN],
+        "interruptedArchives": findings["interruptedArchives"],
+        "archivedLines": findings["archivedLines"],
     }
 
 
@@ -186,13 +212,12 @@ def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> d
         expected[key] = []  # a root the fresh build does not have at all
     found = differences(actual, dict(expected))
     found[:0] = _cache_faults(path, cached, fault)
-    shared: list[dict[str, Any]] = []
-    damaged: list[dict[str, Any]] = []
+    found_in_roots: dict[str, list[dict[str, Any]]] = {key: [] for key in FINDINGS}
     for root in roots:
         if index_sources.is_folder(root):
             findings = store_findings(root)
-            shared += [{**item, "project": root} for item in findings["sharedIds"]]
-            damaged += [{**item, "project": root} for item in findings["damagedLines"]]
+            for key in FINDINGS:
+                found_in_roots[key] += [{**item, "project": root} for item in findings[key]]
     return {
         "path": path,
         "cached": cached,
@@ -201,8 +226,10 @@ def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> d
         "entries": sum(len(rows) for key, rows in expected.items() if key.endswith(": records")),
         "differences": found[:MAX_SHOWN],
         "differenceCount": len(found),
-        "sharedIds": shared[:MAX_SHOWN],
-        "damagedLines": damaged[:MAX_SHOWN],
+        "sharedIds": found_in_roots["sharedIds"][:MAX_SHOWN],
+        "damagedLines": found_in_roots["damagedLines"][:MAX_SHOWN],
+        "interruptedArchives": found_in_roots["interruptedArchives"][:MAX_SHOWN],
+        "archivedLines": found_in_roots["archivedLines"][:MAX_SHOWN],
     }
 
 

@@ -11,6 +11,7 @@ import sqlite3
 from mem.core import parse
 from mem.index import postings
 from mem.index.rows import RecordRow, file_rows
+from mem.layout import ARCHIVE_RANK_BASE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -419,3 +420,43 @@ def known_lines(conn: sqlite3.Connection, file_id: int, lines: list[str | None])
         )
         found.update(row[0] for row in rows)
     return found
+
+
+def drop_archived_repeats(conn: sqlite3.Connection, project_id: int, since: int) -> None:
+    """Deviation D14: a journal line that an archive of the journal holds counts there.
+
+    The root's journals are taken in that order, archives by name and the live journal
+    last, and a record whose line an earlier one holds is dropped (as a repeat within one
+    file is never made, D11). Only records from id `since` on are looked at (what this
+    sync added), unless an earlier journal gained records, which may repeat any line.
+    Lines it drops come back by a re-sync of their file once their archive changes
+    (freshness pulls a journal in with its archives).
+    """
+    files = conn.execute(
+        "SELECT id, rank FROM files WHERE project_id = ? AND kind = 'journal'", (project_id,)
+    ).fetchall()
+    if len(files) < 2:
+        return
+    order = [file_id for file_id, _ in sorted(files, key=_archives_first)]
+    grown = False
+    for position, file_id in enumerate(order):
+        if position:
+            earlier = ",".join(str(int(other)) for other in order[:position])
+            repeats = conn.execute(
+                "SELECT r.id FROM records AS r WHERE r.file_id = ? AND r.id >= ?"
+                " AND r.line IS NOT NULL AND EXISTS (SELECT 1 FROM records AS e"
+                " WHERE e.digest = r.digest AND e.line IS NOT NULL AND e.line = r.line"
+                f" AND e.file_id IN ({earlier}))",
+                (file_id, 0 if grown else since),
+            ).fetchall()
+            delete_records(conn, [row[0] for row in repeats])
+        if not grown:
+            grown = conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM records WHERE file_id = ? AND id >= ?)",
+                (file_id, since),
+            ).fetchone()[0]
+
+
+def _archives_first(file: tuple[int, int]) -> tuple[bool, int]:
+    """Archived journals (by rank: by name) before the live one."""
+    return file[1] < ARCHIVE_RANK_BASE, file[1]

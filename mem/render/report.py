@@ -307,7 +307,8 @@ def index_check(result: dict[str, Any], *, as_json: bool) -> str:
 
 
 def _store_finding_lines(result: dict[str, Any]) -> list[str]:
-    """What readers skip in the stores, and record ids that different lines share (D11)."""
+    """What readers skip in the stores, record ids that different lines share (D11), and
+    stores an archive left (D14)."""
     lines = [
         f"  {_store(found)}:{found['line']}: skipped by readers ({found['reason']})"
         for found in result["damagedLines"]
@@ -315,6 +316,18 @@ def _store_finding_lines(result: dict[str, Any]) -> list[str]:
     for found in result["sharedIds"]:
         numbers = ", ".join(str(number) for number in found["lines"])
         lines.append(f"  {_store(found)}: id {found['id']} on different lines {numbers}")
+    # Deviation D14: what an interrupted archive or a merge left.
+    for found in result["interruptedArchives"]:
+        lines.append(
+            f"  {_store(found)}: still the same file as {found['archive']} (an interrupted"
+            f" `mem archive`); its lines count there only. The next write, or"
+            f" `mem archive {found['store']} --approve`, finishes the move."
+        )
+    for found in result["archivedLines"]:
+        lines.append(
+            f"  {_store(found)}: {found['lines']} line(s) also in its archives (a merge can"
+            " bring them back): counted there only"
+        )
     return lines
 
 
