@@ -26,7 +26,7 @@ STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # 
 # listed under "Other commands", never left out.
 SECTIONS = (
     ("Recall & write", ("recall", "write", "context", "handoff")),
-    ("Agents", ("mcp",)),
+    ("Agents", ("mcp", "hook", "injections")),
     ("Patterns & outcomes", ("reinforce", "patterns", "observe", "outcomes")),
     ("Evidence & lifecycle", ("evidence", "audit", "supersede", "retract")),
     (
@@ -574,6 +574,42 @@ def mcp_command(directory: str | None) -> None:
     from mem.mcp import server
 
     server.serve(root)
+
+
+@cli.command(name="hook")
+@click.argument("event", metavar="EVENT")
+@click.option("--host", default="", metavar="HOST", help="claude-code, codex or gemini.")
+@click.option(
+    "--budget",
+    metavar="CHARS",
+    help="At most CHARS characters (default 6000 at session start, 1500 per prompt).",
+)
+@click.option(
+    "--threshold",
+    metavar="SCORE",
+    help="prompt: the lowest recall score worth injecting (default 0.15).",
+)
+@directory_option
+def hook_command(
+    event: str, host: str, budget: str | None, threshold: str | None, directory: str | None
+) -> None:
+    """Answer a coding agent's hook with project memory (EVENT: session-start or prompt).
+
+    Reads the host's JSON on stdin and prints exactly what the host accepts: at session
+    start the brief (as `mem context --budget`), on each prompt the memories that match
+    it and were not injected in this session yet. Never fails: any problem prints the
+    host's empty answer, exits 0 and goes to the hook log in the state directory. Every
+    injection is recorded (`mem injections`). `mem init --agents --hooks` installs it.
+
+    \b
+    Example:
+        echo '{"cwd": ".", "session_id": "s1", "source": "startup"}' \\
+            | mem hook session-start --host claude-code
+    """
+    from mem.commands import hook
+
+    data = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+    echo(hook.run(event, host, data, directory, budget, threshold))
 
 
 @cli.command()
@@ -1126,22 +1162,41 @@ def retract_command(
 
 @cli.command(name="context")
 @click.option("--with-evidence", is_flag=True, help="Add each memory's audit and outcome receipts.")
+@click.option(
+    "--budget",
+    metavar="CHARS",
+    help="Only the brief, in at most CHARS characters of output (400 to 10000000).",
+)
 @project_options
-def context_command(with_evidence: bool, directory: str | None, json_: bool) -> None:
+def context_command(
+    with_evidence: bool, budget: str | None, directory: str | None, json_: bool
+) -> None:
     """What an agent starting work should know.
 
     The context file, the newest handoff, the brain link, the last commits and every
     memory with its status.
 
+    With --budget, a brief that fits: the head of context.md, the newest handoff's open
+    points, then the active memories, those matching the current work (branch, changed
+    files) first, then the newest; whole entries only, ending with how many were left
+    out. Same files and git state, same bytes.
+
     \b
     Example:
         mem context --with-evidence --json
+        mem context --budget 6000
     """
     from mem.commands import context
     from mem.files import safe_paths
     from mem.render import memory_views
 
-    state = context.gather(safe_paths.project_root(directory), with_evidence)
+    root = safe_paths.project_root(directory)
+    if budget is not None:
+        if with_evidence:
+            raise MemError("--budget and --with-evidence do not go together.")
+        echo(context.brief(root, budget, as_json=json_))
+        return
+    state = context.gather(root, with_evidence)
     echo(memory_views.context(state, as_json=json_))
 
 
