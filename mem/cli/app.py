@@ -360,8 +360,18 @@ def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options
 @cli.command(cls=LegacyCommand)
 @legacy_options
 @allow_secret_option
+@click.option(
+    "--session",
+    metavar="ID",
+    help="The agent session this event ends or reports on (default: the one the host's"
+    " environment names); noted on this machine for `mem injections --outcomes`.",
+)
 def write(
-    words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
+    words: tuple[str, ...],
+    json_: bool,
+    allow_secret: tuple[str, ...],
+    session: str | None,
+    **options: Any,
 ) -> None:
     """Append an event to the journal.
 
@@ -386,6 +396,7 @@ def write(
         accept=options["accept"],
         ci=options["ci"],
         allow_secrets=allow_secret,
+        session=session,
     )
     echo(render.write(event, as_json=json_))
 
@@ -503,10 +514,32 @@ def index_rebuild(directory: str | None, portfolio_: bool, brain: str | None, js
     is_flag=True,
     help="Write the memory protocol block into FILE... (default AGENTS.md) instead.",
 )
-@click.option("--remove", "remove_", is_flag=True, help="With --agents: take the block out.")
+@click.option(
+    "--hooks",
+    is_flag=True,
+    help="With --agents: also merge mem's hooks into the hosts' settings files.",
+)
+@click.option(
+    "--host",
+    "hosts",
+    multiple=True,
+    metavar="HOST",
+    help="claude-code, codex or gemini (repeatable; default: all three).",
+)
+@click.option("--user", is_flag=True, help="With --hooks: your home's settings files instead.")
+@click.option(
+    "--remove", "remove_", is_flag=True, help="With --agents: take the block (and hooks) out."
+)
 @json_option
 def init(
-    files: tuple[str, ...], directory: str | None, agents: bool, remove_: bool, json_: bool
+    files: tuple[str, ...],
+    directory: str | None,
+    agents: bool,
+    hooks: bool,
+    hosts: tuple[str, ...],
+    user: bool,
+    remove_: bool,
+    json_: bool,
 ) -> None:
     """Set up project memory and link the brain.
 
@@ -515,25 +548,43 @@ def init(
     Never overwrites a file; a second run only refreshes `linked_at`.
 
     With --agents, writes only the memory protocol block (read at session start, write on
-    the trigger, hand off at the end; guardrails G1-G4) between markers in each FILE
-    (default AGENTS.md; CLAUDE.md, GEMINI.md...); text outside the markers is kept byte
+    the trigger, hand off at the end; guardrails G1-G4) between markers in each FILE, or
+    by default in AGENTS.md, with an import of it in CLAUDE.md and GEMINI.md (those that
+    exist, and those of the hosts --host names); text outside the markers is kept byte
     for byte, a second run changes nothing, --remove restores the file.
+
+    With --hooks, also merges mem's hooks (`mem hook`: the brief at session start, the
+    matching memories on each prompt) into .claude/settings.json, .codex/hooks.json and
+    .gemini/settings.json (the home's with --user), keeping every other key and hook;
+    --remove takes out only mem's.
 
     \b
     Example:
         mem init -d ~/dev/shop
         mem init --agents AGENTS.md CLAUDE.md GEMINI.md
+        mem init --agents --hooks
+        mem init --agents --hooks --host claude-code --user
     """
     from mem import clock
     from mem.commands import init as init_
-    from mem.commands import init_agents
+    from mem.commands import init_agents, init_hooks
     from mem.render import report
 
-    init_agents.check_usage(agents, remove_, list(files))
+    init_agents.check_usage(agents, remove_, list(files), hooks, bool(hosts), user)
     if agents:
         root = safe_paths.project_root(directory)
-        change = init_agents.remove if remove_ else init_agents.install
-        echo(report.agents(change(root, list(files)), as_json=json_))
+        chosen = init_hooks.hosts_of(list(hosts)) if hooks or hosts else None
+        if hooks:
+            init_hooks.check(root, chosen or [], user, removing=remove_)
+        if remove_:
+            result = init_agents.remove(root, list(files))
+            if hooks:
+                result["settings"] = init_hooks.remove(root, chosen or [], user)
+        else:
+            result = init_agents.install(root, list(files), chosen)
+            if hooks:
+                result["settings"] = init_hooks.install(root, chosen or [], user)
+        echo(report.agents(result, as_json=json_))
         return
     result = init_.init(safe_paths.project_root(directory), clock.now_iso())
     for warning in result["warnings"]:
@@ -610,6 +661,41 @@ def hook_command(
 
     data = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
     echo(hook.run(event, host, data, directory, budget, threshold))
+
+
+@cli.command(name="injections")
+@click.option("--session", metavar="ID", help="Only the injections into this session.")
+@click.option(
+    "--outcomes",
+    "outcomes_",
+    is_flag=True,
+    help="Per memory: how often it was injected and how those sessions ended.",
+)
+@project_options
+def injections_command(
+    session: str | None, outcomes_: bool, directory: str | None, json_: bool
+) -> None:
+    """List what the hooks injected into agents' sessions on this machine.
+
+    Each injection: time, host, session, event, the memories and their revisions, the size
+    and SHA-256 of the bytes. With --outcomes, per memory, how often it was injected and
+    how the sessions it went into ended (the outcome of their last `mem write`).
+
+    \b
+    Example:
+        mem injections --session 0193a1f2
+        mem injections --outcomes --json
+    """
+    from mem.commands import injections
+    from mem.render import injection_views
+
+    root = safe_paths.project_root(directory)
+    if outcomes_:
+        if session is not None:
+            raise MemError("--outcomes covers every session; --session lists one.")
+        echo(injection_views.outcomes(injections.outcomes(root), as_json=json_))
+        return
+    echo(injection_views.listed(injections.listed(root, session), as_json=json_))
 
 
 @cli.command()

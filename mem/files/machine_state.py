@@ -18,6 +18,7 @@ import hashlib
 import os
 import time
 
+from mem.core import js
 from mem.errors import MemError
 
 INJECTIONS = "injections.ndjson"
@@ -25,6 +26,14 @@ HOOK_LOG = "hook.log"
 SESSIONS = "sessions"
 # A session's file is kept this long after its last injection, then removed.
 SESSION_KEPT_SECONDS = 14 * 24 * 3600
+# Where a coding agent's host says which session a command runs in (Bash tools, MCP
+# servers); MEM_SESSION_ID, set by a person or a script, comes first.
+SESSION_VARIABLES = (
+    ("MEM_SESSION_ID", None),
+    ("CLAUDE_CODE_SESSION_ID", "claude-code"),
+    ("CODEX_THREAD_ID", "codex"),
+    ("GEMINI_SESSION_ID", "gemini"),
+)
 # The log is read whole by `mem injections`; past this it is cut to its newer half.
 LOG_LIMIT = 32 * 1024 * 1024
 
@@ -139,3 +148,28 @@ def forget_session(host: str, session: str) -> None:
         os.unlink(os.path.join(state_dir(), _session_file(host, session)))
     except FileNotFoundError:
         pass
+
+
+def session_from_environment() -> tuple[str | None, str | None]:
+    """(session id, host) of the agent session this process runs in, as far as it is told."""
+    for variable, host in SESSION_VARIABLES:
+        value = os.environ.get(variable)
+        if value:
+            return value, host
+    return None, None
+
+
+def record_write(
+    root: str, now: str, session: str, host: str | None, event_id: str, outcome: str | None
+) -> None:
+    """Note that a journal event was written inside a session: its outcome ends the session."""
+    record = {
+        "ts": now,
+        "kind": "write",
+        "host": host,
+        "session": session,
+        "project": root,
+        "event": event_id,
+        "outcome": outcome,
+    }
+    append_record(js.stringify(record) + "\n")

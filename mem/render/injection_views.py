@@ -1,0 +1,42 @@
+"""What `mem injections` prints. Pure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mem.core import js
+
+
+def listed(records: list[dict[str, Any]], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty({"count": len(records), "injections": records}) + "\n"
+    if not records:
+        return "mem injections: none recorded for this project on this machine.\n"
+    lines = []
+    for record in records:
+        source = f" ({record['source']})" if record.get("source") else ""
+        lines.append(
+            f"{record['ts']}  {record['host']}  session {record.get('session') or '-'}"
+            f"  {record['event']}{source}  {len(record['memories'])} memories,"
+            f" {record['bytes']} bytes, sha256 {record['sha256'][:12]}"
+        )
+        lines += [
+            f"    {memory['id']}  revision {memory['revision'][:12]}"
+            for memory in record["memories"]
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def outcomes(results: list[dict[str, Any]], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty({"count": len(results), "memories": results}) + "\n"
+    if not results:
+        return "mem injections: no memory was injected in this project on this machine.\n"
+    lines = []
+    for item in results:
+        ended = ", ".join(f"{name} {count}" for name, count in item["ended"].items() if count)
+        lines.append(
+            f"{item['id']}  injected {item['injections']}x into {item['sessions']} sessions"
+            + (f"; ended: {ended}" if ended else "")
+        )
+    return "\n".join(lines) + "\n"
