@@ -25,7 +25,7 @@ STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # 
 # `mem --help` lists every command under one of these headings; a command missing here is
 # listed under "Other commands", never left out.
 SECTIONS = (
-    ("Recall & write", ("recall", "write", "context", "handoff")),
+    ("Recall & write", ("recall", "write", "context", "handoff", "note", "show")),
     ("Agents", ("mcp", "hook", "injections")),
     ("Patterns & outcomes", ("reinforce", "patterns", "observe", "outcomes")),
     ("Evidence & lifecycle", ("evidence", "audit", "supersede", "retract")),
@@ -594,11 +594,19 @@ def init(
 
 @cli.command(name="mcp")
 @directory_option
-def mcp_command(directory: str | None) -> None:
+@click.option(
+    "--tools",
+    "tool_set",
+    default="core",
+    metavar="SET",
+    help="core (default: recall, context, write, note_add, supersede, retract) or all.",
+)
+def mcp_command(directory: str | None, tool_set: str) -> None:
     """Serve the memory tools to agents over MCP (stdio).
 
-    Tools: recall, write, reinforce, patterns, observe, outcomes, context, audit,
-    evidence_add, evidence_list, supersede, retract, status; each answers with its
+    Tools: recall, context, write, note_add, supersede, retract; with --tools all also
+    reinforce, patterns, status, audit, evidence_add, evidence_list and the Nexus tools
+    observe and outcomes (every tool answers a call either way). Each answers with its
     command's --json output. Needs the optional extra: pip install 'mem-project[mcp]'.
 
     \b
@@ -616,6 +624,8 @@ def mcp_command(directory: str | None) -> None:
 
     from mem import index
 
+    if tool_set not in ("core", "all"):
+        raise MemError(f"--tools must be core or all, not {tool_set!r}")
     root = safe_paths.project_root(directory)
     # Sync before the SDK is imported: the transient memory of a first build is then reused
     # by the SDK's modules instead of adding to them, and the first call finds a warm index.
@@ -624,7 +634,7 @@ def mcp_command(directory: str | None) -> None:
         index.sync_project(root)
     from mem.mcp import server
 
-    server.serve(root)
+    server.serve(root, tool_set)
 
 
 @cli.command(name="hook")
@@ -644,9 +654,9 @@ def mcp_command(directory: str | None) -> None:
 def hook_command(
     event: str, host: str, budget: str | None, threshold: str | None, directory: str | None
 ) -> None:
-    """Answer a coding agent's hook with project memory (EVENT: session-start or prompt).
+    """Answer a coding agent's hook with project memory.
 
-    Reads the host's JSON on stdin and prints exactly what the host accepts: at session
+    EVENT is session-start or prompt. Reads the host's JSON on stdin and prints exactly what the host accepts: at session
     start the brief (as `mem context --budget`), on each prompt the memories that match
     it and were not injected in this session yet. Never fails: any problem prints the
     host's empty answer, exits 0 and goes to the hook log in the state directory. Every
@@ -675,7 +685,7 @@ def hook_command(
 def injections_command(
     session: str | None, outcomes_: bool, directory: str | None, json_: bool
 ) -> None:
-    """List what the hooks injected into agents' sessions on this machine.
+    """List what the hooks injected into sessions (this machine).
 
     Each injection: time, host, session, event, the memories and their revisions, the size
     and SHA-256 of the bytes. With --outcomes, per memory, how often it was injected and
@@ -696,6 +706,67 @@ def injections_command(
         echo(injection_views.outcomes(injections.outcomes(root), as_json=json_))
         return
     echo(injection_views.listed(injections.listed(root, session), as_json=json_))
+
+
+@cli.group(name="note")
+def note_group() -> None:
+    """Add a decision, lesson or pattern as a well-formed section."""
+
+
+@note_group.command(name="add")
+@click.argument("kind", metavar="decision|lesson|pattern")
+@click.option("--title", metavar="TEXT", help="The heading's title (one line, at most 200).")
+@click.option("--body", metavar="TEXT", help="The note's text (at most 8000 characters).")
+@click.option("--stdin", is_flag=True, help="Read the note's text from standard input.")
+@allow_secret_option
+@project_options
+def note_add(
+    kind: str,
+    title: str | None,
+    body: str | None,
+    stdin: bool,
+    allow_secret: tuple[str, ...],
+    directory: str | None,
+    json_: bool,
+) -> None:
+    """Append a dated `###` section to .agents/memory/<kind>s.md.
+
+    The heading is `YYYY-MM-DD — TITLE` (a pattern's is its name); without text, the
+    template's fields are written for you to fill in. The file is created from its
+    template when missing; nothing else in it is touched.
+
+    \b
+    Example:
+        mem note add decision --title "Pool Postgres connections" --stdin < why.md
+        mem note add lesson --title "Webhooks retry for 3 days" --body "- **Rule**: ..."
+    """
+    from mem import clock
+    from mem.commands import note
+    from mem.render import injection_views
+
+    if stdin and body is not None:
+        raise MemError("Give the text with --body or --stdin, not both.")
+    text = sys.stdin.read() if stdin else body
+    root = safe_paths.project_root(directory)
+    result = note.add(root, kind, title, text, clock.now_iso(), allow_secret)
+    echo(injection_views.note_added(result, as_json=json_))
+
+
+@cli.command(name="show")
+@click.argument("memory_id")
+@project_options
+def show_command(memory_id: str, directory: str | None, json_: bool) -> None:
+    """Print one memory whole, with its status.
+
+    \b
+    Example:
+        mem show mem_0123456789abcdef0123
+    """
+    from mem.commands import note
+    from mem.render import injection_views
+
+    result = note.show(safe_paths.project_root(directory), memory_id)
+    echo(injection_views.memory_shown(result, as_json=json_))
 
 
 @cli.command()

@@ -1,4 +1,4 @@
-"""What `mem injections` prints. Pure."""
+"""What `mem injections`, `mem note add` and `mem show` print. Pure."""
 
 from __future__ import annotations
 
@@ -40,3 +40,25 @@ def outcomes(results: list[dict[str, Any]], *, as_json: bool) -> str:
             + (f"; ended: {ended}" if ended else "")
         )
     return "\n".join(lines) + "\n"
+
+
+def note_added(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty(result) + "\n"
+    made = " (created from its template)" if result["created"] else ""
+    return (
+        f"mem note: added {result['kind']} {result['id']} to {result['file']}{made}"
+        f" § {result['heading']}\n"
+    )
+
+
+def memory_shown(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty(result) + "\n"
+    status = result["status"]
+    if result["supersededBy"]:
+        status += f" by {result['supersededBy']}"
+    return (
+        f"{result['id']}  {result['file']} § {result['heading']}  ({status})\n\n"
+        f"### {result['text']}\n"
+    )
