@@ -26,14 +26,6 @@ HOOK_LOG = "hook.log"
 SESSIONS = "sessions"
 # A session's file is kept this long after its last injection, then removed.
 SESSION_KEPT_SECONDS = 14 * 24 * 3600
-# Where a coding agent's host says which session a command runs in (Bash tools, MCP
-# servers); MEM_SESSION_ID, set by a person or a script, comes first.
-SESSION_VARIABLES = (
-    ("MEM_SESSION_ID", None),
-    ("CLAUDE_CODE_SESSION_ID", "claude-code"),
-    ("CODEX_THREAD_ID", "codex"),
-    ("GEMINI_SESSION_ID", "gemini"),
-)
 # The log is read whole by `mem injections`; past this it is cut to its newer half.
 LOG_LIMIT = 32 * 1024 * 1024
 
@@ -151,11 +143,18 @@ def forget_session(host: str, session: str) -> None:
 
 
 def session_from_environment() -> tuple[str | None, str | None]:
-    """(session id, host) of the agent session this process runs in, as far as it is told."""
-    for variable, host in SESSION_VARIABLES:
-        value = os.environ.get(variable)
-        if value:
-            return value, host
+    """(session id, host) of the agent session this process runs in, as far as it is told:
+    MEM_SESSION_ID (a person's or a script's) first, then what each host sets in the
+    commands it runs (Bash tools, MCP servers)."""
+    found = [
+        (os.environ.get("MEM_SESSION_ID"), None),
+        (os.environ.get("CLAUDE_CODE_SESSION_ID"), "claude-code"),
+        (os.environ.get("CODEX_THREAD_ID"), "codex"),
+        (os.environ.get("GEMINI_SESSION_ID"), "gemini"),
+    ]
+    for session, host in found:
+        if session:
+            return session, host
     return None, None
 
 
