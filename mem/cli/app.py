@@ -658,9 +658,10 @@ def hook_command(
 
     EVENT is session-start or prompt. Reads the host's JSON on stdin and prints exactly
     what the host accepts: at session start the brief (as `mem context --budget`), on
-    each prompt the memories that match it and were not injected in this session yet. Never fails: any problem prints the
-    host's empty answer, exits 0 and goes to the hook log in the state directory. Every
-    injection is recorded (`mem injections`). `mem init --agents --hooks` installs it.
+    each prompt the memories that match it and were not injected in this session yet.
+    Never fails: any problem prints the host's empty answer, exits 0 and goes to the hook
+    log in the state directory. Every injection is recorded (`mem injections`).
+    `mem init --agents --hooks` installs it.
 
     \b
     Example:
