@@ -266,10 +266,11 @@ def _record(
         "bytes": len(data),
         "sha256": hashlib.sha256(data).hexdigest(),
     }
-    machine_state.append_record(js.stringify(record) + "\n")
     if request.session:
         keys = [f"{entry.id} {entry.revision}" for entry in memories]
         machine_state.remember_injected(request.host, request.session, keys)
+    # Last: a record written means the answer goes out (nothing after it can fail).
+    machine_state.append_record(js.stringify(record) + "\n")
 
 
 def _log_problem(host: str, event: str, error: BaseException) -> None:

@@ -67,9 +67,17 @@ def write_instructions(root: str, relative: str, text: str) -> None:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
         mode = 0o644
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    except OSError as error:
+        raise MemError(f"{relative}: could not be written: {error.strerror}.") from None
     temp = f"{path}.{uuid.uuid4().hex}.tmp"
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
+    try:
+        fd = os.open(
+            temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode
+        )
+    except OSError as error:  # a read-only or full file system: nothing was written
+        raise MemError(f"{relative}: could not be written: {error.strerror}.") from None
     try:
         try:
             view = memoryview(text.encode("utf-8"))

@@ -45,8 +45,17 @@ def _append(relative: str, line: str) -> None:
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags, 0o600)
+    data = line.encode("utf-8")
     try:
-        os.write(fd, line.encode("utf-8"))
+        size = os.fstat(fd).st_size
+        try:
+            written = os.write(fd, data)
+        except OSError:
+            os.ftruncate(fd, size)  # no torn line: the next append would join it
+            raise
+        if written != len(data):
+            os.ftruncate(fd, size)
+            raise OSError(f"{path}: only {written} of {len(data)} bytes could be written")
     finally:
         os.close(fd)
 
