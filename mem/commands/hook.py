@@ -51,7 +51,7 @@ THRESHOLD = 0.15  # a lexical score below this is a passing mention, not a match
 # Seconds a hook may take before it gives up and answers nothing; below the timeouts
 # `mem init --hooks` writes (30 s and 5 s), so the host never has to kill it.
 DEADLINES = {"session-start": 20.0, "prompt": 4.0}
-INPUT_LIMIT = 1024 * 1024
+INPUT_LIMIT = 16 * 1024 * 1024  # a prompt can hold a pasted file; past this, nothing is injected
 # The hard limits of what a host keeps of one hook's text (beyond it, a preview and a path):
 # Claude Code counts JavaScript string length (UTF-16 units), Codex bytes (2,500 tokens of 4).
 HOST_LIMITS = {"claude-code": ("utf-16 units", 10_000), "codex": ("bytes", 10_000)}

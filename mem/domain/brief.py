@@ -30,6 +30,7 @@ MEMORY_FILES = layout.MEMORY_FILES
 CONTEXT_HEAD_CHARS = 1200  # the head of context.md, cut at a line
 OPEN_POINTS_CHARS = 1200  # the newest handoff's open points, cut at a line
 SUMMARY_CHARS = 240  # a memory's body in the brief, cut at a word
+PROMPT_CHARS = 20_000  # of a prompt, read for its words
 QUERY_TERMS = 24  # words of the current work (or of a prompt) a ranking is asked for
 RELEVANT_AT_MOST = 50  # memories taken in relevance order; the rest follow by recency
 # The smallest entry the renderer can print; it bounds how many entries one budget can hold.
@@ -273,7 +274,7 @@ def prompt_matches(
 ) -> tuple[list[Entry], list[str]]:
     """Memories that match a prompt above `threshold`, best first, none of `seen` (a set of
     `<id> <revision>`); and the words they were matched on."""
-    words = query_words([prompt])
+    words = query_words([prompt[:PROMPT_CHARS]])  # a pasted log says no more past its start
     if not words:
         return [], words
 
