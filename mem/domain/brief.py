@@ -222,9 +222,9 @@ def _parts(root: str) -> list[Entry]:
     return entries
 
 
-def gather(root: str, budget: int, prompt: str | None = None, with_work: bool = True) -> Brief:
+def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
     """The brief's entries in order of value: as many as `budget` characters could hold."""
-    words = query_words([*(work_words(root) if with_work else []), prompt or ""])
+    words = query_words([*work_words(root), (prompt or "")[:PROMPT_CHARS]])
     parts = _parts(root)
 
     def collect(open_index: index.OpenIndex) -> tuple[list[Entry], int]:
