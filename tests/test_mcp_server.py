@@ -231,6 +231,12 @@ def test_every_tool_answers_with_its_commands_json(git_project: Path, run_mem: R
             ("retract", RETRY, "--reason", "Wrong"),
             True,
         ),
+        (
+            "note_add",
+            {"kind": "lesson", "title": "Webhooks retry", "body": "- **Rule**: dedupe"},
+            ("note", "add", "lesson", "--title", "Webhooks retry", "--body", "- **Rule**: dedupe"),
+            True,
+        ),
         ("status", {}, ("status",), False),
     ]
     snapshot = Snapshot(project)

@@ -327,7 +327,7 @@ TOOLS = [
     Tool(
         "note_add",
         "Add a decision, lesson or pattern",
-        "Append a dated, well-formed ### section to .agents/memory/<kind>s.md.",
+        "Append a dated, well-formed ### section to the kind's notes file.",
         {
             "kind": {"type": "string", "enum": ["decision", "lesson", "pattern"]},
             "title": {"type": "string", "description": "One line, at most 200."},
