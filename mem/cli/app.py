@@ -670,7 +670,7 @@ def hook_command(
     """
     from mem.commands import hook
 
-    data = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+    data = b"" if sys.stdin is None or sys.stdin.isatty() else hook.read_input(sys.stdin.buffer)
     echo(hook.run(event, host, data, directory, budget, threshold))
 
 

@@ -47,7 +47,7 @@ def plain_hook(args: list[str]) -> dict[str, str] | None:
 def answer(parsed: dict[str, str]) -> NoReturn:
     from mem.commands import hook
 
-    data = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+    data = b"" if sys.stdin is None or sys.stdin.isatty() else hook.read_input(sys.stdin.buffer)
     output = hook.run(
         parsed["event"],
         parsed.get("host", ""),

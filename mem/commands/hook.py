@@ -31,7 +31,7 @@ from mem.render import brief as brief_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the hook runs on every prompt: typing is not worth its import there
-    from typing import Any
+    from typing import Any, BinaryIO
 
 HOSTS = ("claude-code", "codex", "gemini")
 EVENTS = ("session-start", "prompt")
@@ -101,7 +101,9 @@ def run(
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         now = clock.now_iso()
-        text = stdin_data[:INPUT_LIMIT].decode("utf-8", errors="replace")
+        if len(stdin_data) > INPUT_LIMIT:
+            raise MemError(f"the host's input is over {INPUT_LIMIT // (1024 * 1024)} MiB")
+        text = stdin_data.decode("utf-8", errors="replace")
         request = _request(event, host, text, directory, budget, threshold)
         return _answer(request, now)
     except Exception as error:  # noqa: BLE001 - failing open is the contract of a hook
@@ -110,6 +112,11 @@ def run(
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def read_input(stream: BinaryIO) -> bytes:
+    """The host's input, read no further than one byte past INPUT_LIMIT (enough to refuse it)."""
+    return stream.read(INPUT_LIMIT + 1)
 
 
 def _expired(signum: int, frame: Any) -> None:
