@@ -42,7 +42,8 @@ def _entry_text(entry: dict[str, Any], first_memory: bool) -> str:
 def _text(title: str, shown: list[str], total: int, budget: int) -> str:
     count = len(shown)
     head = f"{title} {count} of {total} entries (budget {budget} characters).\n"
-    tail = f"\n{total - count} entries left out. {MORE}\n"
+    left = total - count
+    tail = f"\n{left} {'entry' if left == 1 else 'entries'} left out. {MORE}\n"
     return head + "".join(shown) + tail
 
 
