@@ -57,6 +57,12 @@ def _main() -> NoReturn:
         from mem.cli import app
 
         app.complete(os.environ["_MEM_COMPLETE"])
+    if sys.argv[1:2] == ["hook"]:  # a coding agent's host, on every prompt: no click either
+        from mem.cli import hook_path
+
+        hooked = hook_path.plain_hook(sys.argv[1:])
+        if hooked is not None:
+            hook_path.answer(hooked)
     parsed = plain_recall(sys.argv[1:])
     if parsed is None:
         gc.enable()

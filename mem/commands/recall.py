@@ -227,44 +227,13 @@ def _top(
 def _retired_notes(
     root: str, conn: index.Connection, project_files: dict[str, index.FileRow]
 ) -> dict[int, Any]:
-    """Record id -> lifecycle status of each note whose current revision is retired (D10).
-
-    Revisions come from the indexed text, so only the sections the events name are hashed
-    and no Markdown is read again. A damaged lifecycle line is skipped, never fatal: lexical
-    recall keeps answering.
-    """
+    """Record id -> lifecycle status of each note whose current revision is retired (D10)."""
     from mem.domain import lifecycle_events, memories
 
-    events = lifecycle_events.readable_events(root)
-    named = {
-        (ref["file"], ref["heading"])
-        for event in events
-        for ref in (event["memory"], event["with"])
-        if ref is not None
-    }
     file_ids = {
         row.id: path for path, row in project_files.items() if path in memories.MEMORY_FILES
     }
-    notes = index.notes_headed(conn, list(file_ids), sorted({heading for _, heading in named}))
-    current = {
-        record_id: memories.Memory(
-            memories.memory_id(file_ids[file_id], heading),
-            file_ids[file_id],
-            heading,
-            memories.revision_of(text),
-            ordinal,
-            text,
-        )
-        for record_id, file_id, ordinal, heading, text in notes
-        if (file_ids[file_id], heading) in named
-    }
-    found = lifecycle_events.statuses(events, list(current.values()))
-    retired = {}
-    for record_id, memory in current.items():
-        status = found[(memory.id, memory.revision)]
-        if status.status != "active":
-            retired[record_id] = status
-    return retired
+    return lifecycle_events.retired_in_index(root, conn, file_ids)
 
 
 def _status_fields(status: Any) -> dict[str, Any]:

@@ -52,6 +52,8 @@ class Session:
 
     def __init__(self, default_root: str) -> None:
         self.default_root = default_root
+        # Every tool answers with all of its arguments, whatever the list shows: the default
+        # list leaves some out to stay small, and a client may know them from an older one.
         self.schemas = {tool.name: tool.input_schema() for tool in tools.TOOLS}
 
     def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
@@ -109,28 +111,27 @@ def _error(message: str) -> types.CallToolResult:
     )
 
 
-def _tool_list() -> list[types.Tool]:
+def _tool_list(tool_set: str = "core") -> list[types.Tool]:
     return [
         types.Tool(
             name=tool.name,
             title=tool.title,
             description=tool.description,
-            input_schema=tool.input_schema(),
-            annotations=types.ToolAnnotations(
-                title=tool.title,
+            input_schema=tool.input_schema(every=tool_set == "all"),
+            annotations=types.ToolAnnotations(  # the title is the tool's own, said once
                 read_only_hint=tool.read_only,
                 destructive_hint=tool.destructive,
                 idempotent_hint=tool.idempotent,
                 open_world_hint=False,
             ),
         )
-        for tool in tools.TOOLS
+        for tool in tools.listed(tool_set)
     ]
 
 
-def build(default_root: str) -> Server[Any]:
+def build(default_root: str, tool_set: str = "core") -> Server[Any]:
     session = Session(default_root)
-    listed = _tool_list()
+    listed = _tool_list(tool_set)
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -156,10 +157,10 @@ def build(default_root: str) -> Server[Any]:
     return server
 
 
-def serve(default_root: str) -> None:
+def serve(default_root: str, tool_set: str = "core") -> None:
     """Serve on stdin/stdout until the client closes the stream."""
     index.keep_open(KEPT_INDEXES)
-    server = build(default_root)
+    server = build(default_root, tool_set)
     # What exists now (modules, the SDK's models and schemas, the tool table) lives as long
     # as the process: frozen, the collector never walks it again (an older generation's
     # collection over it paused a call by over 100 ms).

@@ -46,6 +46,15 @@ AGENTS_ACTIONS = {
     "removed": "removed   the block from {path}",
     "deleted": "deleted   {path} (it held nothing but the block)",
     "absent": "absent    {path} has no block",
+    "covered": "covered   {path} (it already brings AGENTS.md in)",
+}
+SETTINGS_ACTIONS = {
+    "created": "created   {path} (mem's hooks for {host})",
+    "updated": "updated   {path} (mem's hooks for {host} merged in)",
+    "unchanged": "current   {path} (mem's hooks for {host} already in place)",
+    "removed": "removed   mem's hooks from {path}",
+    "deleted": "deleted   {path} (it held nothing but mem's hooks)",
+    "absent": "absent    {path} has no mem hooks",
 }
 
 
@@ -53,9 +62,15 @@ def agents(result: dict[str, Any], *, as_json: bool) -> str:
     if as_json:
         return _json(result)
     lines = [f"mem init: agent instructions in {result['root']}"]
-    lines += [
-        "  " + AGENTS_ACTIONS[item["action"]].format(path=item["path"]) for item in result["files"]
-    ]
+    for item in result["files"]:
+        line = "  " + AGENTS_ACTIONS[item["action"]].format(path=item["path"])
+        if item.get("imports") and item["action"] in ("created", "updated"):
+            line = line.replace("with the memory protocol block", "importing AGENTS.md")
+            line = line.replace("memory protocol block written", "import of AGENTS.md written")
+        lines.append(line)
+    for item in result.get("settings", []):
+        lines.append("  " + SETTINGS_ACTIONS[item["action"]].format(**item))
+        lines += [f"  warning: {warning}" for warning in item["warnings"]]
     return _lines(lines)
 
 
