@@ -52,6 +52,7 @@ def _main() -> NoReturn:
     from mem.cli.fast import plain_recall, recall_output
 
     escape_unencodable()
+    _refuse_undecodable_arguments(sys.argv[1:])
     if "_MEM_COMPLETE" in os.environ:
         gc.enable()
         from mem.cli import app
@@ -81,6 +82,39 @@ def _main() -> NoReturn:
         sys.exit(1)
     sys.stdout.write(output)
     _exit_at_once(0)
+
+
+def _undecodable(argument: str) -> bool:
+    # Python keeps bytes that are not UTF-8 as lone surrogates (surrogateescape): stored,
+    # they would be "\\udcff" in a store, and no UTF-8 encoder (hashing, SQLite) takes them.
+    if argument.isascii():
+        return False
+    try:
+        argument.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _refuse_undecodable_arguments(arguments: list[str]) -> None:
+    """An argument that is not valid UTF-8 is refused, naming its option, before any work."""
+    for position, argument in enumerate(arguments):
+        if not _undecodable(argument):
+            continue
+        action = arguments[0] if position > 0 and not _undecodable(arguments[0]) else "mem"
+        if argument.startswith("--") and "=" in argument and not _undecodable(argument.split("=")[0]):
+            name = argument.split("=", 1)[0]
+        elif position > 0 and arguments[position - 1].startswith("-"):
+            name = arguments[position - 1]
+        else:
+            name = "the query" if action == "recall" else f"argument {position + 1}"
+        message = f"{name} is not valid UTF-8; pass text, not raw bytes"
+        if "--json" in arguments:
+            sys.stdout.write('{"error":"' + message.replace('"', '\\"') + '"}\n')
+        else:
+            prefix = "mem" if action == "mem" else f"mem {action}"
+            sys.stderr.write(f"{prefix}: {message}\n")
+        sys.exit(1)
 
 
 def _exit_at_once(status: int) -> NoReturn:
