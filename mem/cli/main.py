@@ -23,12 +23,22 @@ def _escape(error: UnicodeError) -> tuple[str, int]:
     return "".join(f"\\u{unit:04x}" for unit in units), error.end
 
 
+def _replace(error: UnicodeError) -> tuple[bytes, int]:
+    """A lone surrogate (all a UTF-8 stream cannot encode) becomes U+FFFD, as Node writes it
+    (as bytes: the UTF-8 encoder takes only ASCII text from a handler)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return "\ufffd".encode() * (error.end - error.start), error.end
+
+
 def escape_unencodable() -> None:
     """Output to a stream that cannot encode a character escapes it instead of crashing."""
     codecs.register_error("mem.escape", _escape)
+    codecs.register_error("mem.replace", _replace)
     for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "backslashreplace"):
-            stream.reconfigure(errors="mem.escape")
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "backslashreplace", "surrogateescape"):
+            utf8 = codecs.lookup(stream.encoding).name == "utf-8"
+            stream.reconfigure(errors="mem.replace" if utf8 else "mem.escape")
 
 
 def main() -> NoReturn:

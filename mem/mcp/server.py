@@ -31,6 +31,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from mem import __version__, index
+from mem.core import js
 from mem.errors import MemError
 from mem.mcp import arguments as checks
 from mem.mcp import tools
@@ -90,8 +91,22 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
+def _well_formed(value: Any) -> Any:
+    """The value with U+FFFD for each lone surrogate: the SDK's serializer refuses them (the
+    text content keeps the exact escapes, "\\udcff", of the `--json` output)."""
+    if isinstance(value, str):
+        return js.well_formed(value)
+    if isinstance(value, list):
+        return [_well_formed(item) for item in value]
+    if isinstance(value, dict):
+        return {_well_formed(key): _well_formed(item) for key, item in value.items()}
+    return value
+
+
 def _result(name: str, answer: tools.Answer) -> types.CallToolResult:
     value = json.loads(answer.output)
+    if "\\ud" in answer.output or "\\uD" in answer.output:  # a lone surrogate, maybe
+        value = _well_formed(value)
     structured = value if isinstance(value, dict) else {"result": value}
     # A warning the CLI prints on stderr reaches the agent as a second text block.
     warnings = [f"mem {name}: warning: {warning}" for warning in answer.warnings]
