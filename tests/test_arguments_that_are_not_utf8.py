@@ -8,7 +8,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import RunMem
 
 BAD = os.fsdecode(b"x \xff")  # what Python makes of the raw byte: a lone surrogate
@@ -37,4 +36,6 @@ def test_a_bad_byte_is_refused_naming_the_option(
 def test_json_mode_answers_a_json_error(mem_process: RunMem, project: Path) -> None:
     done = mem_process("write", "--agent", "a", "--model", BAD, "--json", cwd=project)
     assert done.returncode == 1
-    assert json.loads(done.stdout) == {"error": "--model is not valid UTF-8; pass text, not raw bytes"}
+    assert json.loads(done.stdout) == {
+        "error": "--model is not valid UTF-8; pass text, not raw bytes"
+    }

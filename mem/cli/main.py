@@ -36,7 +36,11 @@ def escape_unencodable() -> None:
     codecs.register_error("mem.escape", _escape)
     codecs.register_error("mem.replace", _replace)
     for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "backslashreplace", "surrogateescape"):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in (
+            "strict",
+            "backslashreplace",
+            "surrogateescape",
+        ):
             utf8 = codecs.lookup(stream.encoding).name == "utf-8"
             stream.reconfigure(errors="mem.replace" if utf8 else "mem.escape")
 
@@ -112,7 +116,11 @@ def _refuse_undecodable_arguments(arguments: list[str]) -> None:
         if not _undecodable(argument):
             continue
         action = arguments[0] if position > 0 and not _undecodable(arguments[0]) else "mem"
-        if argument.startswith("--") and "=" in argument and not _undecodable(argument.split("=")[0]):
+        if (
+            argument.startswith("--")
+            and "=" in argument
+            and not _undecodable(argument.split("=")[0])
+        ):
             name = argument.split("=", 1)[0]
         elif position > 0 and arguments[position - 1].startswith("-"):
             name = arguments[position - 1]

@@ -156,7 +156,11 @@ def event_record(offset: int, line: str) -> RecordRow | None:
         # A lone surrogate escape (valid JSON, a JS string holds it): the index keeps the
         # record with U+FFFD in its place, as Node prints it; recall's JSON takes the exact
         # values from the line.
-        text, ref, stamp = js.well_formed(text), js.well_formed(ref), stamp and js.well_formed(stamp)
+        text, ref, stamp = (
+            js.well_formed(text),
+            js.well_formed(ref),
+            stamp and js.well_formed(stamp),
+        )
         agent = agent and js.well_formed(agent)
     counts, length = parse.term_counts(parse.token_bytes(text))
     moment = event.timestamp()
