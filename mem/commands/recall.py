@@ -282,13 +282,19 @@ def _entry(value: float, record: index.StoredRecord, source_file: str) -> dict[s
     """A result as the reference shapes it (bmad-mem.md section 7)."""
     if record.kind == "event":
         assert record.line is not None
+        fields = js.parse_json(record.line)
+        text, ref = record.text, record.ref
+        if "\ufffd" in text or "\ufffd" in ref:
+            # The index holds a lone surrogate as U+FFFD; JSON writes the line's own ("\\udcff").
+            event = parse.Event(0, fields, record.line)
+            text, ref = event.text, event.ref
         return {
             "score": value,
             "kind": "event",
             "source": source_file.rsplit("/", 1)[-1],
-            "ref": record.ref,
-            "text": record.text,
-            "event": js.parse_json(record.line),
+            "ref": ref,
+            "text": text,
+            "event": fields,
         }
     return {
         "score": value,

@@ -57,6 +57,8 @@ def project_root(directory: str | None) -> str:
         raise MemError(
             "Project directory does not exist: the current directory was removed."
         ) from None
+    if "\0" in path:  # no file name holds one (os.stat raises ValueError); an MCP call can
+        raise MemError(f"Project directory does not exist: {shown_path(path)}")
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from mem.core import parse
+from mem.core import js, parse
 from mem.index import postings
 from mem.index.rows import RecordRow, file_rows
 from mem.layout import ARCHIVE_RANK_BASE
@@ -124,8 +124,19 @@ def insert_table_rows(
         conn.executemany(
             f"INSERT INTO {table} (file_id, {', '.join(columns)})"
             f" VALUES ({', '.join('?' * (len(columns) + 1))})",
-            [(file_id, *[row.get(column) for column in columns]) for row in table_rows],
+            [(file_id, *[_encodable(row.get(column)) for column in columns]) for row in table_rows],
         )
+
+
+def _encodable(value: object) -> object:
+    """A text holding a lone surrogate (a store's "\\ud800", valid JSON) with U+FFFD in its
+    place, as Node prints it: SQLite takes UTF-8 only."""
+    if isinstance(value, str) and not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return js.well_formed(value)
+    return value
 
 
 def upsert_file(
