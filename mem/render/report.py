@@ -36,6 +36,7 @@ def init(result: dict[str, Any], *, as_json: bool) -> str:
     if result["indexed"]:
         lines.append(f"  indexed  {result['indexed']}")
     lines += [f"  added    .gitattributes: {line}" for line in result["gitattributes"]]
+    lines += [f"  added    .gitignore: {line}" for line in result["gitignore"]]
     return _lines(lines)
 
 
