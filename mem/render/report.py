@@ -281,6 +281,18 @@ def index_path(result: dict[str, Any], *, as_json: bool) -> str:
     return _json(result) if as_json else result["path"] + "\n"
 
 
+def cache_dir(result: dict[str, Any], *, as_json: bool) -> str:
+    return _json(result) if as_json else result["directory"] + "\n"
+
+
+def cache_clean(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
+    count = len(result["removed"])
+    size = result["bytes"]
+    return f"mem cache clean: removed {count} file(s), {size} bytes, from {result['directory']}\n"
+
+
 def _index_size(result: dict[str, Any]) -> str:
     return f"{result['files']} file(s), {result['entries']} entries ({result['path']})"
 
