@@ -43,3 +43,15 @@ def test_after_init_git_status_shows_neither_file(git_project: Path, run_mem: Ru
     untracked = git(git_project, "status", "--porcelain", "--untracked-files=all")
     assert ".brain-link" not in untracked
     assert (git_project / ".gitignore").exists()
+
+
+def test_a_gitignore_that_is_a_link_or_a_folder_is_a_warning_and_left_alone(
+    project: Path, tmp_path: Path, run_mem: RunMem
+) -> None:
+    target = tmp_path / "shared-ignore"
+    target.write_text("x\n")
+    (project / ".gitignore").symlink_to(target)
+    done = ok(run_mem("init", cwd=project))
+    assert ".gitignore is a link or not a file" in done.stderr
+    assert target.read_text() == "x\n"
+    assert (project / ".agents/memory/.brain-link").exists()  # the rest of init was done

@@ -34,10 +34,9 @@ def init(root: str, now: str) -> dict[str, Any]:
         (created if writing.create_new(root, relative, text) else existing).append(relative)
     (created if writing.ensure_directory(root, SESSIONS) else existing).append(SESSIONS + "/")
     merge_lines = _add_union_merge_lines(root)
-    ignore_lines = _add_ignore_lines(root)
-
     detection = brain.brain_detection(root)
     warnings = list(detection.warnings)
+    ignore_lines = _add_ignore_lines(root, warnings)
     found = detection.found
     brain_created: list[str] = []
     global_dir = brain.global_brain_dir()
@@ -97,8 +96,18 @@ def missing_ignore_lines(text: str) -> list[str]:
     return [path for path in IGNORED if path not in present]
 
 
-def _add_ignore_lines(root: str) -> list[str]:
-    """Append the missing paths to .gitignore (created if absent); never rewrite it."""
+def _add_ignore_lines(root: str, warnings: list[str]) -> list[str]:
+    """Append the missing paths to .gitignore (created if absent); never rewrite it.
+
+    A .gitignore that is a link or not a file is the user's arrangement: a warning, since
+    a convenience must not stop the rest of init.
+    """
+    path = os.path.join(root, layout.GITIGNORE)
+    if os.path.islink(path) or (os.path.lexists(path) and not os.path.isfile(path)):
+        warnings.append(
+            f"{layout.GITIGNORE} is a link or not a file; add {' and '.join(IGNORED)} to it."
+        )
+        return []
     missing = missing_ignore_lines(safe_paths.read_bounded(root, layout.GITIGNORE) or "")
     if missing:
         writing.append_text(root, layout.GITIGNORE, "".join(path + "\n" for path in missing))
