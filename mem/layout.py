@@ -47,6 +47,7 @@ PROJECT: tuple[Entry, ...] = (
     Entry(None, f"{AGENTS_MEMORY}/sessions", "handoff-directory"),
     Entry(None, f"{AGENTS_MEMORY}/.brain-link", "brain-link"),
     Entry(None, ".gitattributes", "gitattributes"),
+    Entry(None, ".gitignore", "gitignore"),
     Entry(None, f"{NEXUS}/runs", "nexus-runs"),
     Entry(None, f"{NEXUS}/writer.lock", "nexus-lock"),
     Entry(None, f"{NEXUS}/recovery.lock", "nexus-lock"),
@@ -92,6 +93,7 @@ CONTEXT = _path(PROJECT, "context")
 SESSIONS = _path(PROJECT, "handoff-directory")
 BRAIN_LINK = _path(PROJECT, "brain-link")
 GITATTRIBUTES = _path(PROJECT, "gitattributes")
+GITIGNORE = _path(PROJECT, "gitignore")
 NEXUS_RUNS = _path(PROJECT, "nexus-runs")
 NEXUS_WRITER_LOCK = _path(PROJECT, "nexus-lock", "writer.lock")
 NEXUS_RECOVERY_LOCK = _path(PROJECT, "nexus-lock", "recovery.lock")

@@ -95,7 +95,7 @@ def validate(request: Request) -> int:
     if request.ranking not in ("lexical", "evidence"):
         raise MemError("recall: ranking must be lexical or evidence")
     if request.scope not in SCOPES:
-        raise MemError("recall: --scope must be project or portfolio")
+        raise MemError("recall: --scope must be project, portfolio or all")
     limit = parse_limit(request.limit)
     if request.ranking == "evidence":
         if request.scope != "project":

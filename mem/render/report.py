@@ -36,6 +36,7 @@ def init(result: dict[str, Any], *, as_json: bool) -> str:
     if result["indexed"]:
         lines.append(f"  indexed  {result['indexed']}")
     lines += [f"  added    .gitattributes: {line}" for line in result["gitattributes"]]
+    lines += [f"  added    .gitignore: {line}" for line in result["gitignore"]]
     return _lines(lines)
 
 
@@ -297,6 +298,18 @@ def unlock(result: dict[str, Any], *, as_json: bool) -> str:
 
 def index_path(result: dict[str, Any], *, as_json: bool) -> str:
     return _json(result) if as_json else result["path"] + "\n"
+
+
+def cache_dir(result: dict[str, Any], *, as_json: bool) -> str:
+    return _json(result) if as_json else result["directory"] + "\n"
+
+
+def cache_clean(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
+    count = len(result["removed"])
+    size = result["bytes"]
+    return f"mem cache clean: removed {count} file(s), {size} bytes, from {result['directory']}\n"
 
 
 def _index_size(result: dict[str, Any]) -> str:
