@@ -53,6 +53,7 @@ CREATE TABLE records (
     ref TEXT NOT NULL,              -- note: heading; event: its id, else String(ts)
     text TEXT NOT NULL,             -- note: trimmed heading and body; event: its scored text
     tokens INTEGER NOT NULL,        -- document length n of the lexical score
+    bm25_length INTEGER NOT NULL,   -- the bm25 ranking's length: Σ of its weighted frequencies
     agent TEXT,                     -- event: who wrote it (this and below: NULL for notes)
     ts TEXT,                        -- event: ts as written in the journal
     ts_ms REAL,                     -- event: ts in epoch milliseconds; NULL when it does not parse
@@ -85,6 +86,36 @@ CREATE TABLE postings (
     records BLOB NOT NULL,          -- records.id of the part, 8-byte integers in machine order
     PRIMARY KEY (term, band, tf, part)
 ) WITHOUT ROWID;
+
+-- The bm25 ranking's terms (mem/core/tokens.py: words of every script, identifiers whole
+-- and in parts, accents folded, stemmed), once each.
+CREATE TABLE bm25_terms (
+    id INTEGER PRIMARY KEY,         -- surrogate key, referenced by bm25_postings.term
+    term TEXT NOT NULL UNIQUE       -- a term as the bm25 tokenizer makes it
+);
+
+-- The bm25 ranking's postings, laid out as `postings`: a group is the records of one band
+-- holding the term tf times, where tf counts a note's heading words 3 times (BM25F). The
+-- band is the record's exact bm25_length, plus 2^32 times a slot: 0 for notes, 1 for events
+-- whose ts names no zone or does not parse, else 2 + the 4-day bucket of the ts + 25000001
+-- (mem/index/bm25.py): a note's score follows from its groups, an event's is bounded.
+CREATE TABLE bm25_postings (
+    term INTEGER NOT NULL,          -- bm25_terms.id
+    band INTEGER NOT NULL,          -- exact length and slot of the group (see above)
+    tf INTEGER NOT NULL,            -- the weighted frequency of the term in each record
+    part INTEGER NOT NULL,          -- as in postings
+    records BLOB NOT NULL,          -- records.id of the part, 8-byte integers in machine order
+    PRIMARY KEY (term, band, tf, part)
+) WITHOUT ROWID;
+
+-- What bm25's IDF and length normalisation need of the whole index, kept up to date by
+-- every insert and delete of records: one row.
+CREATE TABLE bm25_stats (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    records INTEGER NOT NULL,       -- how many records the index holds (N)
+    length INTEGER NOT NULL         -- Σ of their bm25_length (average length = length / N)
+);
+INSERT INTO bm25_stats (id, records, length) VALUES (1, 0, 0);
 
 -- One row per note: a '###' section of a memory file.
 CREATE VIEW notes AS
