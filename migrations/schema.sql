@@ -96,9 +96,8 @@ CREATE TABLE bm25_terms (
 
 -- The bm25 ranking's postings, laid out as `postings`: a group is the records of one band
 -- holding the term tf times, where tf counts a note's heading words 3 times (BM25F). The
--- band is the record's exact bm25_length, plus 2^32 times a slot: 0 for notes, 1 for events
--- whose ts names no zone or does not parse, else 2 + the 4-day bucket of the ts + 25000001
--- (mem/index/bm25.py): a note's score follows from its groups, an event's is bounded.
+-- band is the records' exact bm25_length: a term's groups give its df and each record's
+-- BM25 term weight without reading the records (mem/index/bm25.py).
 CREATE TABLE bm25_postings (
     term INTEGER NOT NULL,          -- bm25_terms.id
     band INTEGER NOT NULL,          -- exact length and slot of the group (see above)
@@ -107,15 +106,6 @@ CREATE TABLE bm25_postings (
     records BLOB NOT NULL,          -- records.id of the part, 8-byte integers in machine order
     PRIMARY KEY (term, band, tf, part)
 ) WITHOUT ROWID;
-
--- What bm25's IDF and length normalisation need of the whole index, kept up to date by
--- every insert and delete of records: one row.
-CREATE TABLE bm25_stats (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    records INTEGER NOT NULL,       -- how many records the index holds (N)
-    length INTEGER NOT NULL         -- Σ of their bm25_length (average length = length / N)
-);
-INSERT INTO bm25_stats (id, records, length) VALUES (1, 0, 0);
 
 -- One row per note: a '###' section of a memory file.
 CREATE VIEW notes AS

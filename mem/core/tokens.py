@@ -190,7 +190,9 @@ def chunk_terms(chunk: str) -> tuple[str, ...]:
     core = chunk.strip(JOINERS)
     if not core:
         return ()
-    pieces = [piece for word in core.translate(_JOINERS_TO_SPACE).split() for piece in _pieces(word)]
+    pieces = [
+        piece for word in core.translate(_JOINERS_TO_SPACE).split() for piece in _pieces(word)
+    ]
     terms = [term for piece in pieces for term in _word_terms(piece)]
     if len(pieces) > 1:
         whole = fold(core)

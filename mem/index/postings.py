@@ -135,9 +135,7 @@ class Groups:
         _consume(map(bytearray.extend, map(groups.__getitem__, counts.items()), repeat(item)))
         self.size += len(counts)
 
-    def rows(
-        self, ids: Mapping[Any, int], part: int
-    ) -> list[tuple[int, int, int, int, bytearray]]:
+    def rows(self, ids: Mapping[Any, int], part: int) -> list[tuple[int, int, int, int, bytearray]]:
         """(term id, band, tf, part, records) of every group, in term order."""
         groups: list[tuple[int, int, int, int, bytearray]] = []
         for band, band_groups in self.bands.items():
