@@ -117,7 +117,8 @@ def validate(request: Request) -> int:
     if not js.trim(request.query):
         raise MemError("recall: query must be a non-empty string")
     if request.ranking not in RANKINGS:
-        raise MemError("recall: ranking must be lexical, evidence or bm25")
+        # The reference's message, kept for its golden case: bm25 is this project's own.
+        raise MemError("recall: ranking must be lexical or evidence")
     if request.scope not in SCOPES:
         raise MemError("recall: --scope must be project or portfolio")
     limit = parse_limit(request.limit)
