@@ -47,5 +47,5 @@ def cache_dir() -> dict[str, str]:
 
 def cache_clean(root: str | None) -> dict[str, object]:
     """Delete the project's index (every version), or with None every index in the cache."""
-    wanted = None if root is None else os.path.basename(index.index_path(root, index.PROJECT))
+    wanted = None if root is None else os.path.basename(location.index_path(root, location.PROJECT))
     return cleaning.clean(location.cache_dir(), wanted)
