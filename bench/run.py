@@ -300,6 +300,19 @@ def run_measured(
     return ms, usage.ru_maxrss / 1024
 
 
+def hook_timed(cmd: list[str], env: dict, payloads: list[bytes]) -> dict | None:
+    """Wall ms of `mem hook` processes, each fed its host's JSON on stdin (must answer)."""
+    samples = []
+    for payload in payloads:
+        t0 = time.perf_counter()
+        done = subprocess.run(cmd, env=env, input=payload, capture_output=True, check=False)
+        samples.append((time.perf_counter() - t0) * 1000)
+        if done.returncode != 0 or not done.stdout:
+            report_failure(" ".join(cmd[1:3]), f"status {done.returncode}, no answer")
+            return None
+    return stats(samples)
+
+
 def stats(samples: list[float] | None) -> dict | None:
     if not samples:
         return None
@@ -478,6 +491,21 @@ def bench_size(mem: str | None, n: int, workdir: Path, repeat: int, rounds: int)
         for query in queries
     }
     res["in_process"] = in_process(env, root, rounds, queries)
+
+    # The hooks a host runs (issue 24): the brief at session start, and a prompt's matches,
+    # each in a session of its own so that the per-session filter never empties the answer.
+    hook_env = {**env, "MEM_STATE_DIR": str(workdir / f"state-{n}")}
+    prompt = f"How should the {queries[1]} work with postgres and the api?"
+    res["hook_start"] = hook_timed(
+        [mem, "hook", "session-start", "--host", "claude-code"],
+        hook_env,
+        [hook_input(root, i, source="startup") for i in range(repeat)],
+    )
+    res["hook_prompt"] = hook_timed(
+        [mem, "hook", "prompt", "--host", "claude-code"],
+        hook_env,
+        [hook_input(root, i, prompt=prompt) for i in range(repeat)],
+    )
     res["fts5_floor"] = fts5_floor(env, mem, root, workdir, queries, repeat)
     res["reference"] = reference(env, root, queries, max(1, repeat // 3))
 
@@ -542,6 +570,11 @@ def fmt(value: float | None, unit: str = "ms") -> str:
     return f"{value:,.0f} {unit}" if value >= 10 else f"{value:.1f} {unit}"
 
 
+def hook_input(root: Path, number: int, **fields: str) -> bytes:
+    payload = {"session_id": f"bench-{number}", "cwd": str(root), **fields}
+    return json.dumps(payload).encode()
+
+
 def report(results: list[dict], large: dict | None, floor: dict | None, load: str) -> str:
     lines = [
         f"Load: {load}. Medians of whole processes unless marked.",
@@ -577,6 +610,15 @@ def report(results: list[dict], large: dict | None, floor: dict | None, load: st
             row(f"JavaScript reference, {query_class}", cells)
     else:
         row("JavaScript reference", ["not present (node + MEM_REFERENCE)"] * len(results))
+    for key, label in (
+        ("hook_start", "`mem hook session-start` (the brief, Claude Code), median / p95"),
+        ("hook_prompt", "`mem hook prompt` (a prompt's matches), median / p95"),
+    ):
+        cells = []
+        for r in results:
+            timed = r.get(key)
+            cells.append(f"{fmt(timed['median'])} / {fmt(timed['p95'])}" if timed else "n/a")
+        row(label, cells)
     cells = []
     for r in results:
         ip = (r.get("in_process") or {}).get("all")

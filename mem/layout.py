@@ -47,6 +47,7 @@ PROJECT: tuple[Entry, ...] = (
     Entry(None, f"{AGENTS_MEMORY}/sessions", "handoff-directory"),
     Entry(None, f"{AGENTS_MEMORY}/.brain-link", "brain-link"),
     Entry(None, ".gitattributes", "gitattributes"),
+    Entry(None, ".gitignore", "gitignore"),
     Entry(None, f"{NEXUS}/runs", "nexus-runs"),
     Entry(None, f"{NEXUS}/writer.lock", "nexus-lock"),
     Entry(None, f"{NEXUS}/recovery.lock", "nexus-lock"),
@@ -92,6 +93,7 @@ CONTEXT = _path(PROJECT, "context")
 SESSIONS = _path(PROJECT, "handoff-directory")
 BRAIN_LINK = _path(PROJECT, "brain-link")
 GITATTRIBUTES = _path(PROJECT, "gitattributes")
+GITIGNORE = _path(PROJECT, "gitignore")
 NEXUS_RUNS = _path(PROJECT, "nexus-runs")
 NEXUS_WRITER_LOCK = _path(PROJECT, "nexus-lock", "writer.lock")
 NEXUS_RECOVERY_LOCK = _path(PROJECT, "nexus-lock", "recovery.lock")
@@ -106,6 +108,20 @@ ARCHIVABLE = {
     "evidence": EVIDENCE,
     "lifecycle": LIFECYCLE,
 }
+
+
+def archived_store(file_name: str) -> str | None:
+    """The store (a name of ARCHIVABLE) whose archive a file of ARCHIVE_DIR is, by its name.
+
+    `mem archive <store>` names its archives `<store>-<first ts>--<last ts>[-<n>].ndjson`.
+    """
+    if file_name.endswith(".ndjson"):
+        for name in ARCHIVABLE:
+            if file_name.startswith(name + "-"):
+                return name
+    return None
+
+
 BRAIN_NOTES_DIR = _path(BRAIN, "brain-notes-directory")
 BRAIN_PROJECTS = _path(BRAIN, "brain-projects")
 BRAIN_PROJECTS_INDEX = _path(BRAIN, "brain-projects-index")

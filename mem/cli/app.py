@@ -25,8 +25,8 @@ STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # 
 # `mem --help` lists every command under one of these headings; a command missing here is
 # listed under "Other commands", never left out.
 SECTIONS = (
-    ("Recall & write", ("recall", "write", "context", "handoff")),
-    ("Agents", ("mcp",)),
+    ("Recall & write", ("recall", "write", "context", "handoff", "note", "show")),
+    ("Agents", ("mcp", "hook", "injections")),
     ("Patterns & outcomes", ("reinforce", "patterns", "observe", "outcomes")),
     ("Evidence & lifecycle", ("evidence", "audit", "supersede", "retract")),
     (
@@ -43,7 +43,7 @@ SECTIONS = (
             "unlock",
         ),
     ),
-    ("Index", ("index", "browse")),
+    ("Index", ("index", "cache", "browse")),
     ("Help", ("help",)),
 )
 
@@ -360,8 +360,18 @@ def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options
 @cli.command(cls=LegacyCommand)
 @legacy_options
 @allow_secret_option
+@click.option(
+    "--session",
+    metavar="ID",
+    help="The agent session this event ends or reports on (default: the one the host's"
+    " environment names); noted on this machine for `mem injections --outcomes`.",
+)
 def write(
-    words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
+    words: tuple[str, ...],
+    json_: bool,
+    allow_secret: tuple[str, ...],
+    session: str | None,
+    **options: Any,
 ) -> None:
     """Append an event to the journal.
 
@@ -386,6 +396,7 @@ def write(
         accept=options["accept"],
         ci=options["ci"],
         allow_secrets=allow_secret,
+        session=session,
     )
     echo(render.write(event, as_json=json_))
 
@@ -495,6 +506,50 @@ def index_rebuild(directory: str | None, portfolio_: bool, brain: str | None, js
     echo(report.index_rebuild(result, as_json=json_))
 
 
+@cli.group(name="cache")
+def cache_group() -> None:
+    """Find or empty the cache directory where the indexes live."""
+
+
+@cache_group.command(name="dir")
+@json_option
+def cache_dir(json_: bool) -> None:
+    """Print the cache directory, where the indexes live.
+
+    $MEM_CACHE_DIR, else $XDG_CACHE_HOME/mem, else ~/.cache/mem.
+
+    \b
+    Example:
+        du -sh "$(mem cache dir)"
+    """
+    from mem.commands import index_cache
+    from mem.render import report
+
+    echo(report.cache_dir(index_cache.cache_dir(), as_json=json_))
+
+
+@cache_group.command(name="clean")
+@directory_option
+@click.option("--all", "all_", is_flag=True, help="Every index in the cache, of every project.")
+@json_option
+def cache_clean(directory: str | None, all_: bool, json_: bool) -> None:
+    """Delete the project's index from the cache (or --all).
+
+    Only index files in the cache directory are deleted, never a project's files; the next
+    read builds what it needs again. Before `pip uninstall`, `mem cache clean --all`.
+
+    \b
+    Example:
+        mem cache clean
+        mem cache clean --all --json
+    """
+    from mem.commands import index_cache
+    from mem.render import report
+
+    root = None if all_ else safe_paths.project_root(directory)
+    echo(report.cache_clean(index_cache.cache_clean(root), as_json=json_))
+
+
 @cli.command()
 @click.argument("files", nargs=-1, metavar="[FILE...]")
 @directory_option
@@ -503,10 +558,32 @@ def index_rebuild(directory: str | None, portfolio_: bool, brain: str | None, js
     is_flag=True,
     help="Write the memory protocol block into FILE... (default AGENTS.md) instead.",
 )
-@click.option("--remove", "remove_", is_flag=True, help="With --agents: take the block out.")
+@click.option(
+    "--hooks",
+    is_flag=True,
+    help="With --agents: also merge mem's hooks into the hosts' settings files.",
+)
+@click.option(
+    "--host",
+    "hosts",
+    multiple=True,
+    metavar="HOST",
+    help="claude-code, codex or gemini (repeatable; default: all three).",
+)
+@click.option("--user", is_flag=True, help="With --hooks: your home's settings files instead.")
+@click.option(
+    "--remove", "remove_", is_flag=True, help="With --agents: take the block (and hooks) out."
+)
 @json_option
 def init(
-    files: tuple[str, ...], directory: str | None, agents: bool, remove_: bool, json_: bool
+    files: tuple[str, ...],
+    directory: str | None,
+    agents: bool,
+    hooks: bool,
+    hosts: tuple[str, ...],
+    user: bool,
+    remove_: bool,
+    json_: bool,
 ) -> None:
     """Set up project memory and link the brain.
 
@@ -515,25 +592,43 @@ def init(
     Never overwrites a file; a second run only refreshes `linked_at`.
 
     With --agents, writes only the memory protocol block (read at session start, write on
-    the trigger, hand off at the end; guardrails G1-G4) between markers in each FILE
-    (default AGENTS.md; CLAUDE.md, GEMINI.md...); text outside the markers is kept byte
+    the trigger, hand off at the end; guardrails G1-G4) between markers in each FILE, or
+    by default in AGENTS.md, with an import of it in CLAUDE.md and GEMINI.md (those that
+    exist, and those of the hosts --host names); text outside the markers is kept byte
     for byte, a second run changes nothing, --remove restores the file.
+
+    With --hooks, also merges mem's hooks (`mem hook`: the brief at session start, the
+    matching memories on each prompt) into .claude/settings.json, .codex/hooks.json and
+    .gemini/settings.json (the home's with --user), keeping every other key and hook;
+    --remove takes out only mem's.
 
     \b
     Example:
         mem init -d ~/dev/shop
         mem init --agents AGENTS.md CLAUDE.md GEMINI.md
+        mem init --agents --hooks
+        mem init --agents --hooks --host claude-code --user
     """
     from mem import clock
     from mem.commands import init as init_
-    from mem.commands import init_agents
+    from mem.commands import init_agents, init_hooks
     from mem.render import report
 
-    init_agents.check_usage(agents, remove_, list(files))
+    init_agents.check_usage(agents, remove_, list(files), hooks, bool(hosts), user)
     if agents:
         root = safe_paths.project_root(directory)
-        change = init_agents.remove if remove_ else init_agents.install
-        echo(report.agents(change(root, list(files)), as_json=json_))
+        chosen = init_hooks.hosts_of(list(hosts)) if hooks or hosts else None
+        if hooks:
+            init_hooks.check(root, chosen or [], user, removing=remove_)
+        if remove_:
+            result = init_agents.remove(root, list(files))
+            if hooks:
+                result["settings"] = init_hooks.remove(root, chosen or [], user)
+        else:
+            result = init_agents.install(root, list(files), chosen)
+            if hooks:
+                result["settings"] = init_hooks.install(root, chosen or [], user)
+        echo(report.agents(result, as_json=json_))
         return
     result = init_.init(safe_paths.project_root(directory), clock.now_iso())
     for warning in result["warnings"]:
@@ -543,11 +638,19 @@ def init(
 
 @cli.command(name="mcp")
 @directory_option
-def mcp_command(directory: str | None) -> None:
+@click.option(
+    "--tools",
+    "tool_set",
+    default="core",
+    metavar="SET",
+    help="core (default: recall, context, write, note_add, supersede, retract) or all.",
+)
+def mcp_command(directory: str | None, tool_set: str) -> None:
     """Serve the memory tools to agents over MCP (stdio).
 
-    Tools: recall, write, reinforce, patterns, observe, outcomes, context, audit,
-    evidence_add, evidence_list, supersede, retract, status; each answers with its
+    Tools: recall, context, write, note_add, supersede, retract; with --tools all also
+    reinforce, patterns, status, audit, evidence_add, evidence_list and the Nexus tools
+    observe and outcomes (every tool answers a call either way). Each answers with its
     command's --json output. Needs the optional extra: pip install 'mem-project[mcp]'.
 
     \b
@@ -565,6 +668,8 @@ def mcp_command(directory: str | None) -> None:
 
     from mem import index
 
+    if tool_set not in ("core", "all"):
+        raise MemError(f"--tools must be core or all, not {tool_set!r}")
     root = safe_paths.project_root(directory)
     # Sync before the SDK is imported: the transient memory of a first build is then reused
     # by the SDK's modules instead of adding to them, and the first call finds a warm index.
@@ -573,7 +678,140 @@ def mcp_command(directory: str | None) -> None:
         index.sync_project(root)
     from mem.mcp import server
 
-    server.serve(root)
+    server.serve(root, tool_set)
+
+
+@cli.command(name="hook")
+@click.argument("event", metavar="EVENT")
+@click.option("--host", default="", metavar="HOST", help="claude-code, codex or gemini.")
+@click.option(
+    "--budget",
+    metavar="CHARS",
+    help="At most CHARS characters (default 6000 at session start, 1500 per prompt).",
+)
+@click.option(
+    "--threshold",
+    metavar="SCORE",
+    help="prompt: the lowest recall score worth injecting (default 0.15).",
+)
+@directory_option
+def hook_command(
+    event: str, host: str, budget: str | None, threshold: str | None, directory: str | None
+) -> None:
+    """Answer a coding agent's hook with project memory.
+
+    EVENT is session-start or prompt. Reads the host's JSON on stdin and prints exactly
+    what the host accepts: at session start the brief (as `mem context --budget`), on
+    each prompt the memories that match it and were not injected in this session yet.
+    Never fails: any problem prints the host's empty answer, exits 0 and goes to the hook
+    log in the state directory. Every injection is recorded (`mem injections`).
+    `mem init --agents --hooks` installs it.
+
+    \b
+    Example:
+        echo '{"cwd": ".", "session_id": "s1", "source": "startup"}' \\
+            | mem hook session-start --host claude-code
+    """
+    from mem.commands import hook
+
+    data = b"" if sys.stdin is None or sys.stdin.isatty() else hook.read_input(sys.stdin.buffer)
+    echo(hook.run(event, host, data, directory, budget, threshold))
+
+
+@cli.command(name="injections")
+@click.option("--session", metavar="ID", help="Only the injections into this session.")
+@click.option(
+    "--outcomes",
+    "outcomes_",
+    is_flag=True,
+    help="Per memory: how often it was injected and how those sessions ended.",
+)
+@project_options
+def injections_command(
+    session: str | None, outcomes_: bool, directory: str | None, json_: bool
+) -> None:
+    """List what the hooks injected into sessions (this machine).
+
+    Each injection: time, host, session, event, the memories and their revisions, the size
+    and SHA-256 of the bytes. With --outcomes, per memory, how often it was injected and
+    how the sessions it went into ended (the outcome of their last `mem write`).
+
+    \b
+    Example:
+        mem injections --session 0193a1f2
+        mem injections --outcomes --json
+    """
+    from mem.commands import injections
+    from mem.render import injection_views
+
+    root = safe_paths.project_root(directory)
+    if outcomes_:
+        if session is not None:
+            raise MemError("--outcomes covers every session; --session lists one.")
+        echo(injection_views.outcomes(injections.outcomes(root), as_json=json_))
+        return
+    echo(injection_views.listed(injections.listed(root, session), as_json=json_))
+
+
+@cli.group(name="note")
+def note_group() -> None:
+    """Add a decision, lesson or pattern as a well-formed section."""
+
+
+@note_group.command(name="add")
+@click.argument("kind", metavar="decision|lesson|pattern")
+@click.option("--title", metavar="TEXT", help="The heading's title (one line, at most 200).")
+@click.option("--body", metavar="TEXT", help="The note's text (at most 8000 characters).")
+@click.option("--stdin", is_flag=True, help="Read the note's text from standard input.")
+@allow_secret_option
+@project_options
+def note_add(
+    kind: str,
+    title: str | None,
+    body: str | None,
+    stdin: bool,
+    allow_secret: tuple[str, ...],
+    directory: str | None,
+    json_: bool,
+) -> None:
+    """Append a dated `###` section to .agents/memory/<kind>s.md.
+
+    The heading is `YYYY-MM-DD — TITLE` (a pattern's is its name); without text, the
+    template's fields are written for you to fill in. The file is created from its
+    template when missing; nothing else in it is touched.
+
+    \b
+    Example:
+        mem note add decision --title "Pool Postgres connections" --stdin < why.md
+        mem note add lesson --title "Webhooks retry for 3 days" --body "- **Rule**: ..."
+    """
+    from mem import clock
+    from mem.commands import note
+    from mem.render import injection_views
+
+    if stdin and body is not None:
+        raise MemError("Give the text with --body or --stdin, not both.")
+    text = sys.stdin.read() if stdin else body
+    root = safe_paths.project_root(directory)
+    result = note.add(root, kind, title, text, clock.now_iso(), allow_secret)
+    echo(injection_views.note_added(result, as_json=json_))
+
+
+@cli.command(name="show")
+@click.argument("memory_id")
+@project_options
+def show_command(memory_id: str, directory: str | None, json_: bool) -> None:
+    """Print one memory whole, with its status.
+
+    \b
+    Example:
+        mem show mem_0123456789abcdef0123
+    """
+    from mem.commands import note
+    from mem.render import injection_views
+
+    result = note.show(safe_paths.project_root(directory), memory_id)
+    echo(injection_views.memory_shown(result, as_json=json_))
 
 
 @cli.command()
@@ -614,8 +852,13 @@ def portfolio_group() -> None:
 @directory_option
 @brain_option
 @json_option
+@allow_secret_option
 def portfolio_add(
-    paths: tuple[str, ...], directory: str | None, brain: str | None, json_: bool
+    paths: tuple[str, ...],
+    directory: str | None,
+    brain: str | None,
+    json_: bool,
+    allow_secret: tuple[str, ...],
 ) -> None:
     """Register projects in the portfolio.
 
@@ -628,7 +871,7 @@ def portfolio_add(
     from mem.render import portfolio_views
 
     root = safe_paths.project_root(directory)
-    result = portfolio.add(root, brain, list(paths), clock.now_iso())
+    result = portfolio.add(root, brain, list(paths), clock.now_iso(), allow_secret)
     echo(portfolio_views.added(result, as_json=json_))
 
 
@@ -1126,22 +1369,41 @@ def retract_command(
 
 @cli.command(name="context")
 @click.option("--with-evidence", is_flag=True, help="Add each memory's audit and outcome receipts.")
+@click.option(
+    "--budget",
+    metavar="CHARS",
+    help="Only the brief, in at most CHARS characters of output (400 to 10000000).",
+)
 @project_options
-def context_command(with_evidence: bool, directory: str | None, json_: bool) -> None:
+def context_command(
+    with_evidence: bool, budget: str | None, directory: str | None, json_: bool
+) -> None:
     """What an agent starting work should know.
 
     The context file, the newest handoff, the brain link, the last commits and every
     memory with its status.
 
+    With --budget, a brief that fits: the head of context.md, the newest handoff's open
+    points, then the active memories, those matching the current work (branch, changed
+    files) first, then the newest; whole entries only, ending with how many were left
+    out. Same files and git state, same bytes.
+
     \b
     Example:
         mem context --with-evidence --json
+        mem context --budget 6000
     """
     from mem.commands import context
     from mem.files import safe_paths
     from mem.render import memory_views
 
-    state = context.gather(safe_paths.project_root(directory), with_evidence)
+    root = safe_paths.project_root(directory)
+    if budget is not None:
+        if with_evidence:
+            raise MemError("--budget and --with-evidence do not go together.")
+        echo(context.brief(root, budget, as_json=json_))
+        return
+    state = context.gather(root, with_evidence)
     echo(memory_views.context(state, as_json=json_))
 
 

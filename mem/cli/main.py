@@ -23,12 +23,26 @@ def _escape(error: UnicodeError) -> tuple[str, int]:
     return "".join(f"\\u{unit:04x}" for unit in units), error.end
 
 
+def _replace(error: UnicodeError) -> tuple[bytes, int]:
+    """A lone surrogate (all a UTF-8 stream cannot encode) becomes U+FFFD, as Node writes it
+    (as bytes: the UTF-8 encoder takes only ASCII text from a handler)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return "\ufffd".encode() * (error.end - error.start), error.end
+
+
 def escape_unencodable() -> None:
     """Output to a stream that cannot encode a character escapes it instead of crashing."""
     codecs.register_error("mem.escape", _escape)
+    codecs.register_error("mem.replace", _replace)
     for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "backslashreplace"):
-            stream.reconfigure(errors="mem.escape")
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in (
+            "strict",
+            "backslashreplace",
+            "surrogateescape",
+        ):
+            utf8 = codecs.lookup(stream.encoding).name == "utf-8"
+            stream.reconfigure(errors="mem.replace" if utf8 else "mem.escape")
 
 
 def main() -> NoReturn:
@@ -52,11 +66,18 @@ def _main() -> NoReturn:
     from mem.cli.fast import plain_recall, recall_output
 
     escape_unencodable()
+    _refuse_undecodable_arguments(sys.argv[1:])
     if "_MEM_COMPLETE" in os.environ:
         gc.enable()
         from mem.cli import app
 
         app.complete(os.environ["_MEM_COMPLETE"])
+    if sys.argv[1:2] == ["hook"]:  # a coding agent's host, on every prompt: no click either
+        from mem.cli import hook_path
+
+        hooked = hook_path.plain_hook(sys.argv[1:])
+        if hooked is not None:
+            hook_path.answer(hooked)
     parsed = plain_recall(sys.argv[1:])
     if parsed is None:
         gc.enable()
@@ -81,6 +102,43 @@ def _main() -> NoReturn:
         sys.exit(1)
     sys.stdout.write(output)
     _exit_at_once(0)
+
+
+def _undecodable(argument: str) -> bool:
+    # Python keeps bytes that are not UTF-8 as lone surrogates (surrogateescape): stored,
+    # they would be "\\udcff" in a store, and no UTF-8 encoder (hashing, SQLite) takes them.
+    if argument.isascii():
+        return False
+    try:
+        argument.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _refuse_undecodable_arguments(arguments: list[str]) -> None:
+    """An argument that is not valid UTF-8 is refused, naming its option, before any work."""
+    for position, argument in enumerate(arguments):
+        if not _undecodable(argument):
+            continue
+        action = arguments[0] if position > 0 and not _undecodable(arguments[0]) else "mem"
+        if (
+            argument.startswith("--")
+            and "=" in argument
+            and not _undecodable(argument.split("=")[0])
+        ):
+            name = argument.split("=", 1)[0]
+        elif position > 0 and arguments[position - 1].startswith("-"):
+            name = arguments[position - 1]
+        else:
+            name = "the query" if action == "recall" else f"argument {position + 1}"
+        message = f"{name} is not valid UTF-8; pass text, not raw bytes"
+        if "--json" in arguments:
+            sys.stdout.write('{"error":"' + message.replace('"', '\\"') + '"}\n')
+        else:
+            prefix = "mem" if action == "mem" else f"mem {action}"
+            sys.stderr.write(f"{prefix}: {message}\n")
+        sys.exit(1)
 
 
 def _exit_at_once(status: int) -> NoReturn:

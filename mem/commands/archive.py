@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from typing import Any
 
 from mem import layout
 from mem.core import js, ndjson
 from mem.errors import MemError
-from mem.files import index_sources, locking, machine_paths, safe_paths, writing
+from mem.files import archives, index_sources, locking, machine_paths, safe_paths, writing
 
 STORES = layout.ARCHIVABLE
 ARCHIVE_DIR = layout.ARCHIVE_DIR
@@ -51,23 +52,28 @@ def archive_name(name: str, times: list[str], fallback: str) -> str:
 
 
 def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
-    """Move a store whole into archive/ (never replacing an archive) and start an empty one."""
+    """Move a store whole into archive/ (never replacing an archive) and start an empty one.
+
+    A move that stopped between its link and its unlink (the store is still its archive's
+    file) is finished instead: run again, the command completes what it began.
+    """
     relative = store_path(name)
     # A dry run reads only; the move happens under the lock every writer of the store takes.
     with locking.writer_lock(root) if approve else contextlib.nullcontext():
         path = safe_paths.safe_path(root, relative)
         info = machine_paths.file_info(path)
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            # A FIFO or device reports a size of 0; reading one could block forever.
+            raise MemError(f"{relative} is not a regular file; inspect it. Nothing was archived.")
         if info is None or info.st_size == 0:
             raise MemError(f"{relative} is empty; there is nothing to archive.")
         content = index_sources.read_source(path).decode("utf-8", errors="replace")
+        interrupted = archives.linked_archive(root, relative)
+        if interrupted is None and ndjson.has_conflict_markers(content):
+            # As every writer: what the merge left is for a person to resolve first.
+            raise MemError(ndjson.CONFLICTED)
         times = record_times(content)
-        base = archive_name(name, times, now)
-        target = f"{ARCHIVE_DIR}/{base}"
-        taken = set(safe_paths.list_names(root, ARCHIVE_DIR))
-        number = 2
-        while os.path.basename(target) in taken:
-            target = f"{ARCHIVE_DIR}/{base.removesuffix('.ndjson')}-{number}.ndjson"
-            number += 1
+        target = interrupted or _free_name(root, archive_name(name, times, now))
         result: dict[str, Any] = {
             "store": relative,
             "archive": target,
@@ -78,6 +84,20 @@ def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
             "approved": approve,
         }
         if approve:
-            writing.move_without_replace(root, relative, target)
+            if interrupted is None:
+                writing.move_without_replace(root, relative, target)
+            else:
+                writing.finish_interrupted_archive(root, relative)
             writing.create_new(root, relative, "")
     return result
+
+
+def _free_name(root: str, base: str) -> str:
+    """archive/<base>, or with -2, -3... before .ndjson when that name is taken."""
+    target = f"{ARCHIVE_DIR}/{base}"
+    taken = set(safe_paths.list_names(root, ARCHIVE_DIR))
+    number = 2
+    while os.path.basename(target) in taken:
+        target = f"{ARCHIVE_DIR}/{base.removesuffix('.ndjson')}-{number}.ndjson"
+        number += 1
+    return target

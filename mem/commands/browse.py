@@ -13,6 +13,7 @@ import errno
 import os
 import signal
 import socket
+import types
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
@@ -93,6 +94,7 @@ def serve(
     The copy is removed on the way out, whatever stops it.
     """
     datasette_class = _datasette()
+    _guard_connections()
     database = DATABASE if brain is None else PORTFOLIO_DATABASE
     with (
         _terminate_as_interrupt(),
@@ -153,6 +155,38 @@ def _datasette() -> Any:
             f" pip install '{_distribution()}[web]'"
         ) from None
     return Datasette
+
+
+def _guard_connections() -> None:
+    """Register, once, a Datasette plugin that takes `fts3_tokenizer()` off every connection.
+
+    With one argument it returns the tokenizer's address in the process's memory, which
+    defeats address randomisation for anyone who can type SQL into a page; with two it
+    installs a tokenizer from such an address. Nobody browsing memory needs it, and Python
+    3.11 cannot switch it off (`Connection.setconfig` is 3.12), so each connection gets a
+    function of the same name and arity, which SQLite prefers to its built-in one. Datasette
+    lists its plugins by module name, hence a module.
+    """
+    from datasette import hookimpl
+    from datasette.plugins import pm
+
+    if pm.has_plugin(SQL_GUARD):
+        return
+    plugin = types.ModuleType(SQL_GUARD)
+    plugin.prepare_connection = hookimpl(_without_fts3_tokenizer)  # type: ignore[attr-defined]
+    pm.register(plugin, name=SQL_GUARD)
+
+
+SQL_GUARD = "mem_browse_sql_guard"
+
+
+def _without_fts3_tokenizer(conn: Any) -> None:
+    for arity in (1, 2):
+        conn.create_function("fts3_tokenizer", arity, _refuse_fts3_tokenizer)
+
+
+def _refuse_fts3_tokenizer(*args: object) -> None:
+    raise ValueError("fts3_tokenizer() is disabled in mem browse")
 
 
 def _distribution() -> str:

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from mem import layout
-from mem.core import js, registry
+from mem.core import js, markdown, registry
 from mem.domain import memories
 from mem.files import brain, machine_paths, safe_paths
 
@@ -86,7 +86,11 @@ def _duplicates(entries: list[dict[str, str]]) -> list[dict[str, Any]]:
             members = [entries[p] for p in positions]
             richest = max(members, key=lambda entry: len(entry["text"]))
             where = [f"{m['location']} § {m['heading']}" for m in members]
-            others = [w for m, w in zip(members, where, strict=True) if m is not richest]
+            # a proposal is Markdown a person applies: its values stay on their line
+            keep, *others = [
+                f"{markdown.inline(m['location'])} § {markdown.inline(m['heading'])}"
+                for m in sorted(members, key=lambda member: member is not richest)
+            ]
             findings.append(
                 _finding(
                     "duplicate",
@@ -94,7 +98,7 @@ def _duplicates(entries: list[dict[str, str]]) -> list[dict[str, Any]]:
                     basis=f"same {basis}",
                     entries=[_member(m) for m in members],
                     proposal=(
-                        f"Keep {richest['location']} § {richest['heading']} (the richest version); "
+                        f"Keep {keep} (the richest version); "
                         f"merge anything it lacks from {'; '.join(others)} and prefix the others' "
                         "headings with [ARCHIVED]."
                     ),
@@ -141,7 +145,7 @@ def _stale_decisions(project: list[memories.Memory], now: str) -> list[dict[str,
                 proposal=(
                     f"Review it ({age} days old); if it no longer holds, set its status to "
                     "superseded or rolled-back and rename the heading to "
-                    f'"### [ARCHIVED] {memory.heading}".'
+                    f'"### [ARCHIVED] {markdown.inline(memory.heading)}".'
                 ),
             )
         )

@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from mem import layout
-from mem.core import js
+from mem.core import budgets, js
+from mem.domain import brief as briefs
 from mem.domain import evidence_audit, lifecycle_events, memory_status
 from mem.files import gitrepo, safe_paths
+from mem.render import brief as brief_view
 
 CONTEXT = layout.CONTEXT
 SESSIONS = layout.SESSIONS
@@ -100,3 +102,11 @@ def _receipts(root: str) -> list[dict[str, Any]]:
     from mem.domain import outcome_receipts
 
     return outcome_receipts.inspect(root)
+
+
+def brief(root: str, budget_text: str, *, as_json: bool) -> str:
+    """`mem context --budget`: the brief, within `budget` characters of output."""
+    budget = budgets.parse_budget(budget_text)
+    found = briefs.gather(root, budget)
+    entries = [entry.to_json() for entry in found.entries]
+    return brief_view.fit(entries, found.total, budget, as_json=as_json)[0]

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
-from mem.core import js, secrets
+from mem.core import js, markdown, secrets
 from mem.errors import MemError
 from mem.files import brain, safe_paths, writing
 
@@ -30,14 +30,17 @@ def export(
     for name in ("identity.yaml", *BRAIN_KINDS):
         content = safe_paths.read_bounded(brain_dir, name)
         if content is not None:
-            lines += [f"## {name}", "```", js.trim(content), "```", ""]
+            body = js.trim(content)
+            fence = markdown.fence(body)  # a ``` line in the file does not end the block
+            lines += [f"## {name}", fence, body, fence, ""]
             included.append(name)
     if os.path.isdir(os.path.join(brain_dir, "projects")):
         lines += ["## Projects", ""]
         for name in safe_paths.list_names(brain_dir, "projects"):
             if name.endswith(".yaml"):
-                content = safe_paths.read_bounded(brain_dir, f"projects/{name}") or ""
-                lines += [f"### {name}", "```yaml", js.trim(content), "```", ""]
+                body = js.trim(safe_paths.read_bounded(brain_dir, f"projects/{name}") or "")
+                fence = markdown.fence(body)
+                lines += [f"### {markdown.inline(name)}", fence + "yaml", body, fence, ""]
                 included.append(f"projects/{name}")
     text = "\n".join(lines)
     secrets.refuse([("the export", text)], allow_secrets)

@@ -1,4 +1,4 @@
-"""`mem index path|check|rebuild`: the index cache of the project, or of the portfolio.
+"""`mem index path|check|rebuild`, `mem cache dir|clean`: the index cache.
 
 The index is a disposable copy of the files (mem.index); these only say where it is,
 compare it with a fresh build, or build it again.
@@ -6,11 +6,11 @@ compare it with a fresh build, or build it again.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from mem import index
 from mem.files import brain
-from mem.index import check, portfolio
+from mem.index import check, cleaning, location, portfolio
 
 
 def index_path(
@@ -19,8 +19,7 @@ def index_path(
     """Where the project's index (synced first), or with `portfolio_` the portfolio's, lives."""
     if portfolio_:
         return {"path": check.portfolio_path(brain.portfolio_brain(root, explicit), progress)}
-    index.sync_project(root)
-    return {"path": index.index_path(root, index.PROJECT)}
+    return {"path": check.cached_path(root, location.PROJECT)}
 
 
 def index_check(
@@ -39,3 +38,14 @@ def index_rebuild(
     if portfolio_:
         return check.portfolio_rebuild(brain.portfolio_brain(root, explicit), progress)
     return check.rebuild(root)
+
+
+def cache_dir() -> dict[str, str]:
+    """Where mem keeps its indexes: $MEM_CACHE_DIR, else $XDG_CACHE_HOME/mem, else ~/.cache/mem."""
+    return {"directory": location.cache_dir()}
+
+
+def cache_clean(root: str | None) -> dict[str, object]:
+    """Delete the project's index (every version), or with None every index in the cache."""
+    wanted = None if root is None else os.path.basename(location.index_path(root, location.PROJECT))
+    return cleaning.clean(location.cache_dir(), wanted)

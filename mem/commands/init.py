@@ -12,6 +12,7 @@ from typing import Any
 from mem import layout
 from mem.core import js, registry, templates
 from mem.domain import project_entries
+from mem.errors import MemError
 from mem.files import brain, safe_paths, writing
 
 PROJECT_MEMORY = layout.AGENTS_MEMORY
@@ -21,6 +22,8 @@ SESSIONS = layout.SESSIONS
 # Deviation D11: git's built-in union driver merges two clones' appends to these stores
 # without a conflict (readers count a line that ends up twice once).
 UNION_MERGED = tuple(layout.ARCHIVABLE.values())
+# Per machine: the brain's absolute path here, and a lock that exists only while a writer runs.
+IGNORED = (layout.BRAIN_LINK, layout.WRITER_LOCK)
 
 
 def init(root: str, now: str) -> dict[str, Any]:
@@ -32,9 +35,9 @@ def init(root: str, now: str) -> dict[str, Any]:
         (created if writing.create_new(root, relative, text) else existing).append(relative)
     (created if writing.ensure_directory(root, SESSIONS) else existing).append(SESSIONS + "/")
     merge_lines = _add_union_merge_lines(root)
-
     detection = brain.brain_detection(root)
     warnings = list(detection.warnings)
+    ignore_lines = _add_ignore_lines(root, warnings)
     found = detection.found
     brain_created: list[str] = []
     global_dir = brain.global_brain_dir()
@@ -43,8 +46,8 @@ def init(root: str, now: str) -> dict[str, Any]:
         try:
             brain_created = _complete_global_brain(global_dir)
             found = (global_dir, "bmad-global")
-        except OSError as error:
-            warnings.append(f"Cannot create the global brain in {global_dir}: {error.strerror}.")
+        except MemError as error:  # the project's memory is set up without one
+            warnings.append(f"Cannot create the global brain in {global_dir}: {error}")
 
     link = None
     if found is not None:
@@ -57,8 +60,8 @@ def init(root: str, now: str) -> dict[str, Any]:
     if found is not None and found[1] == "bmad-global":
         try:
             indexed = _index_project(found[0], root, now[:10])
-        except OSError as error:
-            warnings.append(f"Cannot index the project in {found[0]}: {error.strerror}.")
+        except MemError as error:
+            warnings.append(f"Cannot index the project in {found[0]}: {error}")
     return {
         "root": root,
         "created": created,
@@ -67,6 +70,7 @@ def init(root: str, now: str) -> dict[str, Any]:
         "brainCreated": [os.path.join(global_dir, name) for name in brain_created],
         "indexed": indexed,
         "gitattributes": merge_lines,
+        "gitignore": ignore_lines,
         "warnings": warnings,
     }
 
@@ -84,6 +88,30 @@ def _add_union_merge_lines(root: str) -> list[str]:
     missing = missing_merge_lines(safe_paths.read_bounded(root, layout.GITATTRIBUTES) or "")
     if missing:
         writing.append_text(root, layout.GITATTRIBUTES, "".join(line + "\n" for line in missing))
+    return missing
+
+
+def missing_ignore_lines(text: str) -> list[str]:
+    """Pure: the per-machine paths a .gitignore text does not list (as `path` or `/path`)."""
+    present = {line.strip().lstrip("/") for line in text.split("\n")}
+    return [path for path in IGNORED if path not in present]
+
+
+def _add_ignore_lines(root: str, warnings: list[str]) -> list[str]:
+    """Append the missing paths to .gitignore (created if absent); never rewrite it.
+
+    A .gitignore that is a link or not a file is the user's arrangement: a warning, since
+    a convenience must not stop the rest of init.
+    """
+    path = os.path.join(root, layout.GITIGNORE)
+    if os.path.islink(path) or (os.path.lexists(path) and not os.path.isfile(path)):
+        warnings.append(
+            f"{layout.GITIGNORE} is a link or not a file; add {' and '.join(IGNORED)} to it."
+        )
+        return []
+    missing = missing_ignore_lines(safe_paths.read_bounded(root, layout.GITIGNORE) or "")
+    if missing:
+        writing.append_text(root, layout.GITIGNORE, "".join(path + "\n" for path in missing))
     return missing
 
 

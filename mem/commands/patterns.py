@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from mem.core import parse, patterns
 from mem.domain import pattern_files
-from mem.files import safe_paths
+from mem.files import archives, safe_paths
 
 
 def listed(root: str) -> list[patterns.ScoredPattern]:
     """Every scored pattern with its newest promotion status, read from the files."""
     scores = pattern_files.read_scores(root)
-    promotions = parse.parse_journal(safe_paths.read_plain(root, pattern_files.PROMOTIONS) or b"")
+    data = safe_paths.read_plain(root, pattern_files.PROMOTIONS) or b""
+    # Promotions whose lines the store's archives hold count there, not here (D14).
+    archived = archives.archived_lines(root, pattern_files.PROMOTIONS) if data else frozenset()
+    promotions = parse.parse_journal(data, archived=archived)
     return patterns.scored_patterns(
         scores, pattern_files.headings(root), patterns.newest_statuses(promotions)
     )

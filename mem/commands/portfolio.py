@@ -9,12 +9,13 @@ rewrites it atomically, removing one deletes it; no project file is touched.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from typing import Any
 
-from mem.core import registry
+from mem.core import registry, secrets
 from mem.domain import project_entries
 from mem.errors import MemError
-from mem.files import brain, machine_paths, writing
+from mem.files import brain, machine_paths, safe_paths, writing
 
 
 def listed(root: str, explicit: str | None) -> dict[str, Any]:
@@ -45,21 +46,26 @@ def register(brain_dir: str, fields: dict[str, object], date: str) -> tuple[str,
     return os.path.join(brain_dir, relative), True
 
 
-def _project_directory(path: str) -> str:
-    real = os.path.realpath(os.path.abspath(path))
-    if not os.path.exists(real):
-        raise MemError(f"Project directory does not exist: {real}")
-    if not os.path.isdir(real):
-        raise MemError(f"Project directory is not a directory: {real}")
-    return real
+def _refuse_secret_paths(paths: list[str], allowed: frozenset[str]) -> None:
+    secrets.refuse([(f"PATH {number}", path) for number, path in enumerate(paths, 1)], allowed)
 
 
-def add(root: str, explicit: str | None, paths: list[str], now: str) -> dict[str, Any]:
+def add(
+    root: str, explicit: str | None, paths: list[str], now: str, allow_secrets: Iterable[str] = ()
+) -> dict[str, Any]:
     """Register projects (all or none: every path is checked before any entry is written)."""
     if not paths:
         raise MemError("Give at least one project directory to add.")
+    allowed = secrets.allowed_kinds(allow_secrets)
     brain_dir = brain.portfolio_brain(root, explicit)
-    projects = list(dict.fromkeys(_project_directory(path) for path in paths))
+    # The path (and the name, its last part) goes into the brain's entry and its
+    # projects-index.md, shared like any memory file. Checked as given before an error could
+    # name it, and as resolved, where a link may lead; each is refused as `-d` would refuse
+    # it (missing, a file, the file system root).
+    _refuse_secret_paths([os.path.abspath(path) for path in paths], allowed)
+    resolved = [safe_paths.project_root(path) for path in paths]
+    _refuse_secret_paths(resolved, allowed)
+    projects = list(dict.fromkeys(resolved))
     known = {item["path"]: item["entry"] for item in project_entries.entries(brain_dir)}
     added = []
     for project in projects:

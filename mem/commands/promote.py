@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
-from mem.core import js, secrets
+from mem.core import js, markdown, secrets
 from mem.domain import memories
 from mem.errors import MemError
-from mem.files import brain, locking, safe_paths, writing
+from mem.files import archives, brain, locking, safe_paths, writing
 
 PROMOTIONS = layout.PROMOTIONS
 
@@ -41,7 +41,9 @@ def promote(
         else memory.kind
     )
     target_path = os.path.join(brain_dir, target)
-    section = f"\n### {memory.text}\n\nPromoted from {os.path.basename(root)} on {now[:10]}\n"
+    # the section is the note's own Markdown; the folder's name is anyone's bytes
+    project = markdown.inline(os.path.basename(root))
+    section = f"\n### {memory.text}\n\nPromoted from {project} on {now[:10]}\n"
     result: dict[str, Any] = {
         "memory": {
             "id": memory.id,
@@ -78,9 +80,8 @@ def promote(
         }
         record = {"id": hashlib.sha256(js.stringify(record).encode()).hexdigest(), **record}
         line = js.stringify(record) + "\n"
-        prior = safe_paths.read_bounded(root, PROMOTIONS) or ""
-        if len(prior.encode()) + len(line.encode()) > safe_paths.STORE_LIMIT:
-            raise MemError("Memory store is full; archive it explicitly before adding records.")
+        # Refused before the brain is written: the two files never disagree.
+        writing.check_appendable(root, PROMOTIONS, line)
         writing.append_text(brain_dir, target, section)
         writing.append_line(root, PROMOTIONS, line)
     result["promotion"] = record
@@ -88,8 +89,11 @@ def promote(
 
 
 def _applied_promotion(root: str, memory: memories.Memory) -> dict[str, Any] | None:
+    """The promotion that already brought this revision to the brain, live or archived: an
+    archived one happened all the same (the brain holds its section)."""
     content = safe_paths.read_bounded(root, PROMOTIONS) or ""
-    for line in content.split("\n"):
+    lines = [*content.split("\n"), *sorted(archives.archived_lines(root, PROMOTIONS))]
+    for line in lines:
         try:
             record = js.parse_json(line)
         except ValueError:

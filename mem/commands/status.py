@@ -8,7 +8,7 @@ from typing import Any
 from mem import index, layout
 from mem.core import js, ndjson
 from mem.domain import stored_secrets
-from mem.files import brain, index_sources, locking, machine_paths, safe_paths
+from mem.files import archives, brain, index_sources, locking, machine_paths, safe_paths
 from mem.index import check, portfolio
 
 RECEIPT_LIMIT = 1000
@@ -107,9 +107,13 @@ def store_sizes(root: str) -> list[dict[str, Any]]:
 
 
 def receipts(root: str) -> int:
-    path = os.path.join(root, layout.ARCHIVABLE["outcomes"])
+    """Live receipts: lines the store's archives hold count there (deviation D14)."""
+    relative = layout.ARCHIVABLE["outcomes"]
+    path = os.path.join(root, relative)
     text = machine_paths.read_small_text(path) if os.path.isfile(path) else None
-    return 0 if text is None else sum(1 for _ in ndjson.distinct_lines(text))
+    if text is None:
+        return 0
+    return sum(1 for _ in ndjson.distinct_lines(text, archives.archived_lines(root, relative)))
 
 
 def lock_state(root: str) -> dict[str, Any]:

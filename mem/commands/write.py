@@ -10,7 +10,7 @@ from mem import layout
 from mem.core import js, secrets
 from mem.domain import reward_signals
 from mem.errors import MemError
-from mem.files import writing
+from mem.files import machine_state, writing
 
 JOURNAL = layout.JOURNAL
 OUTCOMES = ("success", "failure", "partial", "abandoned")
@@ -77,8 +77,25 @@ def write(
     accept: str | None = None,
     ci: str | None = None,
     allow_secrets: Iterable[str] = (),
+    session: str | None = None,
 ) -> dict[str, Any]:
-    """Build the event from the option texts and append it; returns the event written."""
+    """Build the event from the option texts and append it; returns the event written.
+
+    The session it was written in (`session`, else the one the environment names) is noted
+    in the per-machine record, so `mem injections --outcomes` can tell how sessions that
+    were given memories ended; the event itself keeps the reference's format.
+    """
     signals = reward_signals.parse_signals(eval_, accept, ci)
     event = build_event(now, agent, cli, model, task, outcome, signals)
-    return append_event(root, event, allow_secrets)
+    if session is not None and not js.trim(session):
+        raise MemError("--session must not be empty.")
+    written = append_event(root, event, allow_secrets)
+    host = None
+    if session is None:
+        session, host = machine_state.session_from_environment()
+    if session is not None:
+        try:
+            machine_state.record_write(root, now, session, host, event["id"], event["outcome"])
+        except OSError:
+            pass  # the event is written; an unwritable state directory loses only this note
+    return written

@@ -81,6 +81,19 @@ only propose (never apply) promotions to the brain (`mem consolidate`).
 """  # noqa: E501 (a Markdown table row is one line)
 
 BLOCK = f"{BEGIN}\n{BODY}{END}\n"
+# Claude Code reads CLAUDE.md, not AGENTS.md, and Gemini CLI reads GEMINI.md; both expand an
+# `@file` line. Importing AGENTS.md keeps one copy of the block (and of its context cost).
+IMPORTS = {"CLAUDE.md": "@AGENTS.md", "GEMINI.md": "@./AGENTS.md"}
+
+
+def import_block(name: str) -> str:
+    """The block of an instruction file that imports AGENTS.md rather than repeating it."""
+    return f"{BEGIN}\n{IMPORTS[name]}\n{END}\n"
+
+
+def imports_agents(text: str) -> bool:
+    """Whether a file already pulls AGENTS.md in (a line `@AGENTS.md` or `@./AGENTS.md`)."""
+    return any(line.strip() in ("@AGENTS.md", "@./AGENTS.md") for line in text.split("\n"))
 
 
 class Span(NamedTuple):
@@ -110,14 +123,14 @@ def find(text: str, label: str) -> Span | None:
     return Span(starts[0], ends[0])
 
 
-def with_block(text: str, label: str) -> str:
+def with_block(text: str, label: str, block: str = BLOCK) -> str:
     """The text with the current block: replaced in place, or appended."""
     span = find(text, label)
     if span is not None:
-        return text[: span.start] + BLOCK + text[span.end :]
+        return text[: span.start] + block + text[span.end :]
     if not text:
-        return BLOCK
-    return text + "\n" + BLOCK
+        return block
+    return text + "\n" + block
 
 
 def without_block(text: str, label: str) -> str | None:

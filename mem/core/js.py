@@ -110,6 +110,13 @@ _LONE_SURROGATE = "[\ud800-\udfff]"
 _encode_basestring: Any = None
 
 
+def well_formed(text: str) -> str:
+    """JavaScript's `toWellFormed()`: each lone surrogate (JSON's "\\udcff") as U+FFFD, what
+    Node prints for it and a UTF-8 encoder (SQLite, hashing) accepts; the tokens and the
+    UTF-16 length stay the same."""
+    return compiled(_LONE_SURROGATE).sub("\ufffd", text)
+
+
 def _string(value: str) -> str:
     # What json.dumps(value, ensure_ascii=False) returns, without its encoder object per call
     # (and without an import statement per call: a recall's JSON has a hundred strings):

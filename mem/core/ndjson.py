@@ -1,4 +1,4 @@
-"""NDJSON store lines as every reader counts them, after a git merge (deviation D11). Pure.
+"""NDJSON store lines as every reader counts them, after a git merge (deviations D11, D14). Pure.
 
 Two clones appending to one store and merged by git (the `union` driver, or a resolution
 that concatenates both sides) can leave the same line twice. Such a line is one record:
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from mem.core import js
@@ -22,12 +23,18 @@ _CONFLICT_MARKER = re.compile(
 CONFLICTED = "Memory store has unresolved merge conflict markers; resolve them before writing."
 
 
-def distinct_lines(content: str) -> Iterator[tuple[int, str]]:
-    """(1-based line number, line) of each non-blank line not seen above it, in file order."""
+def distinct_lines(
+    content: str, archived: AbstractSet[str] = frozenset()
+) -> Iterator[tuple[int, str]]:
+    """(1-based line number, line) of each non-blank line not seen above it, in file order.
+
+    `archived`: the trimmed lines of the store's archives, which stand above the live store
+    (deviation D14): such a line counts in its archive, not here.
+    """
     seen: set[str] = set()
     for number, raw in enumerate(content.split("\n"), start=1):
         key = js.trim(raw)
-        if not key or key in seen:
+        if not key or key in seen or key in archived:
             continue
         seen.add(key)
         yield number, raw

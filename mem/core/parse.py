@@ -15,10 +15,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
     from collections.abc import Iterator
+    from collections.abc import Set as AbstractSet
     from typing import Any
 
-# Bump when the records produced for the same bytes change: the index version includes it.
-PARSER_VERSION = 3
+# Bump when the records produced for the same bytes change (mem.core.tokens' terms included):
+# the index version includes it.
+PARSER_VERSION = 4
 
 # Token characters (section 7). Every one is Latin-1, so a lower-cased text encoded to
 # Latin-1 (anything else becoming "?", a separator) keeps one byte per character, and one
@@ -277,22 +279,28 @@ def to_js_string(value: Any) -> str:
     return "[object Object]"
 
 
-def parse_journal(data: bytes, base_offset: int = 0) -> list[Event]:
+def parse_journal(
+    data: bytes, base_offset: int = 0, archived: AbstractSet[str] = frozenset()
+) -> list[Event]:
     """Every line that parses as a JSON object; torn and corrupt lines are skipped, as upstream.
 
-    A line repeated further down (a git merge can do that) is one event (deviation D11).
+    A line repeated further down (a git merge can do that) is one event (deviation D11), and
+    so is a line of the store's archives (`archived`, trimmed lines: deviation D14).
     """
-    found = (event_of(offset, line) for offset, line in journal_lines(data, base_offset))
+    found = (event_of(offset, line) for offset, line in journal_lines(data, base_offset, archived))
     return [event for event in found if event is not None]
 
 
-def journal_lines(data: bytes, base_offset: int = 0) -> Iterator[tuple[int, str]]:
-    """(byte offset, trimmed text) of every non-blank line but repeats (deviation D11)."""
+def journal_lines(
+    data: bytes, base_offset: int = 0, archived: AbstractSet[str] = frozenset()
+) -> Iterator[tuple[int, str]]:
+    """(byte offset, trimmed text) of every non-blank line but repeats (deviation D11) and
+    lines of the store's archives (deviation D14)."""
     seen: set[str] = set()
     offset = base_offset
     for raw in data.split(b"\n"):
         line = js.trim(raw.decode("utf-8", errors="replace"))
-        if line and line not in seen:
+        if line and line not in seen and line not in archived:
             seen.add(line)
             yield offset, line
         offset += len(raw) + 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Set as AbstractSet
 from typing import Any, TypeGuard
 
 from mem import layout
@@ -136,8 +137,14 @@ def attempt_key(receipt: Any) -> str | None:
     return js.stringify([field(source, "runId"), field(source, "taskId"), attempt])
 
 
-def parse_store(content: str | None) -> list[dict[str, Any]]:
-    """The receipts of outcomes.ndjson, or a MemError for any sign of damage (fail closed)."""
+def parse_store(
+    content: str | None, archived: AbstractSet[str] = frozenset()
+) -> list[dict[str, Any]]:
+    """The receipts of outcomes.ndjson, or a MemError for any sign of damage (fail closed).
+
+    Receipts on lines the store's archives hold (`archived`, deviation D14) count there:
+    they are checked with the others (a later receipt may name them) but not returned.
+    """
     if content is None:
         return []
     if ndjson.has_conflict_markers(content):
@@ -145,14 +152,16 @@ def parse_store(content: str | None) -> list[dict[str, Any]]:
     if content and not content.endswith("\n"):
         raise MemError("Outcome store has an incomplete final record.")
     records = []
+    live = []
     for number, line in ndjson.distinct_lines(content):
+        live.append(js.trim(line) not in archived)
         try:
             records.append(js.parse_json(line))
         except ValueError as error:
             raise MemError(
                 f"Outcome store {layout.OUTCOMES} line {number} is not JSON: {error}"
             ) from None
-    if len(records) > STORE_MAX:
+    if sum(live) > STORE_MAX:
         raise MemError(f"Outcome store exceeds {STORE_MAX} records.")
     seen_ids: set[str] = set()
     seen_attempts: set[str] = set()
@@ -170,7 +179,7 @@ def parse_store(content: str | None) -> list[dict[str, Any]]:
             raise MemError("Duplicate or missing outcome attempt identity.")
         seen_ids.add(record["id"])
         seen_attempts.add(attempt)
-    return records
+    return [record for record, counted in zip(records, live, strict=True) if counted]
 
 
 def intact(record: Any) -> bool:
@@ -234,10 +243,13 @@ def _anchor_key(receipt: dict[str, Any]) -> str:
     return js.stringify([field(memory, "file"), field(memory, "heading")])
 
 
-def index_rows(data: bytes) -> list[tuple[str, dict[str, object]]]:
-    """Rows of the index's `receipts` table: every JSON-object line, damaged or not."""
+def index_rows(
+    data: bytes, archived: AbstractSet[str] = frozenset()
+) -> list[tuple[str, dict[str, object]]]:
+    """Rows of the index's `receipts` table: every JSON-object line, damaged or not, but
+    those its archives hold (deviation D14)."""
     parsed = []
-    for number, raw in ndjson.distinct_lines(data.decode("utf-8", errors="replace")):
+    for number, raw in ndjson.distinct_lines(data.decode("utf-8", errors="replace"), archived):
         line = js.trim(raw)
         try:
             record = js.parse_json(line)

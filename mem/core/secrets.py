@@ -57,6 +57,7 @@ class _Hit(NamedTuple):
     start: int
     end: int
     kind: str
+    example: bool = False
 
 
 # ---- mem's own patterns
@@ -64,23 +65,33 @@ class _Hit(NamedTuple):
 # Left and right edges of a token: the secret must not be the middle of a longer word.
 _L = r"(?<![A-Za-z0-9_])"
 _R = r"(?![A-Za-z0-9_])"
+# A value that stands for a secret without being one: a mask, a word such as "password", or
+# a reference wrapped whole in the brackets of a template or a format (`${VAR}`, `$(cmd)`,
+# `%(x)s`, `%VAR%`, `%env(VAR)%`, `<password>`, `{{ x }}`, `[redacted]`), a command
+# substitution cut at its first blank (`$(openssl`), a mask showing a few characters
+# (`****abcd`). Only whole forms: `*ecretPw42`, `(ecretPw42`, `pa{ss}Pw42` and a %-encoded
+# `%40ssw0rd` are literal values.
 _PLACEHOLDER = re.compile(
     r"""(?ix)
     ^(?:
-        [$%<{\[*(]                       # $VAR, ${VAR}, %(x)s, <password>, {{ x }}, [redacted], ***
-      | (?:x+|\.{3,}|-+|_+|\?+|…)$       # xxxx, ..., ----, ????
+        (?:x+|\*+|\.{3,}|-+|_+|\?+|…|•+)                       # xxxx, ***, ..., ----, ????
       | (?:your|my|the|some|example|sample|dummy|fake|test)[-_]?
-        (?:pass(?:word)?|secret|token|key|pwd)s?$
+        (?:pass(?:word)?|secret|token|key|pwd)s?
       | (?:pass(?:word)?|passwd|pwd|pw|secret|token|tok|key|api[-_]?key|changeme|change[-_]?me
-         |redacted|hidden|placeholder|none|null|empty)s?$
-    )
+         |redacted|hidden|placeholder|none|null|empty)s?
+      | [$#]?\{.*\} | \$?\(.*\) | <.*> | \[.*\] | %\(\w+\)s | %[^%\s]+%
+      | \$\(.* | .*(?:\*{3}|•{3}).*
+    )$
     """
 )
+# `$NAME` is a shell, Perl or PHP variable when the name reads as one (DB_PASSWORD, db_pass,
+# dbPassword); `$ecretPw42`, mixed case with digits, is a password that starts with `$`.
+_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*|[A-Za-z_]+)")
 _REFERENCE = re.compile(r"^[A-Za-z_][A-Za-z_.]*$")  # os.environ.TOKEN, settings.SECRET_KEY
 
 
 def _real_value(value: str) -> bool:
-    return not _PLACEHOLDER.match(value)
+    return not (_PLACEHOLDER.match(value) or _VARIABLE.fullmatch(value))
 
 
 def _assigned_value(value: str) -> bool:
@@ -88,14 +99,44 @@ def _assigned_value(value: str) -> bool:
     return len(value) >= 8 and _real_value(value) and not _REFERENCE.match(value)
 
 
+def _mixed_case(value: str) -> bool:
+    """Random base64 has both cases; a 40-character hex digest or a word in one case has not."""
+    return value.lower() != value != value.upper()
+
+
+def _jwt_claims(value: str, part: int) -> Any:
+    """A JWT's header (0) or claims (1) decoded, or None when that part is not JSON."""
+    pieces = value.split(".")
+    if len(pieces) <= part:
+        return None
+    piece = pieces[part]
+    try:
+        return json.loads(base64.urlsafe_b64decode(piece + "=" * (-len(piece) % 4)))
+    except (binascii.Error, ValueError, RecursionError):  # RecursionError: `{"a":[[[[...`
+        return None
+
+
 def _jwt_header(value: str) -> bool:
     """A JWT's first part decodes to a JSON object naming an algorithm (as tokens always do)."""
-    head = value.split(".", 1)[0]
-    try:
-        decoded = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
-    except (binascii.Error, ValueError, RecursionError):  # RecursionError: `{"a":[[[[...`
-        return False
+    decoded = _jwt_claims(value, 0)
     return isinstance(decoded, dict) and "alg" in decoded
+
+
+def _key_body(value: str) -> bool:
+    """A PEM block's body is base64: it holds a digit, `+` or `/` (prose after the armour,
+    long words and all, does not)."""
+    if not value.startswith("-----"):
+        return True  # a PuTTY key: its `Private-Lines` count is the digit
+    body = value.split("-----", 2)[2]
+    return any(character.isdigit() or character in "+/" for character in body)
+
+
+def _url_password(match: re.Match[str]) -> bool:
+    """The password of `scheme://user:password@host`, not a placeholder nor what `host:port`
+    followed by a path with an `@` in it (`registry:8443/npm/@scope`) looks like."""
+    password = match.group(2)
+    port, slash, _ = password.partition("/")
+    return _real_value(password) and not (slash and port.isdigit())
 
 
 class Pattern(NamedTuple):
@@ -104,7 +145,8 @@ class Pattern(NamedTuple):
     needles: tuple[str, ...]  # one of these is in every match (lowercase when case is ignored)
     regex: re.Pattern[str]
     group: int = 0  # the part of the match that is the secret
-    accept: Callable[[str], bool] | None = None  # drops placeholders and look-alikes
+    accept: Callable[[re.Match[str]], bool] | None = None  # drops placeholders and look-alikes
+    example: Callable[[re.Match[str]], bool] | None = None  # a documentation example
 
 
 def _p(
@@ -114,16 +156,74 @@ def _p(
     regex: str,
     group: int = 0,
     accept: Callable[[str], bool] | None = None,
+    *,
+    accept_match: Callable[[re.Match[str]], bool] | None = None,
+    example: Callable[[re.Match[str]], bool] | None = None,
 ) -> Pattern:
-    return Pattern(kind, label, tuple(needles.split()), re.compile(regex), group, accept)
+    if accept is not None:
+        checked = accept
+        accept_match = lambda match: checked(match.group(group))  # noqa: E731
+    return Pattern(
+        kind, label, tuple(needles.split()), re.compile(regex), group, accept_match, example
+    )
+
+
+# ---- documentation examples and placeholders: not secrets
+#
+# Provider documentation, READMEs and tutorials are full of format-valid values that are
+# nobody's secret; memory quotes them. They never refuse a write; `mem audit --secrets`
+# lists them as `example-<kind>` without failing. What makes one, besides the checks of
+# some patterns (the jwt.io sample's claims, a loopback URL whose password is its user):
+# the markers documentation puts in its values ("EXAMPLE", as in AWS's
+# AKIAIOSFODNN7EXAMPLE; `YOUR_KEY_HERE`; a run of x), none of which a random token holds
+# by chance (eight x in a row: about once in 10^12 positions), and the few documented
+# values that carry no marker, spelled in pieces so that no scanner of this repository
+# takes them for live keys.
+_EXAMPLE_MARKS = re.compile(r"(?i)example|your[-_]|[-_]here(?![a-z])|[x]{8}")
+DOCUMENTED: frozenset[str] = frozenset(
+    {
+        "sk_" + "test_" + "4eC39HqLyjWDarjtT1zdp7dc",  # the key in Stripe's API reference
+    }
+)
+_LOOPBACK = re.compile(r"(?i)localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0")
+
+
+def _documented(value: str) -> bool:
+    return value in DOCUMENTED or _EXAMPLE_MARKS.search(value) is not None
+
+
+def _jwt_io_sample(match: re.Match[str]) -> bool:
+    """The token jwt.io shows (and every JWT tutorial copies): John Doe, subject 1234567890."""
+    claims = _jwt_claims(match.group(), 1)
+    return isinstance(claims, dict) and (claims.get("sub"), claims.get("name")) == (
+        "1234567890",
+        "John Doe",
+    )
+
+
+def _default_login(match: re.Match[str]) -> bool:
+    """`mysql://root:root@localhost`, `amqp://guest:guest@localhost`: a local server's
+    documented default login, the user as password."""
+    return match.group(1) == match.group(2) and _LOOPBACK.fullmatch(match.group(3)) is not None
 
 
 # armour, optional `Name: value` header lines (each ends at its line break: no ambiguity, no
-# backtracking storm on a line of spaces), then the base64 body; `\\n` as escaped in JSON
+# backtracking storm on a line of spaces), then the base64 body: one run of 40 or more, or
+# lines of 16 or more (a key wrapped at 32 columns). Between lines: breaks (`\\n` as escaped
+# in JSON), blanks and what quotes a line in a note, an email or a comment (`> `, `# `,
+# `// `, `; `, `* `, `| `); none of them is a base64 character, so a body is read once.
 _BREAK = r"(?:\\r)?(?:\\n|\n)"
+_GAP = r"(?:\\[rn]|[\s>#;*|!%]|/{2,}(?=[ \t]))"
+_B64 = r"[A-Za-z0-9+/=]"
 _PEM_BODY = (
-    r"(?:\\[rn]|\s)+(?:[A-Za-z-]+:[^\n\\]*" + _BREAK + r"(?:\\[rn]|\s)*)*[A-Za-z0-9+/=]{40,}"
+    _GAP
+    + r"+(?:[A-Za-z-]+:[^\n\\]*"
+    + _BREAK
+    + _GAP
+    + rf"*)*(?:{_B64}{{40,}}|{_B64}{{16,}}(?:{_GAP}+{_B64}{{16,}})+)"
 )
+# after the name of an AWS secret key: `=`, `:` or blanks, then its 40 characters
+_AWS_SECRET = r"[\"']?(?:\s*[:=]\s*|\s+)[\"']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 _GITLAB = "glpat gldt glft glsoat glrt glptt glcbt glimt glagent gloas glffct"
 
 # Specific formats first: where two patterns match the same text, the earlier one names it.
@@ -135,7 +235,9 @@ PATTERNS: tuple[Pattern, ...] = (
         r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
         + _PEM_BODY
         + r"|PuTTY-User-Key-File-\d: [^\n]*(?:\n[^\n]*){0,40}?"
-        r"Private-Lines: \d+(?:\\[rn]|\s)+[A-Za-z0-9+/=]{40,}",
+        rf"Private-Lines: \d+{_GAP}+{_B64}{{40,}}",
+        0,
+        _key_body,
     ),
     _p(
         "aws-access-key-id",
@@ -143,13 +245,24 @@ PATTERNS: tuple[Pattern, ...] = (
         "AKIA ASIA ABIA ACCA",
         r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])",
     ),
+    # `aws_secret_access_key = …`, `aws configure set aws_secret_access_key …`, then
+    # `"SecretAccessKey": "…"` (what `aws iam create-access-key` prints): two patterns, so
+    # that each starts with a word the regex engine finds fast
     _p(
         "aws-secret-access-key",
         "AWS secret access key",
         "aws",
-        r"(?i)aws[\w .-]{0,30}?secret[\w .-]{0,20}?[\"']?\s*[:=]\s*[\"']?"
-        r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+        r"(?i)aws[\w .-]{0,30}?secret[\w .-]{0,20}?" + _AWS_SECRET,
         1,
+        _mixed_case,
+    ),
+    _p(
+        "aws-secret-access-key",
+        "AWS secret access key",
+        "access",
+        r"(?i)secret[_ -]?access[_ -]?key" + _AWS_SECRET,
+        1,
+        _mixed_case,
     ),
     _p("gcp-api-key", "Google API key", "AIza", r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])"),
     _p(
@@ -205,7 +318,9 @@ PATTERNS: tuple[Pattern, ...] = (
         "slack-webhook",
         "Slack webhook URL",
         "hooks.slack.com/",
-        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/]{20,}",
+        # with https://, http:// or no scheme at all: the path is the secret
+        r"(?:https?://|(?<![\w.-]))hooks\.slack\.com/(?:services|workflows|triggers)/"
+        r"[A-Za-z0-9_/]{20,}",
     ),
     _p(
         "jwt",
@@ -214,6 +329,7 @@ PATTERNS: tuple[Pattern, ...] = (
         r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}",
         0,
         _jwt_header,
+        example=_jwt_io_sample,
     ),
     _p(
         "anthropic-api-key",
@@ -248,9 +364,14 @@ PATTERNS: tuple[Pattern, ...] = (
         "connection-string",
         "connection string with a password",
         "://",
-        r"://[^\s:/@\"'<>{}]*:([^\s/@\"'<>{}]+)@[\w.-]+",
-        1,
-        _real_value,
+        # user, password (anything but blanks, quotes and `@`: %-encoded, `$…`, `{}`, `/`
+        # included), host (a name, or an IPv6 address in brackets). Each at most 256
+        # characters, taken possessively: a line of `://a:b` does not read to its end
+        # again from every `://` in it.
+        r"://([^\s:/@\"'<>]{0,256}+):([^\s@\"'<>]{1,256}+)@(\[[0-9A-Za-z:.%]+\]|[\w.-]+)",
+        2,
+        accept_match=_url_password,
+        example=_default_login,
     ),
     _p(
         "connection-string",
@@ -273,9 +394,11 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "secret-assignment",
         "password or token assigned in an environment line",
-        "PASSWORD= PASSWD= SECRET= SECRET_KEY= TOKEN= API_KEY= APIKEY= ACCESS_KEY= PRIVATE_KEY=",
-        r"(?<![A-Za-z0-9_])(?:[A-Z][A-Z0-9_]*_)?"
-        r"(?:PASSWORD|PASSWD|SECRET|SECRET_KEY|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)"
+        "PASSWORD= PASSWD= SECRET= SECRET_KEY= TOKEN= API_KEY= APIKEY= ACCESS_KEY= PRIVATE_KEY="
+        " _PWD=",
+        # DB_PASSWORD=, PGPASSWORD=, MYSQL_PWD= (but not PWD= nor OLDPWD=: the working folder)
+        r"(?<![A-Za-z0-9_])(?:[A-Z][A-Z0-9_]*)?"
+        r"(?:PASSWORD|PASSWD|SECRET|SECRET_KEY|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|_PWD)"
         r"=[\"']?([^\s\"'`]+)",
         1,
         _assigned_value,
@@ -341,10 +464,13 @@ def _builtin_hits(text: str) -> _Disjoint:
         if not any(needle in haystack for needle in pattern.needles):
             continue
         for match in pattern.regex.finditer(text):
-            value = match.group(pattern.group)
-            if pattern.accept is not None and not pattern.accept(value):
+            if pattern.accept is not None and not pattern.accept(match):
                 continue
-            kept.add(_Hit(match.start(pattern.group), match.end(pattern.group), pattern.kind))
+            example = _documented(match.group(pattern.group)) or (
+                pattern.example is not None and pattern.example(match)
+            )
+            start, end = match.span(pattern.group)
+            kept.add(_Hit(start, end, pattern.kind, example))
     return kept
 
 
@@ -388,7 +514,7 @@ def _plugin_hits(text: str, kept: _Disjoint) -> None:
                 else:
                     position = at + len(value)
                 if at >= 0 and value:
-                    hits.add(_Hit(offset + at, offset + at + len(value), kind))
+                    hits.add(_Hit(offset + at, offset + at + len(value), kind, _documented(value)))
         # two windows can see one secret, one of them cut short: the longest is kept
         for hit in sorted(hits, key=lambda hit: (hit.start, hit.start - hit.end)):
             kept.add(hit)
@@ -409,7 +535,30 @@ def _segments(text: str) -> list[tuple[int, str]]:
 
 
 def scan(text: str) -> list[Finding]:
-    """Every possible secret in text, in reading order; mem's own kind wins where both see one."""
+    """Every possible secret in text, in reading order; mem's own kind wins where both see one.
+    Documentation examples and placeholders are not among them (see `scan_all`)."""
+    return [finding for finding in scan_all(text) if not is_example(finding.kind)]
+
+
+EXAMPLE = "example-"  # the kind of a documentation example: `example-<kind of secret>`
+
+
+def is_example(kind: str) -> bool:
+    return kind.startswith(EXAMPLE)
+
+
+def label(kind: str) -> str:
+    """What a person reads for a kind, an example's included."""
+    if is_example(kind):
+        return (
+            f"{KINDS[kind[len(EXAMPLE) :]]}: a documentation example or placeholder, not a secret"
+        )
+    return KINDS[kind]
+
+
+def scan_all(text: str) -> list[Finding]:
+    """`scan`, with the documentation examples and placeholders of a secret's format, each
+    as the kind `example-<kind>`: never refused, listed by `mem audit --secrets`."""
     kept = _builtin_hits(text)
     _plugin_hits(text, kept)
     starts = _line_starts(text)
@@ -420,13 +569,13 @@ _JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
 def scan_stored(text: str) -> list[Finding]:
-    """`scan` of a stored file, seeing through JSON string escapes too.
+    """`scan_all` of a stored file, seeing through JSON string escapes too.
 
     In NDJSON stores and pretty JSON a pasted value is escaped (`\\"`, `\\n`), which can hide
     it from a pattern; each escaped string literal is also scanned decoded, and what only
     the decoded form shows is reported at the literal's line and column.
     """
-    found = scan(text)
+    found = scan_all(text)
     decoded: list[str] = []
     places: list[tuple[int, int]] = []  # (line, column) of each decoded literal
     for number, text_line in enumerate(text.split("\n"), 1):
@@ -452,7 +601,7 @@ def scan_stored(text: str) -> list[Finding]:
     seen = {(finding.line, finding.kind) for finding in found}
     extra = set()
     starts = _line_starts("\n".join(decoded))
-    for finding in scan("\n".join(decoded)):
+    for finding in scan_all("\n".join(decoded)):
         position = starts[finding.line - 1] + finding.column - 1
         line, column = places[bisect.bisect_right(joined_starts, position) - 1]
         if (line, finding.kind) not in seen:
@@ -466,7 +615,8 @@ def _line_starts(text: str) -> list[int]:
 
 def _finding(starts: list[int], hit: _Hit) -> Finding:
     line = bisect.bisect_right(starts, hit.start)
-    return Finding(line, hit.start - starts[line - 1] + 1, hit.kind)
+    kind = EXAMPLE + hit.kind if hit.example else hit.kind
+    return Finding(line, hit.start - starts[line - 1] + 1, kind)
 
 
 # ---- checks before a write

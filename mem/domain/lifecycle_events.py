@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mem import layout
+from mem import index, layout
 from mem.core import js, secrets
 from mem.core.memory import Memory, Outcome
 from mem.domain import memories
 from mem.errors import MemError
-from mem.files import safe_paths, stores, writing
+from mem.files import archives, safe_paths, stores, writing
 
 STORE = layout.LIFECYCLE
 LABEL = "Lifecycle"
@@ -34,9 +34,10 @@ def read_events(root: str) -> list[stores.Record]:
 def readable_events(root: str) -> list[stores.Record]:
     """The intact events, read as lexical recall reads: following links, damaged lines skipped."""
     data = safe_paths.read_plain(root, STORE)
-    return (
-        [] if data is None else stores.intact_records(data.decode("utf-8", "replace"), well_formed)
-    )
+    if data is None:
+        return []
+    archived = archives.archived_lines(root, STORE)
+    return stores.intact_records(data.decode("utf-8", "replace"), well_formed, archived)
 
 
 @dataclass(frozen=True)
@@ -133,3 +134,41 @@ def append(
     )
     writing.append_line(root, STORE, stores.line_of(event))
     return Outcome(event, True)
+
+
+def retired_in_index(
+    root: str, conn: index.Connection, file_ids: dict[int, str]
+) -> dict[int, Status]:
+    """Record id -> status of each indexed note whose current revision is retired (D10).
+
+    `file_ids` maps the index's memory files (file id -> path). Revisions come from the
+    indexed text, so only the sections the events name are hashed and no Markdown is read
+    again. A damaged lifecycle line is skipped, never fatal: readers keep answering.
+    """
+    events = readable_events(root)
+    named = {
+        (ref["file"], ref["heading"])
+        for event in events
+        for ref in (event["memory"], event["with"])
+        if ref is not None
+    }
+    notes = index.notes_headed(conn, list(file_ids), sorted({heading for _, heading in named}))
+    current = {
+        record_id: memories.Memory(
+            memories.memory_id(file_ids[file_id], heading),
+            file_ids[file_id],
+            heading,
+            memories.revision_of(text),
+            ordinal,
+            text,
+        )
+        for record_id, file_id, ordinal, heading, text in notes
+        if (file_ids[file_id], heading) in named
+    }
+    found = statuses(events, list(current.values()))
+    retired = {}
+    for record_id, memory in current.items():
+        status = found[(memory.id, memory.revision)]
+        if status.status != "active":
+            retired[record_id] = status
+    return retired

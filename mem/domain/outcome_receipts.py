@@ -14,13 +14,17 @@ from typing import Any
 from mem import layout
 from mem.core import js, receipts
 from mem.errors import MemError
-from mem.files import machine_paths, nexus, safe_paths
+from mem.files import archives, machine_paths, nexus, safe_paths
 
 STORE = layout.OUTCOMES
 
 
 def read_store(root: str) -> list[dict[str, Any]]:
-    return receipts.parse_store(safe_paths.read_bounded(root, STORE))
+    """The live receipts: those on lines the store's archives hold count there (D14)."""
+    content = safe_paths.read_bounded(root, STORE)
+    if content is None:
+        return []
+    return receipts.parse_store(content, archives.archived_lines(root, STORE))
 
 
 def current_anchor(root: str, file: Any, heading: Any) -> dict[str, str]:

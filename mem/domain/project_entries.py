@@ -10,7 +10,7 @@ import hashlib
 import os
 from typing import Any
 
-from mem.core import parse, registry
+from mem.core import markdown, parse, registry
 from mem.files import index_sources, machine_paths, safe_paths, writing
 
 
@@ -48,7 +48,10 @@ def entries(brain_dir: str) -> list[dict[str, Any]]:
 def projects_index(entries: list[dict[str, object]], date: str) -> str:
     def cell(entry: dict[str, object], key: str) -> str:
         value = entry.get(key)
-        return "?" if value is None or value == "" else parse.to_js_string(value)
+        # a name or path with a line break or a `|` in it stays in its row and column
+        return (
+            "?" if value is None or value == "" else markdown.table_cell(parse.to_js_string(value))
+        )
 
     lines = [
         "---",

@@ -21,7 +21,9 @@ def audit(root: str, portfolio: bool, allow: Iterable[str] = ()) -> dict[str, An
     """Findings in the project's memory; with `portfolio`, also the brain and its projects.
 
     Findings of an allowed kind are left out (a team's known false positive, named in its CI
-    command line, since a write's `--allow-secret` is recorded nowhere).
+    command line, since a write's `--allow-secret` is recorded nowhere). Documentation
+    examples and placeholders (`example-<kind>`) are listed apart and never counted: they
+    are not secrets, and a write lets them through.
     """
     allowed = secrets.allowed_kinds(allow)
     places: list[tuple[str, list[memory_tree.MemoryFile]]] = [("", memory_tree.project_files(root))]
@@ -34,6 +36,7 @@ def audit(root: str, portfolio: bool, allow: Iterable[str] = ()) -> dict[str, An
             projects, missing = _registered_projects(brain_dir, root)
             places += [(project, memory_tree.project_files(project)) for project in projects]
     findings: list[dict[str, Any]] = []
+    examples: list[dict[str, Any]] = []
     skipped: list[dict[str, str]] = []
     scanned = 0
     for base, found in places:
@@ -43,17 +46,18 @@ def audit(root: str, portfolio: bool, allow: Iterable[str] = ()) -> dict[str, An
                 skipped.append({"file": shown, "reason": item.problem or "not read"})
                 continue
             scanned += 1
-            findings += [
-                {
+            for finding in secrets.scan_stored(item.text):
+                listed = {
                     "file": shown,
                     "line": finding.line,
                     "column": finding.column,
                     "kind": finding.kind,
-                    "label": secrets.KINDS[finding.kind],
+                    "label": secrets.label(finding.kind),
                 }
-                for finding in secrets.scan_stored(item.text)
-                if finding.kind not in allowed
-            ]
+                if secrets.is_example(finding.kind):
+                    examples.append(listed)  # shown, so nothing is left out unsaid; not counted
+                elif finding.kind not in allowed:
+                    findings.append(listed)
     return {
         "root": root,
         "portfolio": portfolio,
@@ -62,6 +66,7 @@ def audit(root: str, portfolio: bool, allow: Iterable[str] = ()) -> dict[str, An
         "count": len(findings),
         "files": len({finding["file"] for finding in findings}),
         "findings": findings,
+        "examples": examples,
         "skipped": skipped,
         "missingProjects": [secrets.shown_name(path) for path in missing],
     }

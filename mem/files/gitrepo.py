@@ -1,29 +1,18 @@
 """What `mem` asks git: a work tree's top level, its provable identity, its recent commits.
 
-`git` itself is run (never a reimplementation of its config or object formats), read-only:
-no optional locks, no prompts, and none of the caller's GIT_DIR-style variables, which
-would silently point the question at another repository.
+`git` itself is run (never a reimplementation of its config or object formats), read-only,
+through mem.files.worktree: no optional locks, no prompts, and none of the caller's
+GIT_DIR-style variables, which would silently point the question at another repository.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
 from dataclasses import dataclass
 
-# Variables that redirect git away from the directory it is asked about.
-_REDIRECTING = (
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_COMMON_DIR",
-    "GIT_INDEX_FILE",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_NAMESPACE",
-    "GIT_PREFIX",
-    "GIT_CEILING_DIRECTORIES",
-)
+from mem.files.worktree import git as _git
+
 DEFAULT_PORTS = {
     "ssh": "22",
     "git+ssh": "22",
@@ -54,17 +43,6 @@ class Identity:
 class Commit:
     hash: str
     subject: str
-
-
-def _git(directory: str, *args: str) -> subprocess.CompletedProcess[bytes] | None:
-    env = {key: value for key, value in os.environ.items() if key not in _REDIRECTING}
-    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
-    try:
-        return subprocess.run(
-            ["git", "-C", directory, *args], env=env, capture_output=True, check=False
-        )
-    except (FileNotFoundError, NotADirectoryError, PermissionError):
-        return None
 
 
 def toplevel(directory: str) -> str | None:

@@ -7,13 +7,12 @@ keeping the file's permission bits.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 
 from mem.errors import MemError
-from mem.files.safe_paths import STORE_LIMIT, NotRegularFile, open_regular, safe_path
-from mem.files.writing import fsync_directory
+from mem.files import writing
+from mem.files.safe_paths import STORE_LIMIT, NotRegularFile, open_regular, refused, safe_path
 
 
 def check_name(relative: str) -> list[str]:
@@ -60,36 +59,18 @@ def read_instructions(root: str, relative: str) -> str | None:
 
 def write_instructions(root: str, relative: str, text: str) -> None:
     """Replace (or create) the file whole: temp sibling, fsync, rename; same permissions."""
-    import uuid  # writers only
-
     path = instruction_path(root, relative)
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
         mode = 0o644
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    temp = f"{path}.{uuid.uuid4().hex}.tmp"
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
-    try:
-        try:
-            view = memoryview(text.encode("utf-8"))
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fchmod(fd, mode)  # the umask narrowed the mode given to open
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temp, path)
-    except BaseException as error:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
-        if isinstance(error, OSError):
-            raise MemError(f"{relative}: could not be written: {error.strerror}.") from None
-        raise
-    fsync_directory(os.path.dirname(path))
+    writing.replace_path(path, text.encode("utf-8"), mode)
 
 
 def remove_instructions(root: str, relative: str) -> None:
     path = instruction_path(root, relative)
-    os.unlink(path)
-    fsync_directory(os.path.dirname(path))
+    try:
+        os.unlink(path)
+    except OSError as error:
+        raise refused("remove", path, error) from None
+    writing.fsync_directory(os.path.dirname(path))

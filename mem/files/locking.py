@@ -14,7 +14,7 @@ from typing import NamedTuple
 from mem import layout
 from mem.core import js
 from mem.errors import MemError
-from mem.files.safe_paths import MEMORY_DIR, NotRegularFile, open_regular, safe_path
+from mem.files.safe_paths import MEMORY_DIR, NotRegularFile, open_regular, refused, safe_path
 
 LOCK_ATTEMPTS = 200
 
@@ -139,19 +139,30 @@ def writer_lock(root: str) -> Iterator[None]:
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
     except OSError as error:
-        raise MemError(f"Cannot create {MEMORY_DIR}: {error.strerror}.") from None
+        raise refused("create", os.path.dirname(path), error, "nothing was written") from None
     owner = json.dumps(
         {"pid": os.getpid(), "hostname": socket.gethostname(), "token": str(uuid.uuid4())},
         separators=(",", ":"),
     )
     fd = _create_lock_file(root, path)
-    _held_roots.add(root)
     try:
         try:
-            os.write(fd, owner.encode("utf-8"))
+            record = memoryview(owner.encode("utf-8"))
+            while record:  # a nearly full disk may take part of it
+                record = record[os.write(fd, record) :]
             os.fsync(fd)
         finally:
             os.close(fd)
+    except BaseException as error:
+        # Ours, and empty or cut short: left there, it would block every writer until
+        # `mem unlock`.
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        if isinstance(error, OSError):
+            raise refused("write", path, error, "nothing was written") from None
+        raise
+    _held_roots.add(root)
+    try:
         _remove_orphan_temps(os.path.dirname(path))
         yield
     finally:
@@ -190,7 +201,7 @@ def _create_lock_file(root: str, path: str) -> int:
         except FileExistsError:
             time.sleep(LOCK_RETRY_SECONDS)
         except OSError as error:
-            raise MemError(f"Cannot create {layout.WRITER_LOCK}: {error.strerror}.") from None
+            raise refused("create", path, error, "nothing was written") from None
     owner = read_lock_owner(root)
     detail = f" ({owner.describe()})" if owner else ""
     removable = owner is not None and (owner.alive is False or owner.abandoned_unreadable)
@@ -206,5 +217,9 @@ def remove_dead_lock(root: str, owner: LockOwner) -> bool:
     current = read_lock_owner(root)
     if current != owner:
         return False
-    os.unlink(safe_path(root, layout.WRITER_LOCK))
+    path = safe_path(root, layout.WRITER_LOCK)
+    try:
+        os.unlink(path)
+    except OSError as error:
+        raise refused("remove", path, error) from None
     return True

@@ -57,6 +57,8 @@ def project_root(directory: str | None) -> str:
         raise MemError(
             "Project directory does not exist: the current directory was removed."
         ) from None
+    if "\0" in path:  # no file name holds one (os.stat raises ValueError); an MCP call can
+        raise MemError(f"Project directory does not exist: {shown_path(path)}")
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
@@ -87,6 +89,13 @@ def shown_path(path: str) -> str:
     )
 
 
+def refused(action: str, path: str, error: OSError, outcome: str | None = None) -> MemError:
+    """The OS's refusal to write (a full disk, a read-only file system, no permission), as
+    the user's problem it is: `Cannot <action> <path>: <reason>[; <outcome>].`"""
+    then = f"; {outcome}" if outcome else ""
+    return MemError(f"Cannot {action} {shown_path(path)}: {error.strerror or error}{then}.")
+
+
 def safe_path(root: str, relative: str) -> str:
     """The absolute path of a project-relative memory path, refusing links and escapes."""
     if not isinstance(relative, str) or not relative or ":" in relative or os.path.isabs(relative):
@@ -102,7 +111,9 @@ def safe_path(root: str, relative: str) -> str:
         current = os.path.join(current, segment)
         try:
             info = os.lstat(current)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
+            # Missing (below root, a non-directory is refused at its own segment, so this
+            # is a root whose parent is a file): the writer's makedirs says why.
             continue
         if stat.S_ISLNK(info.st_mode):
             raise MemError("Memory paths cannot follow symbolic links or junctions.")

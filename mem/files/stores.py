@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from mem.core import js, ndjson
 from mem.errors import MemError
-from mem.files import safe_paths
+from mem.files import archives, safe_paths
 
 Record = dict[str, Any]
 
@@ -32,8 +33,17 @@ def line_of(record: Record) -> str:
     return js.stringify(record) + "\n"
 
 
-def parse_store(label: str, content: str, well_formed: Callable[[Record], bool]) -> list[Record]:
-    """Every record of a store's text, each checked for shape and integrity. Pure."""
+def parse_store(
+    label: str,
+    content: str,
+    well_formed: Callable[[Record], bool],
+    archived: AbstractSet[str] = frozenset(),
+) -> list[Record]:
+    """Every record of a store's text, each checked for shape and integrity, but those of
+    lines its archives hold (`archived`, deviation D14: they count there). Pure.
+
+    Every line is checked, archived or not: a damaged line fails closed wherever it is.
+    """
     if ndjson.has_conflict_markers(content):
         raise MemError(ndjson.CONFLICTED)
     if content and not content.endswith("\n"):
@@ -50,17 +60,20 @@ def parse_store(label: str, content: str, well_formed: Callable[[Record], bool])
             raise MemError(f"{label} store line {number} is not valid JSON.") from None
         if not intact(record, well_formed):
             raise MemError(f"{label} record integrity check failed at line {number}.")
-        records.append(record)
+        if js.trim(line) not in archived:
+            records.append(record)
     return records
 
 
-def intact_records(content: str, well_formed: Callable[[Record], bool]) -> list[Record]:
+def intact_records(
+    content: str, well_formed: Callable[[Record], bool], archived: AbstractSet[str] = frozenset()
+) -> list[Record]:
     """The records parse_store would accept, the damaged lines skipped instead. Pure.
 
     For readers that must keep answering (lexical recall), as for a torn journal line.
     """
     records: list[Record] = []
-    for _, line in ndjson.distinct_lines(content):
+    for _, line in ndjson.distinct_lines(content, archived):
         try:
             record = js.parse_json(line)
         except ValueError:
@@ -98,8 +111,11 @@ def intact(record: Any, well_formed: Callable[[Record], bool]) -> bool:
 def read_store(
     root: str, relative: str, label: str, well_formed: Callable[[Record], bool]
 ) -> list[Record]:
+    """The live records of a store: strictly read, lines its archives hold left out (D14)."""
     content = safe_paths.read_bounded(root, relative)
-    return [] if content is None else parse_store(label, content, well_formed)
+    if content is None:
+        return []
+    return parse_store(label, content, well_formed, archives.archived_lines(root, relative))
 
 
 def is_memory_ref(value: Any) -> bool:
@@ -112,8 +128,12 @@ def text_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def json_lines(data: bytes) -> list[tuple[int, dict[str, Any]]]:
-    """(line number, object) of each line that parses; index loaders may skip the rest."""
+def json_lines(
+    data: bytes, archived: AbstractSet[str] = frozenset()
+) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, object) of each line that parses; index loaders may skip the rest.
+
+    Lines the store's archives hold (`archived`, trimmed) count there (deviation D14)."""
     found = []
     seen: set[str] = set()
     for number, raw in enumerate(data.split(b"\n"), start=1):
@@ -122,8 +142,8 @@ def json_lines(data: bytes) -> list[tuple[int, dict[str, Any]]]:
         except UnicodeDecodeError:
             continue
         key = js.trim(text)
-        if key in seen:
-            continue  # the same line twice is one record (deviation D11)
+        if key in seen or key in archived:
+            continue  # the same line twice is one record (deviations D11, D14)
         seen.add(key)
         try:
             value = js.parse_json(text)

@@ -1,4 +1,10 @@
-"""Append-only, fsynced writes and atomic whole-file replacement (bmad-mem.md section 5)."""
+"""Append-only, fsynced writes and atomic whole-file replacement (bmad-mem.md section 5).
+
+Each writer here does all of its write or leaves the file as it was (a file it created
+for the write is removed again), and reports what the OS refused (a full disk, a
+read-only file system, no permission) as a MemError naming the file. Directories it
+created stay: another writer may already be creating a file in one.
+"""
 
 from __future__ import annotations
 
@@ -7,26 +13,25 @@ import os
 
 from mem.core import ndjson
 from mem.errors import MemError
+from mem.files import archives
 from mem.files.locking import writer_lock
-from mem.files.safe_paths import STORE_LIMIT, NotRegularFile, open_regular, read_bounded, safe_path
+from mem.files.safe_paths import (
+    STORE_LIMIT,
+    NotRegularFile,
+    open_regular,
+    read_bounded,
+    refused,
+    safe_path,
+)
 
 
 def append_line(root: str, relative: str, line: str) -> None:
     """Append one record line to a store, under the writer lock, refusing full or torn stores."""
     with writer_lock(root):
         path = safe_path(root, relative)
+        finish_interrupted_archive(root, relative)
         prior_size = check_appendable(root, relative, line)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        created = prior_size == 0 and not os.path.exists(path)
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(path, flags, 0o644)
-        try:
-            _write_all(fd, line.encode("utf-8"), relative, prior_size)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if created:
-            fsync_directory(os.path.dirname(path))
+        _append(path, line.encode("utf-8"), prior_size)
 
 
 def check_appendable(root: str, relative: str, line: str) -> int:
@@ -35,7 +40,10 @@ def check_appendable(root: str, relative: str, line: str) -> int:
     Lets a writer that changes two files refuse before its first write. The store's bytes
     are searched, never decoded as a whole: size from fstat, torn from the last byte.
     """
-    prior = _store_bytes(safe_path(root, relative))
+    path = safe_path(root, relative)
+    # A store that is still its archive's file (an interrupted `mem archive`) is empty:
+    # append_line finishes the move before it appends.
+    prior = b"" if archives.linked_archive(root, relative) else _store_bytes(path)
     if ndjson.has_conflict_markers(prior):
         raise MemError(ndjson.CONFLICTED)
     if len(prior) + len(line.encode("utf-8")) > STORE_LIMIT:
@@ -79,7 +87,7 @@ def write_atomic(root: str, relative: str, text: str) -> None:
     """Replace a whole memory file: exclusive temp sibling, fsync, rename."""
     data = check_replaceable(text)
     with writer_lock(root):
-        _replace(root, relative, data)
+        replace_path(safe_path(root, relative), data)
 
 
 def replace_owned(root: str, relative: str, text: str) -> None:
@@ -87,67 +95,48 @@ def replace_owned(root: str, relative: str, text: str) -> None:
 
     Never a person's file: those are only ever appended to or created.
     """
-    _replace(root, relative, text.encode("utf-8"))
+    replace_path(safe_path(root, relative), text.encode("utf-8"))
 
 
-def _replace(root: str, relative: str, data: bytes) -> None:
+def replace_path(path: str, data: bytes, mode: int | None = None) -> None:
+    """Replace (or create) the file at path whole: an exclusive temp sibling, written,
+    fsynced and renamed over it, so a reader sees the old file or the new, never half.
+    `mode` is set exactly (the umask narrows the one given to open)."""
     import uuid  # writers only: a recall never needs it
 
-    path = safe_path(root, relative)
-    temp = safe_path(root, f"{relative}.{uuid.uuid4()}.tmp")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    directory = os.path.dirname(path)
+    temp = f"{path}.{uuid.uuid4()}.tmp"
+    _make_directories(directory, path)
+    fd = _create(temp, path, 0o644 if mode is None else mode)
     try:
         try:
-            _write_all(fd, data, relative, 0)
+            _write_all(fd, data)
+            if mode is not None:
+                os.fchmod(fd, mode)
             os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(temp, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
+        if isinstance(error, OSError):
+            raise refused("write", path, error, "nothing was changed") from None
         raise
-    fsync_directory(os.path.dirname(path))
-
-
-def _write_all(fd: int, data: bytes, relative: str, restore_size: int) -> None:
-    view = memoryview(data)
-    try:
-        while view:
-            view = view[os.write(fd, view) :]
-    except OSError as error:
-        # A half-written record would leave a torn line that blocks every later writer.
-        os.ftruncate(fd, restore_size)
-        raise MemError(
-            f"Could not write {relative}: {error.strerror}; nothing was added."
-        ) from None
-
-
-def fsync_directory(path: str) -> None:
-    """Make a rename or a new file in `path` durable: the directory entry is data too."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_directory(directory)
 
 
 def create_new(root: str, relative: str, text: str) -> bool:
     """Create a file that must not exist yet; False (and nothing written) when it does."""
     path = safe_path(root, relative)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    directory = os.path.dirname(path)
+    _make_directories(directory, path)
     try:
-        fd = os.open(path, flags, 0o644)
+        fd = _create(path, path, 0o644)
     except FileExistsError:
         return False
-    try:
-        _write_all(fd, text.encode("utf-8"), relative, 0)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    fsync_directory(os.path.dirname(path))
+    _fill_created(fd, path, text.encode("utf-8"))
+    fsync_directory(directory)
     return True
 
 
@@ -156,33 +145,35 @@ def ensure_directory(root: str, relative: str) -> bool:
     path = safe_path(root, relative)
     if os.path.isdir(path):
         return False
-    os.makedirs(path, exist_ok=True)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as error:
+        raise refused("create", path, error) from None
     return True
 
 
 def append_text(root: str, relative: str, text: str) -> None:
     """Append Markdown to a person's file (created when missing), never rewriting what is there."""
     path = safe_path(root, relative)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
     prior = read_bounded(root, relative) or ""
     if prior and not prior.endswith("\n"):
         text = "\n" + text
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags, 0o644)
-    try:
-        _write_all(fd, text.encode("utf-8"), relative, len(prior.encode("utf-8")))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    _append(path, text.encode("utf-8"), len(prior.encode("utf-8")))
 
 
 def move_without_replace(root: str, source: str, target: str) -> None:
-    """Move a file to a new name; refuses (changing nothing) when the target exists."""
+    """Move a file to a new name; refuses (changing nothing) when the target exists.
+
+    A hard link, unlike a rename, never replaces a file. Killed (or the power lost) between
+    the link and the unlink, the file keeps both names: a store then is its archive's file,
+    which readers count once and the next writer finishes (finish_interrupted_archive). The
+    new name is made durable before the old one goes, so no crash loses both.
+    """
     source_path = safe_path(root, source)
     target_path = safe_path(root, target)
     os.makedirs(os.path.dirname(target_path), exist_ok=True)
     try:
-        os.link(source_path, target_path)  # a hard link, unlike rename, never replaces a file
+        os.link(source_path, target_path)
     except FileExistsError:
         raise MemError(f"{target} already exists; nothing was moved.") from None
     except OSError:
@@ -191,9 +182,25 @@ def move_without_replace(root: str, source: str, target: str) -> None:
             raise MemError(f"{target} already exists; nothing was moved.") from None
         os.rename(source_path, target_path)
     else:
+        fsync_directory(os.path.dirname(target_path))
         os.unlink(source_path)
     fsync_directory(os.path.dirname(target_path))
     fsync_directory(os.path.dirname(source_path))
+
+
+def finish_interrupted_archive(root: str, relative: str) -> str | None:
+    """Finish a `mem archive` of this store that stopped between its link and its unlink
+    (callers hold writer.lock): the store's name goes, its lines stay in the archive.
+
+    The archive it finished (relative to the root), or None when the store is plain.
+    """
+    archive = archives.linked_archive(root, relative)
+    if archive is None:
+        return None
+    path = safe_path(root, relative)
+    os.unlink(path)
+    fsync_directory(os.path.dirname(path))
+    return archive
 
 
 def write_export(path: str, text: str, replace: bool) -> None:
@@ -202,23 +209,96 @@ def write_export(path: str, text: str, replace: bool) -> None:
     if not os.path.isdir(directory):
         raise MemError(f"Directory not found: {directory}")
     if replace:
-        import uuid
+        replace_path(path, text.encode("utf-8"))
+        return
+    try:
+        fd = _create(path, path, 0o644)
+    except FileExistsError:
+        raise MemError(f"{path} already exists; pass --force to replace it.") from None
+    _fill_created(fd, path, text.encode("utf-8"))
 
-        temp = f"{path}.{uuid.uuid4()}.tmp"
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+
+def _make_directories(directory: str, path: str) -> None:
+    """`directory` and its parents, for writing `path`."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as error:
+        raise refused("write", path, error, "nothing was written") from None
+
+
+def _create(path: str, shown: str, mode: int) -> int:
+    """A new file opened for writing; FileExistsError when there is one (or a link)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.open(path, flags, mode)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        raise refused("write", shown, error, "nothing was written") from None
+
+
+def _fill_created(fd: int, path: str, data: bytes) -> None:
+    """Write and fsync the file just created at path, or remove it: a handoff or an export
+    left empty by a full disk would be listed as the newest one."""
+    try:
         try:
-            _write_all(fd, text.encode("utf-8"), os.path.basename(path), 0)
+            _write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(temp, path)
-        return
+    except BaseException as error:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        if isinstance(error, OSError):
+            raise refused("write", path, error, "nothing was written") from None
+        raise
+
+
+def _append(path: str, data: bytes, prior_size: int) -> None:
+    """Append data to the file at path (created when missing), which held prior_size bytes;
+    on failure the file is as it was, or gone again when this created it."""
+    _make_directories(os.path.dirname(path), path)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = _create(path, path, 0o644)
+        created = True
     except FileExistsError:
-        raise MemError(f"{path} already exists; pass --force to replace it.") from None
+        created = False
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+        except OSError as error:
+            raise refused("write", path, error, "nothing was added") from None
     try:
-        _write_all(fd, text.encode("utf-8"), os.path.basename(path), 0)
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        except BaseException:
+            # A half-written record would leave a torn line that blocks every later writer.
+            os.ftruncate(fd, prior_size)
+            raise
+        finally:
+            os.close(fd)
+    except BaseException as error:
+        if created:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+        if isinstance(error, OSError):
+            raise refused("write", path, error, "nothing was added") from None
+        raise
+    if created:
+        fsync_directory(os.path.dirname(path))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """All of data: a write may take only part of it (a nearly full disk, a signal)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def fsync_directory(path: str) -> None:
+    """Make a rename or a new file in `path` durable: the directory entry is data too."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
         os.fsync(fd)
     finally:
         os.close(fd)

@@ -8,9 +8,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from mem.core import ndjson
+from mem import layout
+from mem.core import js, ndjson
 from mem.errors import MemError
-from mem.files import index_sources, machine_paths, safe_paths
+from mem.files import archives, index_sources, machine_paths, safe_paths
 from mem.index import (
     building,
     connection,
@@ -25,6 +26,8 @@ from mem.index import (
 from mem.index.rows import file_rows, project_rows
 
 MAX_SHOWN = 20
+# What store_findings reports, by its key.
+FINDINGS = ("sharedIds", "damagedLines", "interruptedArchives", "archivedLines")
 
 
 def state(root: str) -> dict[str, Any]:
@@ -35,6 +38,9 @@ def state(root: str) -> dict[str, Any]:
     """
     path = location.index_path(root, "project")
     result: dict[str, Any] = {"path": path, "schemaVersion": location.INDEX_VERSION}
+    if location.usable_cache_dir() is None:
+        # Not damage: reads answer from a temporary index, and leave whatever is there.
+        return {**result, "state": "unwritable", "files": 0, "entries": 0, "bytes": 0}
     try:
         return {**result, **_cached_state(root, path)}
     except opening.FAULTS as error:
@@ -75,8 +81,8 @@ def store_findings(root: str) -> dict[str, list[dict[str, Any]]]:
     shared: list[dict[str, Any]] = []
     damaged: list[dict[str, Any]] = []
     for spec in freshness.specs_for(root, "project"):
-        if not spec.relative.endswith(".ndjson"):
-            continue
+        if not spec.relative.endswith(".ndjson") or spec.kind == freshness.ARCHIVE_KIND:
+            continue  # an archive of a store other than the journal is read by nobody
         data = safe_paths.read_plain(root, spec.relative)
         if not data:
             continue
@@ -86,7 +92,28 @@ def store_findings(root: str) -> dict[str, list[dict[str, Any]]]:
             {"file": spec.relative, "line": number, "reason": reason}
             for number, reason in ndjson.damaged_lines(content)
         ]
-    return {"sharedIds": shared, "damagedLines": damaged}
+    return {"sharedIds": shared, "damagedLines": damaged, **archive_findings(root)}
+
+
+def archive_findings(root: str) -> dict[str, list[dict[str, Any]]]:
+    """Deviation D14: stores that are still the file of one of their archives (a `mem
+    archive` stopped between link and unlink), and lines of a live store its archives hold
+    (a merge brought them back), which readers count in the archive only."""
+    linked: list[dict[str, Any]] = []
+    repeated: list[dict[str, Any]] = []
+    for name, relative in layout.ARCHIVABLE.items():
+        archive = archives.linked_archive(root, relative)
+        if archive is not None:
+            linked.append({"store": name, "file": relative, "archive": archive})
+            continue
+        data = safe_paths.read_plain(root, relative)
+        lines = archives.archived_lines(root, relative) if data else frozenset()
+        if data and lines:
+            content = data.decode("utf-8", errors="replace")
+            count = sum(1 for _, line in ndjson.distinct_lines(content) if js.trim(line) in lines)
+            if count:
+                repeated.append({"store": name, "file": relative, "lines": count})
+    return {"interruptedArchives": linked, "archivedLines": repeated}
 
 
 def differences(actual: dict[str, Any], expected: dict[str, Any]) -> list[str]:
@@ -106,14 +133,14 @@ def check(root: str) -> dict[str, Any]:
     """Sync as every read does, run SQLite's own integrity checks, then compare the index
     with a fresh build in a temp directory. A damaged index is reported and rebuilt."""
 
-    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], str]:
-        conn = open_index(root).conn
-        check_integrity(conn)
-        path: str = conn.execute("PRAGMA database_list").fetchone()[2]
-        return snapshots.snapshot(conn), path
+    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], bool]:
+        opened = open_index(root)
+        check_integrity(opened.conn)
+        return snapshots.snapshot(opened.conn), opened.cached
 
+    path = location.index_path(root, "project")
     before = state(root)
-    (actual, path), fault = opening.healed(inspect)
+    (actual, cached), fault = opening.healed(inspect)
     if fault is None and before["state"] == "damaged":
         # Opening already replaced it (a file that is not an index of this version).
         fault = before.get("error", "the file does not open as an index of this version")
@@ -127,11 +154,11 @@ def check(root: str) -> dict[str, Any]:
         finally:
             fresh.close()
     found = differences(actual, expected)
-    if fault is not None:
-        found.insert(0, f"index: damaged ({fault}); it was discarded and rebuilt")
+    found[:0] = _cache_faults(path, cached, fault)
     findings = store_findings(root)
     return {
         "path": path,
+        "cached": cached,
         "ok": not found,
         "files": len(expected["files"]),
         "entries": len(expected["records"]),
@@ -139,6 +166,8 @@ def check(root: str) -> dict[str, Any]:
         "differenceCount": len(found),
         "sharedIds": findings["sharedIds"][:MAX_SHOWN],
         "damagedLines": findings["damagedLines"][:MAX_SHOWN],
+        "interruptedArchives": findings["interruptedArchives"],
+        "archivedLines": findings["archivedLines"],
     }
 
 
@@ -162,14 +191,14 @@ def _build(root: str, path: str) -> sync.FileChanges:
 def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> dict[str, Any]:
     """As `check`, for the portfolio index of a brain: every root, compared with a fresh build."""
 
-    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], str, list[str]]:
-        conn = open_index(brain, location.PORTFOLIO).conn
-        check_integrity(conn)
-        path: str = conn.execute("PRAGMA database_list").fetchone()[2]
-        roots = [row.path for row in project_rows(conn) if row.role == "project"]
-        return portfolio.snapshot(conn), path, roots
+    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], bool, list[str]]:
+        opened = open_index(brain, location.PORTFOLIO)
+        check_integrity(opened.conn)
+        roots = [row.path for row in project_rows(opened.conn) if row.role == "project"]
+        return portfolio.snapshot(opened.conn), opened.cached, roots
 
-    (actual, path, roots), fault = opening.healed(inspect, progress)
+    path = portfolio.index_path(brain)
+    (actual, cached, roots), fault = opening.healed(inspect, progress)
     with building.temporary_directory() as scratch:
         fresh_path = portfolio.index_path(brain, scratch)
         portfolio.build_portfolio(brain, fresh_path)
@@ -182,24 +211,25 @@ def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> d
     for key in set(actual) - set(expected):
         expected[key] = []  # a root the fresh build does not have at all
     found = differences(actual, dict(expected))
-    if fault is not None:
-        found.insert(0, f"index: damaged ({fault}); it was discarded and rebuilt")
-    shared: list[dict[str, Any]] = []
-    damaged: list[dict[str, Any]] = []
+    found[:0] = _cache_faults(path, cached, fault)
+    found_in_roots: dict[str, list[dict[str, Any]]] = {key: [] for key in FINDINGS}
     for root in roots:
         if index_sources.is_folder(root):
             findings = store_findings(root)
-            shared += [{**item, "project": root} for item in findings["sharedIds"]]
-            damaged += [{**item, "project": root} for item in findings["damagedLines"]]
+            for key in FINDINGS:
+                found_in_roots[key] += [{**item, "project": root} for item in findings[key]]
     return {
         "path": path,
+        "cached": cached,
         "ok": not found,
         "files": sum(len(rows) for key, rows in expected.items() if key.endswith(": files")),
         "entries": sum(len(rows) for key, rows in expected.items() if key.endswith(": records")),
         "differences": found[:MAX_SHOWN],
         "differenceCount": len(found),
-        "sharedIds": shared[:MAX_SHOWN],
-        "damagedLines": damaged[:MAX_SHOWN],
+        "sharedIds": found_in_roots["sharedIds"][:MAX_SHOWN],
+        "damagedLines": found_in_roots["damagedLines"][:MAX_SHOWN],
+        "interruptedArchives": found_in_roots["interruptedArchives"][:MAX_SHOWN],
+        "archivedLines": found_in_roots["archivedLines"][:MAX_SHOWN],
     }
 
 
@@ -246,16 +276,44 @@ def _build_portfolio(brain: str, path: str, progress: portfolio.Progress | None)
         portfolio.build_portfolio(brain, path, progress)
 
 
-def portfolio_path(brain: str, progress: portfolio.Progress | None = None) -> str:
-    """Where the portfolio index lives, after bringing it up to date (healed if damaged)."""
+def cached_path(root: str, role: str, progress: portfolio.Progress | None = None) -> str:
+    """Where the index of a root lives, after bringing it up to date (healed if damaged).
 
-    def where(open_index: opening.OpenIndex) -> str:
-        path: str = (
-            open_index(brain, location.PORTFOLIO).conn.execute("PRAGMA database_list").fetchone()[2]
+    Refused when the cache cannot hold it: the answers then come from a temporary index,
+    gone when the command ends, and a path to nothing would only mislead.
+    """
+    cached, fault = opening.healed(lambda open_index: open_index(root, role).cached, progress)
+    path = location.index_path(root, role)
+    if not cached:
+        raise MemError(
+            f"The index cannot be kept at {path}: {_not_kept_reason(fault)}."
+            " Every read answers from a temporary index instead."
         )
-        return path
+    return path
 
-    return opening.answer(where, progress)
+
+def portfolio_path(brain: str, progress: portfolio.Progress | None = None) -> str:
+    return cached_path(brain, location.PORTFOLIO, progress)
+
+
+def _cache_faults(path: str, cached: bool, fault: str | None) -> list[str]:
+    """What `index check` reports of the cache itself, before the differences."""
+    if not cached:
+        return [
+            f"index: not kept at {path} ({_not_kept_reason(fault)}); this check, like every"
+            " read, used a temporary index"
+        ]
+    if fault is not None:
+        return [f"index: damaged ({fault}); it was discarded and rebuilt"]
+    return []
+
+
+def _not_kept_reason(fault: str | None) -> str:
+    """Why a read had to use a temporary index: the error the cache gave twice, or (when
+    there was none) a cache directory that cannot be written at all."""
+    if fault is not None:
+        return fault
+    return f"{location.cache_dir()} cannot be written"
 
 
 def check_integrity(conn: connection.Connection) -> None:

@@ -25,33 +25,54 @@ PROJECT_SOURCES = [SourceSpec(*source) for source in layout.sources(layout.PROJE
 BRAIN_SOURCES = [SourceSpec(*source) for source in layout.sources(layout.BRAIN)]
 SOURCES = {"project": PROJECT_SOURCES, "brain": BRAIN_SOURCES}
 ARCHIVED_JOURNALS = layout.ARCHIVE_DIR
+# The kind of an archive of a store other than the journal: indexed for its stat data and
+# bytes alone, which say what the live store no longer counts (deviation D14).
+ARCHIVE_KIND = "archive"
 
 
-def archived_journal_specs(root: str) -> list[SourceSpec]:
-    """Journals moved by `mem archive journal`, oldest name first; recall reads them on request."""
-    names = [
-        name
-        for name in index_sources.listing(os.path.join(root, ARCHIVED_JOURNALS))
-        if name.startswith("journal-") and name.endswith(".ndjson")
-    ]
-    return [
-        SourceSpec(layout.ARCHIVE_RANK_BASE + position, f"{ARCHIVED_JOURNALS}/{name}", "journal")
-        for position, name in enumerate(names)
-    ]
+def archive_specs(root: str) -> list[SourceSpec]:
+    """The archives `mem archive` made, oldest name first within each store. Archived
+    journals are recalled on request; the others only tell the live store what it lost."""
+    specs = []
+    positions: dict[str, int] = {}
+    for name in index_sources.listing(os.path.join(root, ARCHIVED_JOURNALS)):
+        store = layout.archived_store(name)
+        if store is None:
+            continue
+        position = positions.get(store, 0)
+        positions[store] = position + 1
+        kind = "journal" if store == "journal" else ARCHIVE_KIND
+        specs.append(
+            SourceSpec(layout.ARCHIVE_RANK_BASE + position, f"{ARCHIVED_JOURNALS}/{name}", kind)
+        )
+    return specs
 
 
 def specs_for(root: str, role: str) -> list[SourceSpec]:
     """The sources a project's or a brain's index mirrors."""
     if role == "project":
-        return SOURCES[role] + archived_journal_specs(root)
+        return SOURCES[role] + archive_specs(root)
     return SOURCES[role]
 
 
 # Stores other than notes and the journal: loaded into tables of their own (with file_id
 # in schema.sql and tables.FILE_TABLES), never into records.
 STORE_KINDS = frozenset(
-    {"evidence", "lifecycle", "outcomes", "pattern-scores", "promotions", "registry"}
+    {"evidence", "lifecycle", "outcomes", "pattern-scores", "promotions", "registry", ARCHIVE_KIND}
 )
+LIVE_STORES = {relative: name for name, relative in layout.ARCHIVABLE.items()}
+
+
+def store_group(relative: str) -> str | None:
+    """The archivable store (its name) a source belongs to, live or archived; None for others."""
+    found = LIVE_STORES.get(relative)
+    if found is None and relative.startswith(ARCHIVED_JOURNALS + "/"):
+        found = layout.archived_store(relative.rpartition("/")[2])
+    return found
+
+
+def is_archive(relative: str) -> bool:
+    return relative.startswith(ARCHIVED_JOURNALS + "/")
 
 
 class Plan:
@@ -75,7 +96,41 @@ def plan(present: list[SourceStat], indexed: dict[str, FileRow]) -> Plan:
         if row is None or not _trusted(source, row):
             check.append(source)
     wanted = {source.spec.relative for source in present}
-    return Plan(check, sorted(path for path in indexed if path not in wanted))
+    removed = sorted(path for path in indexed if path not in wanted)
+    if check or removed:
+        check = _with_archives(present, check, removed)
+    return Plan(check, removed)
+
+
+def _with_archives(
+    present: list[SourceStat], check: list[SourceStat], removed: list[str]
+) -> list[SourceStat]:
+    """A store is read with its archives (deviation D14): when one of a store's archives is
+    to be looked at, so are the store and its other archives, and a store other than the
+    journal that has archives is looked at with them (its rows leave out their lines). The
+    journal's records drop the lines of its archives in SQL, from the indexed ones."""
+    touched: set[str] = set()
+    for relative in [source.spec.relative for source in check] + removed:
+        group = store_group(relative)
+        if group is not None and (group != "journal" or is_archive(relative)):
+            touched.add(group)
+    if not touched:
+        return check
+    archived = {store_group(s.spec.relative) for s in present if is_archive(s.spec.relative)}
+    archived.update(store_group(relative) for relative in removed if is_archive(relative))
+    pulled = touched & archived
+    if not pulled:
+        return check
+    taken = {source.spec.relative for source in check}
+    extra = [
+        source
+        for source in present
+        if source.spec.relative not in taken and store_group(source.spec.relative) in pulled
+    ]
+    if not extra:
+        return check
+    order = {id(source): position for position, source in enumerate(present)}
+    return sorted(check + extra, key=lambda source: order[id(source)])
 
 
 def _trusted(source: SourceStat, row: FileRow) -> bool:

@@ -18,10 +18,10 @@ def _object(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def evidence_rows(data: bytes) -> Rows:
-    """Rows of the `evidence` index table."""
+def evidence_rows(data: bytes, archived: frozenset[str] = frozenset()) -> Rows:
+    """Rows of the `evidence` index table (but lines its archives hold: D14)."""
     rows: Rows = []
-    for number, record in json_lines(data):
+    for number, record in json_lines(data, archived):
         ref = _object(record.get("memory"))
         source = _object(record.get("source"))
         size = source.get("size")
@@ -47,10 +47,10 @@ def evidence_rows(data: bytes) -> Rows:
     return rows
 
 
-def lifecycle_rows(data: bytes) -> Rows:
-    """Rows of the `lifecycle` index table."""
+def lifecycle_rows(data: bytes, archived: frozenset[str] = frozenset()) -> Rows:
+    """Rows of the `lifecycle` index table (but lines its archives hold: D14)."""
     rows: Rows = []
-    for number, event in json_lines(data):
+    for number, event in json_lines(data, archived):
         ref = _object(event.get("memory"))
         successor = _object(event.get("with"))
         rows.append(

@@ -43,7 +43,7 @@ FAULTS = (sqlite3.Error, OSError, UnicodeDecodeError)
 class Opened:
     """An index in step with its root's files, readable until `answer` returns."""
 
-    __slots__ = ("conn", "changes", "files")
+    __slots__ = ("conn", "changes", "files", "cached")
 
     def __init__(
         self,
@@ -54,6 +54,8 @@ class Opened:
         self.conn = conn
         self.changes = changes  # what bringing it in step did (None: nothing was needed)
         self.files = files  # a project's or brain's files rows; {} for a portfolio
+        # False: the cache could not hold it, so this is a temporary index, gone after `use`.
+        self.cached = True
 
 
 def answer(use: Callable[[OpenIndex], Answer], progress: Progress | None = None) -> Answer:
@@ -115,6 +117,7 @@ def _attempt(
             kept = connection.take_kept(path) if cached else None
             found = project_index(root, role, path, kept)
             held.append((path, found.conn, cached))
+        found.cached = cached
         found.conn.execute("BEGIN")
         return found
 

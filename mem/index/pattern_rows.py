@@ -51,9 +51,12 @@ def score_rows(data: bytes) -> list[tuple[str, dict[str, object]]]:
     return rows
 
 
-def promotion_rows(data: bytes) -> list[tuple[str, dict[str, object]]]:
+def promotion_rows(
+    data: bytes, archived: frozenset[str] = frozenset()
+) -> list[tuple[str, dict[str, object]]]:
+    """Rows of the `promotions` index table (but lines its archives hold: D14)."""
     rows: list[tuple[str, dict[str, object]]] = []
-    for record in parse.parse_journal(data):
+    for record in parse.parse_journal(data, archived=archived):
         fields = record.data
         evidence = fields.get("evidence")
         rows.append(

@@ -165,6 +165,7 @@ def _update(
     # One inserter for every root: its postings are written once, at the end (or whenever
     # it holds too many), not once per project.
     inserter = tables.Inserter(conn)
+    since = inserter.next_id  # the records this update adds have ids from here on
     if stale:
         wanted = project_rows(conn, ids=stale)
     else:
@@ -172,15 +173,20 @@ def _update(
     planned = files = 0
     builder = _builder(inserter, fresh_path, wanted)
     records: tables.Inserter | segments.Builder = inserter if builder is None else builder
+    synced = []
     try:
         for done, row in enumerate(wanted, start=1):
             planned_files = _sync_root(conn, row, records)
             if planned_files is not None:
                 planned += 1
                 files += planned_files
+                synced.append(row.id)
             if progress is not None:
                 progress(done, len(wanted), files)
         records.flush()
+        # Once every record is in (postings too): journal lines an archive holds (D14).
+        for project_id in synced:
+            tables.drop_archived_repeats(conn, project_id, 0 if builder else since)
     finally:
         if builder is not None:
             builder.close()  # the workers still running, after a failure

@@ -37,6 +37,32 @@ def notes_headed(
     return found
 
 
+def notes_by_recency(
+    conn: Connection, file_ids: list[int], limit: int, only: list[int] | None = None
+) -> tuple[int, list[int]]:
+    """(how many notes these files hold, the ids of the newest `limit`), newest first.
+
+    Newest: the later date a heading starts with (YYYY-MM-DD; undated headings last), then
+    the later section of a file, then the file earlier in candidate order: a total order.
+    With `only`, just those records, in that order.
+    """
+    if not file_ids:
+        return 0, []
+    files_list = ",".join(str(int(file_id)) for file_id in file_ids)
+    where = f"r.kind = 'note' AND r.file_id IN ({files_list})"
+    if only is not None:
+        where += f" AND r.id IN ({','.join(str(int(record_id)) for record_id in only)})"
+    (count,) = conn.execute(f"SELECT count(*) FROM records AS r WHERE {where}").fetchone()
+    rows = conn.execute(
+        "SELECT r.id FROM records AS r JOIN files AS f ON f.id = r.file_id"
+        f" WHERE {where} ORDER BY"
+        " CASE WHEN r.ref GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'"
+        " THEN substr(r.ref, 1, 10) ELSE '' END DESC, r.ordinal DESC, f.rank, r.id LIMIT ?",
+        (limit,),
+    ).fetchall()
+    return count, [row[0] for row in rows]
+
+
 def fetch(conn: Connection, ids: list[int]) -> dict[int, StoredRecord]:
     found: dict[int, StoredRecord] = {}
     for start in range(0, len(ids), 500):  # stay far below SQLite's bound-parameter limit

@@ -149,20 +149,31 @@ def event_record(offset: int, line: str) -> RecordRow | None:
     event = parse.event_of(offset, line)
     if event is None:
         return None
-    text = event.text
+    text, ref, agent = event.text, event.ref, event.agent
+    ts = event.data.get("ts")
+    stamp = None if ts is None else parse.to_js_string(ts)
+    if "\\ud" in line or "\\uD" in line:
+        # A lone surrogate escape (valid JSON, a JS string holds it): the index keeps the
+        # record with U+FFFD in its place, as Node prints it; recall's JSON takes the exact
+        # values from the line.
+        text, ref, stamp = (
+            js.well_formed(text),
+            js.well_formed(ref),
+            stamp and js.well_formed(stamp),
+        )
+        agent = agent and js.well_formed(agent)
     counts, length = parse.term_counts(parse.token_bytes(text))
     moment = event.timestamp()
-    ts = event.data.get("ts")
     return RecordRow(
         offset,
         "event",
-        event.ref,
+        ref,
         text,
         length,
         counts,
         digest(line),
-        event.agent,
-        None if ts is None else parse.to_js_string(ts),
+        agent,
+        stamp,
         None if moment is None else moment.ms,
         None if moment is None else int(moment.local),
         line,

@@ -19,7 +19,15 @@ import xxhash
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec, SourceStat
 from mem.index import connection, records, resync, tables
-from mem.index.freshness import STORE_KINDS, Plan, plan, specs_for
+from mem.index.freshness import (
+    ARCHIVE_KIND,
+    STORE_KINDS,
+    Plan,
+    is_archive,
+    plan,
+    specs_for,
+    store_group,
+)
 from mem.index.rows import ONLY_PROJECT, FileRow, file_rows
 
 TYPE_CHECKING = False
@@ -32,27 +40,30 @@ if TYPE_CHECKING:
 TableRows = list[tuple[str, dict[str, object]]]
 
 
-def store_rows(kind: str, data: bytes) -> TableRows:
-    """The table rows of a store's bytes. Each loader is imported only when its store
-    changed: a recall never pays for them."""
+def store_rows(kind: str, data: bytes, archived: frozenset[str] = frozenset()) -> TableRows:
+    """The table rows of a store's bytes, but those of lines its archives hold (`archived`,
+    deviation D14). Each loader is imported only when its store changed: a recall never
+    pays for them."""
+    if kind == ARCHIVE_KIND:
+        return []  # what an archive holds shows in the live store's rows, left out
     if kind in ("evidence", "lifecycle"):
         from mem.index import memory_rows
 
         return (
-            memory_rows.evidence_rows(data)
+            memory_rows.evidence_rows(data, archived)
             if kind == "evidence"
-            else memory_rows.lifecycle_rows(data)
+            else memory_rows.lifecycle_rows(data, archived)
         )
     if kind in ("pattern-scores", "promotions"):
         from mem.index import pattern_rows
 
         if kind == "pattern-scores":
             return pattern_rows.score_rows(data)
-        return pattern_rows.promotion_rows(data)
+        return pattern_rows.promotion_rows(data, archived)
     if kind == "outcomes":
         from mem.core import receipts
 
-        return receipts.index_rows(data)
+        return receipts.index_rows(data, archived)
     assert kind == "registry", f"no loader for the store kind {kind!r}"
     from mem.core import registry
 
@@ -152,20 +163,22 @@ def apply(
     """
     reads = {} if reads is None else reads
     done = FileChanges(removed=len(work.removed))
+    forced, archived = _archive_changes(work, indexed, reads)
     for path in work.removed:
         tables.delete_file(conn, indexed[path].id)
     shared = inserter is not None
     inserter = inserter or tables.Inserter(conn)
+    since = inserter.next_id if isinstance(inserter, tables.Inserter) else 0
     for source in work.check:
         read = _read(source, reads, keep=False)
         data, hashed = read.data, read.hash
         row = indexed.get(source.spec.relative)
         spec = source.spec
         stat_args = (len(data), source.mtime_ns, source.inode, read.checked_ns)
-        if _same_file_and_bytes(row, source, hashed):
+        if _same_file_and_bytes(row, source, hashed) and spec.relative not in forced:
             tables.touch_file(conn, project_id, spec.relative, hashed, *stat_args, source.ctime_ns)
             continue
-        grew = row is not None and _is_append(spec.kind, row, data)
+        grew = row is not None and spec.relative not in forced and _is_append(spec.kind, row, data)
         stretch, blocks = None, None
         if spec.kind == "notes":
             stretch, blocks = resync.edited_stretch(conn, row, data, hashed)
@@ -203,7 +216,8 @@ def apply(
         if spec.kind in STORE_KINDS:
             if row is not None:
                 tables.clear_file(conn, file_id)
-            tables.insert_table_rows(conn, file_id, store_rows(spec.kind, data))
+            rows = store_rows(spec.kind, data, archived.get(spec.relative, frozenset()))
+            tables.insert_table_rows(conn, file_id, rows)
         elif row is None:
             if isinstance(inserter, tables.Inserter):
                 inserter.insert(file_id, records.records_for(spec.kind, data, 0, spec.relative))
@@ -217,7 +231,51 @@ def apply(
             done.changed += 1
     if not shared:
         inserter.flush()
+        if _journals_touched(work):
+            tables.drop_archived_repeats(conn, project_id, since)
     return done
+
+
+def _journals_touched(work: Plan) -> bool:
+    """Whether a sync may have made a journal line repeat one of an archive (D14)."""
+    return bool(work.removed) or any(source.spec.kind == "journal" for source in work.check)
+
+
+def _archive_changes(
+    work: Plan, indexed: dict[str, FileRow], reads: Reads
+) -> tuple[set[str], dict[str, frozenset[str]]]:
+    """Deviation D14: (the sources to read again in full, though their bytes may be as
+    indexed: the files of a store one of whose archives is new, changed or gone; the lines
+    of its archives each live store other than the journal leaves out).
+
+    freshness.plan puts a store's files in the plan together, so all of them are here."""
+    if not work.removed and not any(is_archive(source.spec.relative) for source in work.check):
+        return set(), {}
+    changed = {store_group(relative) for relative in work.removed if is_archive(relative)}
+    for source in work.check:
+        relative = source.spec.relative
+        if not is_archive(relative):
+            continue
+        if not _same_file_and_bytes(indexed.get(relative), source, _read(source, reads).hash):
+            changed.add(store_group(relative))
+    forced = {
+        source.spec.relative
+        for source in work.check
+        if store_group(source.spec.relative) in changed
+    }
+    archived: dict[str, frozenset[str]] = {}
+    for source in work.check:
+        group = store_group(source.spec.relative)
+        if group is None or group == "journal" or is_archive(source.spec.relative):
+            continue
+        from mem.files import archives  # only a store with archives needs it
+
+        lines: set[str] = set()
+        for other in work.check:
+            if is_archive(other.spec.relative) and store_group(other.spec.relative) == group:
+                lines |= archives.trimmed_lines(_read(other, reads).data)
+        archived[source.spec.relative] = frozenset(lines)
+    return forced, archived
 
 
 def _same_file_and_bytes(row: FileRow | None, source: SourceStat, hashed: str) -> bool:
@@ -446,4 +504,5 @@ def fill(
     with segments.Builder(tables.Inserter(conn), path, workers, sized) as builder:
         done = apply(conn, project_id, Plan(present, []), {}, reads, builder)
         builder.flush()
+    tables.drop_archived_repeats(conn, project_id, 0)
     return done

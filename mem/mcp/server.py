@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,8 +30,10 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from mem import __version__, index
+from mem.core import js
 from mem.errors import MemError
 from mem.mcp import arguments as checks
 from mem.mcp import tools
@@ -52,6 +55,8 @@ class Session:
 
     def __init__(self, default_root: str) -> None:
         self.default_root = default_root
+        # Every tool answers with all of its arguments, whatever the list shows: the default
+        # list leaves some out to stay small, and a client may know them from an older one.
         self.schemas = {tool.name: tool.input_schema() for tool in tools.TOOLS}
 
     def call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
@@ -90,8 +95,22 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
+def _well_formed(value: Any) -> Any:
+    """The value with U+FFFD for each lone surrogate: the SDK's serializer refuses them (the
+    text content keeps the exact escapes, "\\udcff", of the `--json` output)."""
+    if isinstance(value, str):
+        return js.well_formed(value)
+    if isinstance(value, list):
+        return [_well_formed(item) for item in value]
+    if isinstance(value, dict):
+        return {_well_formed(key): _well_formed(item) for key, item in value.items()}
+    return value
+
+
 def _result(name: str, answer: tools.Answer) -> types.CallToolResult:
     value = json.loads(answer.output)
+    if "\\ud" in answer.output or "\\uD" in answer.output:  # a lone surrogate, maybe
+        value = _well_formed(value)
     structured = value if isinstance(value, dict) else {"result": value}
     # A warning the CLI prints on stderr reaches the agent as a second text block.
     warnings = [f"mem {name}: warning: {warning}" for warning in answer.warnings]
@@ -109,28 +128,27 @@ def _error(message: str) -> types.CallToolResult:
     )
 
 
-def _tool_list() -> list[types.Tool]:
+def _tool_list(tool_set: str = "core") -> list[types.Tool]:
     return [
         types.Tool(
             name=tool.name,
             title=tool.title,
             description=tool.description,
-            input_schema=tool.input_schema(),
-            annotations=types.ToolAnnotations(
-                title=tool.title,
+            input_schema=tool.input_schema(every=tool_set == "all"),
+            annotations=types.ToolAnnotations(  # the title is the tool's own, said once
                 read_only_hint=tool.read_only,
                 destructive_hint=tool.destructive,
                 idempotent_hint=tool.idempotent,
                 open_world_hint=False,
             ),
         )
-        for tool in tools.TOOLS
+        for tool in tools.listed(tool_set)
     ]
 
 
-def build(default_root: str) -> Server[Any]:
+def build(default_root: str, tool_set: str = "core") -> Server[Any]:
     session = Session(default_root)
-    listed = _tool_list()
+    listed = _tool_list(tool_set)
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -156,18 +174,89 @@ def build(default_root: str) -> Server[Any]:
     return server
 
 
-def serve(default_root: str) -> None:
+def _claim_stdin() -> Any:
+    """The request lines, read from a private copy of fd 0, which then reads the null device
+    (as the SDK's own claim does: a child a tool starts never reads the protocol stream)."""
+    private = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    return anyio.wrap_file(open(private, encoding="utf-8", errors="replace", newline="\n"))
+
+
+class _CheckedLines:
+    """The request lines the SDK's transport reads, each checked first, so that every request
+    with an id is answered (JSON-RPC 2.0): the SDK drops a line it cannot validate unanswered.
+
+    Not JSON: -32700 (id null). JSON that is no message: -32600, or -32602 for a request
+    whose params do not fit. A lone surrogate (`"a\\ud83d"`, an emoji cut by JSON.stringify),
+    which the SDK cannot handle, is read as U+FFFD, as a byte that is not UTF-8 is.
+    """
+
+    def __init__(self, stdin: Any) -> None:
+        self.stdin = stdin
+        self.replies: Any = None
+
+    def __aiter__(self) -> _CheckedLines:
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            line = await self.stdin.readline()
+            if not line:
+                raise StopAsyncIteration
+            checked = await self._checked(line)
+            if checked is not None:
+                return checked
+
+    async def _checked(self, line: str) -> str | None:
+        if not line.strip():
+            return None
+        try:
+            value = json.loads(line)
+        except ValueError:
+            await self._reply(None, types.PARSE_ERROR, "Parse error")
+            return None
+        if "\\ud" in line or "\\uD" in line:
+            value = _well_formed(value)
+            line = json.dumps(value, ensure_ascii=False)
+        try:
+            types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except ValueError:
+            request_id = value.get("id") if isinstance(value, dict) else None
+            if isinstance(value, dict) and "id" not in value and "method" in value:
+                return None  # a notification gets no answer, even a malformed one
+            if isinstance(request_id, bool) or not isinstance(request_id, int | str):
+                request_id = None
+            if isinstance(value, dict) and isinstance(value.get("method"), str):
+                await self._reply(request_id, types.INVALID_PARAMS, "Invalid params")
+            else:
+                await self._reply(request_id, types.INVALID_REQUEST, "Invalid request")
+            return None
+        return line
+
+    async def _reply(self, request_id: int | str | None, code: int, message: str) -> None:
+        error = types.JSONRPCError(
+            jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message)
+        )
+        await self.replies.send(SessionMessage(error))
+
+
+def serve(default_root: str, tool_set: str = "core") -> None:
     """Serve on stdin/stdout until the client closes the stream."""
     index.keep_open(KEPT_INDEXES)
-    server = build(default_root)
+    server = build(default_root, tool_set)
     # What exists now (modules, the SDK's models and schemas, the tool table) lives as long
     # as the process: frozen, the collector never walks it again (an older generation's
     # collection over it paused a call by over 100 ms).
     gc.collect()
     gc.freeze()
 
+    lines = _CheckedLines(_claim_stdin())
+
     async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
+            lines.replies = write_stream
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     try:

@@ -17,6 +17,7 @@ from mem.commands import (
     audit,
     context,
     evidence,
+    note,
     observe,
     outcomes,
     patterns,
@@ -29,7 +30,7 @@ from mem.commands import (
 )
 from mem.core import js
 from mem.files import safe_paths
-from mem.render import memory_views, report
+from mem.render import injection_views, memory_views, report
 
 Arguments = dict[str, Any]
 
@@ -49,21 +50,25 @@ class Tool(NamedTuple):
     destructive: bool
     idempotent: bool
     run: Callable[[str, Arguments], Answer]  # (project root, arguments) -> what it answers
+    # "core": listed by default; "admin" and "nexus" only with `mem mcp --tools all` (every
+    # tool still answers a call, so a client's older list keeps working).
+    tier: str = "core"
+    # The arguments the default list shows (None: all); `--tools all` lists every one.
+    core_properties: tuple[str, ...] | None = None
 
-    def input_schema(self) -> dict[str, Any]:
+    def input_schema(self, every: bool = True) -> dict[str, Any]:
+        shown = self.properties
+        if not every and self.core_properties is not None:
+            shown = {name: self.properties[name] for name in self.core_properties}
         return {
             "type": "object",
-            "properties": {**self.properties, "directory": DIRECTORY},
+            "properties": {**shown, "directory": DIRECTORY},
             "required": list(self.required),
             "additionalProperties": False,
         }
 
 
-DIRECTORY = {
-    "type": "string",
-    "description": "Project directory for this call (absolute, or relative to the server's"
-    " directory, `mem mcp -d`); default: the server's directory.",
-}
+DIRECTORY = {"type": "string", "description": "Project directory (default: the server's)."}
 MEMORY_ID = {"type": "string", "description": "Full memory id (mem_ + 20 hex)."}
 REASON = {"type": "string", "description": "Why (1 to 2000 characters)."}
 CHECKOUT_ROOT = {
@@ -111,7 +116,7 @@ def _recall(root: str, arguments: Arguments) -> Answer:
         scope=arguments.get("scope", "project"),
         portfolio=arguments.get("portfolio"),
         limit=_option(arguments.get("limit")),
-        ranking=arguments.get("ranking", "lexical"),
+        ranking=arguments.get("ranking") or recall.default_ranking(),
         context_scope=arguments.get("context_scope"),
         include_archive=arguments.get("include_archive", False),
         with_evidence=arguments.get("with_evidence", False),
@@ -216,6 +221,18 @@ def _retract(root: str, arguments: Arguments) -> Answer:
     return Answer(memory_views.lifecycle_outcome("retract", outcome, as_json=True))
 
 
+def _note_add(root: str, arguments: Arguments) -> Answer:
+    result = note.add(
+        root,
+        arguments["kind"],
+        arguments["title"],
+        arguments.get("body"),
+        clock.now_iso(),
+        _allowed(arguments),
+    )
+    return Answer(injection_views.note_added(result, as_json=True))
+
+
 def _status(root: str, arguments: Arguments) -> Answer:
     return Answer(report.status(status.status(root), as_json=True))
 
@@ -228,141 +245,53 @@ ALLOW_SECRET = {
 }
 
 
+# Descriptions are short on purpose: every session pays for the whole tools/list (at most
+# 4,000 characters by default, tests/test_mcp_tool_list_size.py); the CLI's --help has the rest.
 TOOLS = [
     Tool(
         "recall",
         "Recall memory",
-        "Ranked notes (decisions, lessons, patterns) and journal events for a query: the"
-        " result of `mem recall --json`. Call it at session start with the words of the task,"
-        " and before deciding anything the project may have decided before.",
+        "Ranked decisions, lessons, patterns and journal events for a query (`mem recall`).",
         {
-            "query": {"type": "string", "description": "The words to look for."},
-            "scope": {
-                "type": "string",
-                "description": "project, or portfolio (adds the linked brain's notes).",
-            },
-            "portfolio": {
-                "type": "string",
-                "description": "Portfolio brain folder (default: the linked brain).",
-            },
-            "limit": {"type": "integer", "description": "Results to keep, 1 to 1000 (default 8)."},
+            "query": {"type": "string", "description": "Words to look for."},
+            "scope": {"type": "string", "description": "project, or portfolio (+ brain)."},
+            "portfolio": {"type": "string", "description": "Portfolio brain folder."},
+            "limit": {"type": "integer", "description": "1 to 1000 (default 8)."},
             "ranking": {
                 "type": "string",
-                "enum": ["lexical", "evidence"],
-                "description": "evidence boosts notes backed by accepted Nexus work.",
+                "enum": ["lexical", "evidence", "bm25"],
+                "description": (
+                    "evidence boosts notes backed by accepted Nexus work; bm25 finds words of"
+                    " every script, parts of identifiers and stems (default $MEM_RANKING,"
+                    " else lexical)."
+                ),
             },
             "context_scope": {
                 "type": "string",
                 "description": "With ranking evidence: comma-separated project paths.",
             },
-            "include_archive": {"type": "boolean", "description": "Also search archived journals."},
+            "include_archive": {"type": "boolean", "description": "Also archived journals."},
             "with_evidence": {
                 "type": "boolean",
                 "description": "Add each note's lifecycle and audit status.",
             },
             "include_retired": {
                 "type": "boolean",
-                "description": "Also list superseded and retracted notes, with their status.",
+                "description": "Also superseded and retracted notes.",
             },
-            "explain": {
-                "type": "boolean",
-                "description": "Add every part of each result's score under `explain`.",
-            },
+            "explain": {"type": "boolean", "description": "Every part of each score."},
         },
         ("query",),
         read_only=True,
         destructive=False,
         idempotent=True,
         run=_recall,
-    ),
-    Tool(
-        "write",
-        "Write a journal event",
-        "Append one event (what an agent did, and how it went) to"
-        f" {layout.BMAD_MEMORY}/journal.ndjson: `mem write --json`.",
-        {
-            "agent": {"type": "string", "description": "The agent that acted (required)."},
-            "cli": {"type": "string", "description": "The coding CLI (claude-code, codex-cli...)."},
-            "model": {"type": "string", "description": "The model id."},
-            "task": {"type": "string", "description": "What was attempted."},
-            "outcome": {
-                "type": "string",
-                "enum": ["success", "failure", "partial", "abandoned"],
-                "description": "How it went.",
-            },
-            **SIGNALS,
-            "allow_secret": ALLOW_SECRET,
-        },
-        ("agent",),
-        read_only=False,
-        destructive=False,
-        idempotent=False,
-        run=_write,
-    ),
-    Tool(
-        "reinforce",
-        "Reinforce a pattern",
-        "Fold reward signals into a pattern's score (Elo and Beta) in"
-        f" {layout.BMAD_MEMORY}/pattern-scores.json: `mem reinforce --json`. Proposes, never"
-        " applies, a promotion once the mean reaches 0.7 over 3 updates.",
-        {
-            "pattern": {"type": "string", "description": "The pattern's heading in patterns.md."},
-            **SIGNALS,
-            "evidence": {
-                "type": "string",
-                "description": "Comma-separated journal event ids backing the reinforcement.",
-            },
-            "allow_secret": ALLOW_SECRET,
-        },
-        ("pattern",),
-        read_only=False,
-        destructive=True,  # the stored score is replaced by the folded one
-        idempotent=False,
-        run=_reinforce,
-    ),
-    Tool(
-        "patterns",
-        "List scored patterns",
-        "Every scored pattern, best first: `mem patterns --json`.",
-        {},
-        (),
-        read_only=True,
-        destructive=False,
-        idempotent=True,
-        run=_patterns,
-    ),
-    Tool(
-        "observe",
-        "Observe an accepted outcome",
-        "Record that accepted, verified Nexus work supports a memory section (an outcome"
-        f" receipt in {layout.BMAD_MEMORY}/outcomes.ndjson): `mem observe --json`.",
-        {
-            "input": {"type": "string", "description": "Project-relative JSON observation file."},
-            "allow_secret": ALLOW_SECRET,
-        },
-        ("input",),
-        read_only=False,
-        destructive=False,
-        idempotent=False,
-        run=_observe,
-    ),
-    Tool(
-        "outcomes",
-        "List outcome receipts",
-        "Every outcome receipt with its eligibility, recomputed from the files:"
-        " `mem outcomes --json`.",
-        {},
-        (),
-        read_only=True,
-        destructive=False,
-        idempotent=True,
-        run=_outcomes,
+        core_properties=("query", "scope", "limit", "include_retired"),
     ),
     Tool(
         "context",
         "Project memory context",
-        "What an agent needs at session start: context.md, the latest handoff, the linked"
-        " brain, recent commits and every memory with its status: `mem context --json`.",
+        "Session start: context.md, latest handoff, brain, commits, every memory's status.",
         {
             "with_evidence": {
                 "type": "boolean",
@@ -374,6 +303,117 @@ TOOLS = [
         destructive=False,
         idempotent=True,
         run=_context,
+        core_properties=(),
+    ),
+    Tool(
+        "write",
+        "Write a journal event",
+        "Append what an agent did, and how it went, to the journal.",
+        {
+            "agent": {"type": "string", "description": "The agent that acted."},
+            "cli": {"type": "string", "description": "The coding CLI."},
+            "model": {"type": "string", "description": "The model id."},
+            "task": {"type": "string", "description": "What was attempted."},
+            "outcome": {
+                "type": "string",
+                "enum": ["success", "failure", "partial", "abandoned"],
+            },
+            **SIGNALS,
+            "allow_secret": ALLOW_SECRET,
+        },
+        ("agent",),
+        read_only=False,
+        destructive=False,
+        idempotent=False,
+        run=_write,
+        core_properties=("agent", "cli", "model", "task", "outcome"),
+    ),
+    Tool(
+        "note_add",
+        "Add a decision, lesson or pattern",
+        "Append a dated, well-formed ### section to the kind's notes file.",
+        {
+            "kind": {"type": "string", "enum": ["decision", "lesson", "pattern"]},
+            "title": {"type": "string", "description": "One line, at most 200."},
+            "body": {"type": "string", "description": "Markdown, no headings (default: fields)."},
+            "allow_secret": ALLOW_SECRET,
+        },
+        ("kind", "title"),
+        read_only=False,
+        destructive=False,
+        idempotent=False,
+        run=_note_add,
+        core_properties=("kind", "title", "body"),
+    ),
+    Tool(
+        "supersede",
+        "Supersede a memory",
+        "Record that another memory replaces this one.",
+        {
+            "memory_id": MEMORY_ID,
+            "with": {**MEMORY_ID, "description": "Id of the memory that replaces it."},
+            "reason": REASON,
+            "allow_secret": ALLOW_SECRET,
+        },
+        ("memory_id", "with", "reason"),
+        read_only=False,
+        destructive=False,  # an appended event; the memory itself stays
+        idempotent=True,
+        run=_supersede,
+        core_properties=("memory_id", "with", "reason"),
+    ),
+    Tool(
+        "retract",
+        "Retract a memory",
+        "Record that a memory's current revision is withdrawn.",
+        {"memory_id": MEMORY_ID, "reason": REASON, "allow_secret": ALLOW_SECRET},
+        ("memory_id", "reason"),
+        read_only=False,
+        destructive=False,
+        idempotent=True,
+        run=_retract,
+        core_properties=("memory_id", "reason"),
+    ),
+    Tool(
+        "reinforce",
+        "Reinforce a pattern",
+        "Fold reward signals into a pattern's score (`mem reinforce`).",
+        {
+            "pattern": {"type": "string", "description": "The pattern's heading."},
+            **SIGNALS,
+            "evidence": {"type": "string", "description": "Comma-separated journal event ids."},
+            "allow_secret": ALLOW_SECRET,
+        },
+        ("pattern",),
+        read_only=False,
+        destructive=True,  # the stored score is replaced by the folded one
+        idempotent=False,
+        run=_reinforce,
+        tier="admin",
+    ),
+    Tool(
+        "patterns",
+        "List scored patterns",
+        "Every scored pattern, best first: `mem patterns --json`.",
+        {},
+        (),
+        read_only=True,
+        destructive=False,
+        idempotent=True,
+        run=_patterns,
+        tier="admin",
+    ),
+    Tool(
+        "status",
+        "Memory status",
+        "Health of memory, stores, writer lock and index: `mem status --json`.",
+        {},
+        (),
+        read_only=True,
+        destructive=False,
+        idempotent=True,
+        run=_status,
+        tier="admin",
     ),
     Tool(
         "audit",
@@ -392,6 +432,7 @@ TOOLS = [
         destructive=False,
         idempotent=True,
         run=_audit,
+        tier="admin",
     ),
     Tool(
         "evidence_add",
@@ -413,6 +454,7 @@ TOOLS = [
         destructive=False,
         idempotent=True,
         run=_evidence_add,
+        tier="admin",
     ),
     Tool(
         "evidence_list",
@@ -425,46 +467,44 @@ TOOLS = [
         destructive=False,
         idempotent=True,
         run=_evidence_list,
+        tier="admin",
     ),
     Tool(
-        "supersede",
-        "Supersede a memory",
-        "Record that a memory's current revision is replaced by another memory (a lifecycle"
-        " event; the Markdown is never touched): `mem supersede --json`.",
+        "observe",
+        "Observe an accepted outcome",
+        "Record that accepted, verified Nexus work supports a memory section (an outcome"
+        f" receipt in {layout.BMAD_MEMORY}/outcomes.ndjson): `mem observe --json`.",
         {
-            "memory_id": MEMORY_ID,
-            "with": {**MEMORY_ID, "description": "Full id of the memory that replaces it."},
-            "reason": REASON,
+            "input": {"type": "string", "description": "Project-relative JSON observation file."},
             "allow_secret": ALLOW_SECRET,
         },
-        ("memory_id", "with", "reason"),
-        read_only=False,
-        destructive=False,  # an appended event; the memory itself stays
-        idempotent=True,
-        run=_supersede,
-    ),
-    Tool(
-        "retract",
-        "Retract a memory",
-        "Record that a memory's current revision is withdrawn (a lifecycle event; the Markdown"
-        " is never touched): `mem retract --json`.",
-        {"memory_id": MEMORY_ID, "reason": REASON, "allow_secret": ALLOW_SECRET},
-        ("memory_id", "reason"),
+        ("input",),
         read_only=False,
         destructive=False,
-        idempotent=True,
-        run=_retract,
+        idempotent=False,
+        run=_observe,
+        tier="nexus",
     ),
     Tool(
-        "status",
-        "Memory status",
-        "Health of memory, stores, writer lock and index: `mem status --json`.",
+        "outcomes",
+        "List outcome receipts",
+        "Every outcome receipt with its eligibility, recomputed from the files:"
+        " `mem outcomes --json`.",
         {},
         (),
         read_only=True,
         destructive=False,
         idempotent=True,
-        run=_status,
+        run=_outcomes,
+        tier="nexus",
     ),
 ]
+TOOL_SETS = ("core", "all")
+
+
+def listed(tool_set: str) -> list[Tool]:
+    """The tools `tools/list` shows: the core ones, or every one with `--tools all`."""
+    return [tool for tool in TOOLS if tool_set == "all" or tool.tier == "core"]
+
+
 BY_NAME = {tool.name: tool for tool in TOOLS}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from mem import layout
-from mem.core import js
+from mem.core import js, markdown
 from mem.render import secret_report
 
 STATUS_ICONS = {"active": "●", "paused": "◐", "archived": "○", "unknown": "?"}
@@ -36,6 +36,7 @@ def init(result: dict[str, Any], *, as_json: bool) -> str:
     if result["indexed"]:
         lines.append(f"  indexed  {result['indexed']}")
     lines += [f"  added    .gitattributes: {line}" for line in result["gitattributes"]]
+    lines += [f"  added    .gitignore: {line}" for line in result["gitignore"]]
     return _lines(lines)
 
 
@@ -46,6 +47,15 @@ AGENTS_ACTIONS = {
     "removed": "removed   the block from {path}",
     "deleted": "deleted   {path} (it held nothing but the block)",
     "absent": "absent    {path} has no block",
+    "covered": "covered   {path} (it already brings AGENTS.md in)",
+}
+SETTINGS_ACTIONS = {
+    "created": "created   {path} (mem's hooks for {host})",
+    "updated": "updated   {path} (mem's hooks for {host} merged in)",
+    "unchanged": "current   {path} (mem's hooks for {host} already in place)",
+    "removed": "removed   mem's hooks from {path}",
+    "deleted": "deleted   {path} (it held nothing but mem's hooks)",
+    "absent": "absent    {path} has no mem hooks",
 }
 
 
@@ -53,9 +63,15 @@ def agents(result: dict[str, Any], *, as_json: bool) -> str:
     if as_json:
         return _json(result)
     lines = [f"mem init: agent instructions in {result['root']}"]
-    lines += [
-        "  " + AGENTS_ACTIONS[item["action"]].format(path=item["path"]) for item in result["files"]
-    ]
+    for item in result["files"]:
+        line = "  " + AGENTS_ACTIONS[item["action"]].format(path=item["path"])
+        if item.get("imports") and item["action"] in ("created", "updated"):
+            line = line.replace("with the memory protocol block", "importing AGENTS.md")
+            line = line.replace("memory protocol block written", "import of AGENTS.md written")
+        lines.append(line)
+    for item in result.get("settings", []):
+        lines.append("  " + SETTINGS_ACTIONS[item["action"]].format(**item))
+        lines += [f"  warning: {warning}" for warning in item["warnings"]]
     return _lines(lines)
 
 
@@ -127,6 +143,8 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
     )
     if cache["state"] == "damaged":
         lines.append("  the next recall rebuilds it")
+    elif cache["state"] == "unwritable":
+        lines.append("  the cache directory cannot be written: every read uses a temporary index")
     lines.append(secret_report.status_line(result["secrets"]))
     return _lines(lines)
 
@@ -199,18 +217,20 @@ def consolidate(result: dict[str, Any], *, as_json: bool) -> str:
         if finding["kind"] == "duplicate":
             lines.append(f"  {finding['id']}  duplicate ({finding['basis']})")
             lines += [
-                f"      {entry['location']} § {entry['heading']}" for entry in finding["entries"]
+                f"      {markdown.inline(entry['location'])} § {markdown.inline(entry['heading'])}"
+                for entry in finding["entries"]
             ]
         elif finding["kind"] == "stale-decision":
             memory = finding["memory"]
             lines.append(
-                f"  {finding['id']}  stale decision, {finding['ageDays']} days: {memory['heading']}"
+                f"  {finding['id']}  stale decision, {finding['ageDays']} days:"
+                f" {markdown.inline(memory['heading'])}"
             )
-            lines.append(f"      {memory['location']} ({memory['id']})")
+            lines.append(f"      {markdown.inline(memory['location'])} ({memory['id']})")
         else:
             memory = finding["memory"]
             lines.append(
-                f"  {finding['id']}  promotion candidate: {memory['heading']}"
+                f"  {finding['id']}  promotion candidate: {markdown.inline(memory['heading'])}"
                 f" (also in {len(finding['projects'])} other project(s))"
             )
         lines.append(f"      proposal: {finding['proposal']}")
@@ -280,6 +300,18 @@ def index_path(result: dict[str, Any], *, as_json: bool) -> str:
     return _json(result) if as_json else result["path"] + "\n"
 
 
+def cache_dir(result: dict[str, Any], *, as_json: bool) -> str:
+    return _json(result) if as_json else result["directory"] + "\n"
+
+
+def cache_clean(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
+    count = len(result["removed"])
+    size = result["bytes"]
+    return f"mem cache clean: removed {count} file(s), {size} bytes, from {result['directory']}\n"
+
+
 def _index_size(result: dict[str, Any]) -> str:
     return f"{result['files']} file(s), {result['entries']} entries ({result['path']})"
 
@@ -289,6 +321,11 @@ def index_check(result: dict[str, Any], *, as_json: bool) -> str:
         return _json(result)
     if result["ok"]:
         lines = [f"mem index check: ok, {_index_size(result)}"]
+    elif not result["cached"]:
+        # Nothing in the cache to compare: saying it differs, or was rebuilt, would mislead.
+        lines = ["mem index check: the cache cannot hold the index"]
+        lines += [f"  {difference}" for difference in result["differences"]]
+        lines.append("  Once the cache can be written, the next read builds it there.")
     else:
         count = result["differenceCount"]
         lines = [f"mem index check: the index differs from a fresh build ({count} difference(s))"]
@@ -298,7 +335,8 @@ def index_check(result: dict[str, Any], *, as_json: bool) -> str:
 
 
 def _store_finding_lines(result: dict[str, Any]) -> list[str]:
-    """What readers skip in the stores, and record ids that different lines share (D11)."""
+    """What readers skip in the stores, record ids that different lines share (D11), and
+    stores an archive left (D14)."""
     lines = [
         f"  {_store(found)}:{found['line']}: skipped by readers ({found['reason']})"
         for found in result["damagedLines"]
@@ -306,6 +344,18 @@ def _store_finding_lines(result: dict[str, Any]) -> list[str]:
     for found in result["sharedIds"]:
         numbers = ", ".join(str(number) for number in found["lines"])
         lines.append(f"  {_store(found)}: id {found['id']} on different lines {numbers}")
+    # Deviation D14: what an interrupted archive or a merge left.
+    for found in result["interruptedArchives"]:
+        lines.append(
+            f"  {_store(found)}: still the same file as {found['archive']} (an interrupted"
+            f" `mem archive`); its lines count there only. The next write, or"
+            f" `mem archive {found['store']} --approve`, finishes the move."
+        )
+    for found in result["archivedLines"]:
+        lines.append(
+            f"  {_store(found)}: {found['lines']} line(s) also in its archives (a merge can"
+            " bring them back): counted there only"
+        )
     return lines
 
 

@@ -21,6 +21,10 @@ def audit(result: dict[str, Any], *, as_json: bool) -> str:
         f"{item['file']}:{item['line']}:{item['column']}: {item['kind']} ({item['label']})"
         for item in result["findings"]
     ]
+    lines += [
+        f"{item['file']}:{item['line']}:{item['column']}: {item['kind']} ({item['label']})"
+        for item in result["examples"]
+    ]
     lines += [f"skipped {item['file']}: {item['reason']}" for item in result["skipped"]]
     lines += [
         f"missing project {path} (registered in the brain)" for path in result["missingProjects"]
@@ -34,6 +38,15 @@ def audit(result: dict[str, Any], *, as_json: bool) -> str:
         )
     else:
         lines.append(f"No possible secret in {scanned}.")
+    if result["examples"]:
+        count = len(result["examples"])
+        shown = _plural(
+            count, "documentation example or placeholder", "documentation examples or placeholders"
+        )
+        lines.append(
+            f"Also listed: {shown} of a secret's format (example-KIND), not counted:"
+            f" {'it is not a secret' if count == 1 else 'they are not secrets'}."
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -1,6 +1,6 @@
 """`mem mcp` reads request lines on the SDK's own stdio transport: a line far longer than a
-pipe's buffer is answered, a line that is not a JSON-RPC message is passed over and the
-requests after it are answered, and bytes that are not UTF-8 are read as replacement
+pipe's buffer is answered, a line that is not a JSON-RPC message is answered with an error and
+the requests after it are answered, and bytes that are not UTF-8 are read as replacement
 characters rather than refusing the request."""
 
 from __future__ import annotations
@@ -35,17 +35,18 @@ def test_a_request_far_longer_than_a_pipe_buffer_is_answered(project: Path) -> N
     assert short_answer["results"][0]["ref"] == long_answer["results"][0]["ref"]
 
 
-def test_a_line_that_is_not_a_message_is_passed_over(project: Path) -> None:
+def test_a_line_that_is_not_a_message_is_answered_and_passed_over(project: Path) -> None:
     requests = (
         request_lines(INITIALIZE, INITIALIZED)
         + b"this is not JSON\n"
         + b'{"jsonrpc": "2.0", "id": 7}\n'  # JSON, but no message of JSON-RPC
         + request_lines(recall_request(2, "postgres"))
     )
-    output, _ = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 2)
+    output, _ = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 4)
     replies = replies_of(output)
-    assert [reply["id"] for reply in replies] == [1, 2]
-    assert replies[1]["result"]["structuredContent"]["count"] > 0
+    assert [reply["id"] for reply in replies] == [1, None, 7, 2]
+    assert [replies[1]["error"]["code"], replies[2]["error"]["code"]] == [-32700, -32600]
+    assert replies[3]["result"]["structuredContent"]["count"] > 0
 
 
 def test_bytes_that_are_not_utf8_become_replacement_characters(project: Path) -> None:

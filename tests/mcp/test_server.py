@@ -47,6 +47,7 @@ TOOL_NAMES = {
     "supersede",
     "retract",
     "status",
+    "note_add",
 }
 
 
@@ -143,7 +144,12 @@ def test_the_tools_are_listed_with_schemas_and_annotations(project: Path) -> Non
         assert listed["recall"].input_schema["required"] == ["query"]
         assert listed["evidence_add"].input_schema["properties"]["sources"]["type"] == "array"
 
-    with_server(project, body)
+    # Every tool is listed only when asked for (issue 24: the default list stays small).
+    async def main() -> None:
+        async with served(project, "--tools", "all") as client:
+            await body(client)
+
+    anyio.run(main)
 
 
 def test_every_tool_answers_with_its_commands_json(git_project: Path, run_mem: RunMem) -> None:
@@ -230,6 +236,12 @@ def test_every_tool_answers_with_its_commands_json(git_project: Path, run_mem: R
             "retract",
             {"memory_id": RETRY, "reason": "Wrong"},
             ("retract", RETRY, "--reason", "Wrong"),
+            True,
+        ),
+        (
+            "note_add",
+            {"kind": "lesson", "title": "Webhooks retry", "body": "- **Rule**: dedupe"},
+            ("note", "add", "lesson", "--title", "Webhooks retry", "--body", "- **Rule**: dedupe"),
             True,
         ),
         ("status", {}, ("status",), False),

@@ -1,0 +1,292 @@
+"""`mem hook <event> --host <host>`: memory pushed into an agent's context by its host.
+
+A host (Claude Code, Codex, Gemini CLI) runs the hook with its JSON on stdin (`cwd`,
+`session_id`, `source`, `prompt`) and adds what the hook prints to the model's context:
+
+- `session-start`: the brief (mem.domain.brief) within the host's limit;
+- `prompt`: the memories that match the prompt above a threshold, none already injected
+  in the same session, within a small budget; nothing when nothing matches.
+
+The answer is exactly what the host accepts: one JSON object
+`{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`. The hook fails
+open: any problem (no project, a damaged cache, a lock held too long, a bug) prints the
+host's empty answer and exits 0, and the reason goes to the per-machine hook log, never
+into the agent's context. Every injection is recorded (mem.files.machine_state) before
+it is printed; one that cannot be recorded is not made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import time
+
+from mem import clock, layout
+from mem.core import budgets, js
+from mem.domain import brief as briefs
+from mem.errors import MemError
+from mem.files import machine_state
+from mem.render import brief as brief_view
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the hook runs on every prompt: typing is not worth its import there
+    from typing import Any, BinaryIO
+
+HOSTS = ("claude-code", "codex", "gemini")
+EVENTS = ("session-start", "prompt")
+# The event names each host gives its hooks, as its answer must repeat them.
+HOST_EVENTS = {
+    "claude-code": {"session-start": "SessionStart", "prompt": "UserPromptSubmit"},
+    "codex": {"session-start": "SessionStart", "prompt": "UserPromptSubmit"},
+    "gemini": {"session-start": "SessionStart", "prompt": "BeforeAgent"},
+}
+# What a host reads as "nothing to add": Gemini CLI's own examples print {}, and it parses
+# stderr when stdout is empty, so the hook never writes to stderr.
+EMPTY = {"claude-code": "", "codex": "", "gemini": "{}\n"}
+SESSION_BUDGET = 6000  # characters: well under the 10,000 Claude Code and Codex keep
+PROMPT_BUDGET = 1500
+PROMPT_AT_MOST = 8  # memories one prompt can bring
+THRESHOLD = 0.15  # a lexical score below this is a passing mention, not a match
+# Seconds a hook may take before it gives up and answers nothing; below the timeouts
+# `mem init --hooks` writes (30 s and 5 s), so the host never has to kill it.
+DEADLINES = {"session-start": 20.0, "prompt": 4.0}
+INPUT_LIMIT = 16 * 1024 * 1024  # a prompt can hold a pasted file; past this, nothing is injected
+# The hard limits of what a host keeps of one hook's text (beyond it, a preview and a path):
+# Claude Code counts JavaScript string length (UTF-16 units), Codex bytes (2,500 tokens of 4).
+HOST_LIMITS = {"claude-code": ("utf-16 units", 10_000), "codex": ("bytes", 10_000)}
+
+
+class Deadline(Exception):
+    """The hook ran past its deadline."""
+
+
+class Request:
+    """What the host said, and how the hook was configured."""
+
+    __slots__ = ("event", "host", "cwd", "session", "source", "prompt", "budget", "threshold")
+
+    def __init__(
+        self,
+        event: str,
+        host: str,
+        cwd: str,
+        session: str | None,
+        source: str | None,
+        prompt: str | None,
+        budget: int,
+        threshold: float,
+    ) -> None:
+        self.event = event
+        self.host = host
+        self.cwd = cwd
+        self.session = session
+        self.source = source
+        self.prompt = prompt
+        self.budget = budget
+        self.threshold = threshold
+
+
+def run(
+    event: str,
+    host: str,
+    stdin_data: bytes,
+    directory: str | None = None,
+    budget: str | None = None,
+    threshold: str | None = None,
+) -> str:
+    """The host's answer; whatever goes wrong, its empty answer (and a line in the hook log)."""
+    seconds = DEADLINES.get(event, DEADLINES["prompt"])
+    previous = signal.signal(signal.SIGALRM, _expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        now = clock.now_iso()
+        if len(stdin_data) > INPUT_LIMIT:
+            raise MemError(f"the host's input is over {INPUT_LIMIT // (1024 * 1024)} MiB")
+        text = stdin_data.decode("utf-8", errors="replace")
+        request = _request(event, host, text, directory, budget, threshold)
+        return _answer(request, now)
+    except Exception as error:  # noqa: BLE001 - failing open is the contract of a hook
+        _log_problem(host, event, error)
+        return EMPTY.get(host, "")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def read_input(stream: BinaryIO) -> bytes:
+    """The host's input, read no further than one byte past INPUT_LIMIT (enough to refuse it)."""
+    return stream.read(INPUT_LIMIT + 1)
+
+
+def _expired(signum: int, frame: Any) -> None:
+    """The deadline: a lock held by a long build elsewhere must not stall the agent."""
+    raise Deadline("gave up at the deadline (an index build or a lock held elsewhere)")
+
+
+def _request(
+    event: str,
+    host: str,
+    stdin_text: str,
+    directory: str | None,
+    budget: str | None,
+    threshold: str | None,
+) -> Request:
+    if host not in HOSTS:
+        raise MemError(f"--host must be one of {', '.join(HOSTS)}, not {host!r}")
+    if event not in EVENTS:
+        raise MemError(f"the event must be one of {', '.join(EVENTS)}, not {event!r}")
+    try:
+        found = js.parse_json(stdin_text) if stdin_text.strip() else {}
+    except ValueError as error:
+        raise MemError(f"the host's input is not JSON: {error}") from None
+    if not isinstance(found, dict):
+        raise MemError("the host's input is not a JSON object")
+    cwd = (
+        directory
+        or _text_field(found, "cwd")
+        or os.environ.get("CLAUDE_PROJECT_DIR")
+        or os.environ.get("GEMINI_PROJECT_DIR")
+        or os.getcwd()
+    )
+    default = SESSION_BUDGET if event == "session-start" else PROMPT_BUDGET
+    return Request(
+        event,
+        host,
+        cwd,
+        _text_field(found, "session_id"),
+        _text_field(found, "source"),
+        _text_field(found, "prompt"),
+        default if budget is None else budgets.parse_budget(budget),
+        THRESHOLD if threshold is None else _threshold(threshold),
+    )
+
+
+def _threshold(text: str) -> float:
+    value = js.to_number(text)
+    if not (value == value and 0 <= value < float("inf")):
+        raise MemError(f"--threshold must be a number of at least 0, not {text!r}")
+    return value
+
+
+def _text_field(found: dict[str, Any], name: str) -> str | None:
+    value = found.get(name)
+    return value if isinstance(value, str) and value else None
+
+
+def _answer(request: Request, now: str) -> str:
+    root = find_project(request.cwd)
+    if request.event == "session-start":
+        text, memories = _session_brief(root, request)
+    else:
+        text, memories = _prompt_memories(root, request)
+    if not text:
+        return EMPTY[request.host]
+    answer = _wrap(request, text)
+    _record(request, root, now, answer, memories)
+    return answer
+
+
+def find_project(cwd: str) -> str:
+    """The nearest directory at or above cwd that holds project memory."""
+    current = os.path.realpath(cwd)
+    while True:
+        if any(
+            os.path.isdir(os.path.join(current, folder))
+            for folder in (layout.AGENTS_MEMORY, layout.BMAD_MEMORY)
+        ):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            raise MemError(f"no project memory at or above {cwd}")
+        current = parent
+
+
+def _fitted(
+    entries: list[briefs.Entry], total: int, request: Request, kind: str
+) -> tuple[str, list[briefs.Entry]]:
+    """The text within the budget and within the host's own limit, and the entries shown."""
+    listed = [entry.to_json() for entry in entries]
+    budget = request.budget
+    while True:
+        text, count = brief_view.fit(listed, total, budget, as_json=False, kind=kind)
+        over = _over_host_limit(request.host, text)
+        if not over or budget <= budgets.MIN_BUDGET:
+            if over:
+                raise MemError(f"the brief does not fit {request.host}'s limit")
+            return text, entries[:count]
+        budget = max(budgets.MIN_BUDGET, budget * 9 // 10)
+
+
+def _over_host_limit(host: str, text: str) -> bool:
+    if host not in HOST_LIMITS:
+        return False
+    unit, limit = HOST_LIMITS[host]
+    size = js.length(text) if unit == "utf-16 units" else len(text.encode("utf-8"))
+    return size > limit
+
+
+def _session_brief(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
+    if request.session and request.source in ("clear", "compact"):
+        machine_state.forget_session(request.host, request.session)  # its context is gone
+    machine_state.forget_old_sessions()
+    found = briefs.gather(root, request.budget)
+    text, shown = _fitted(found.entries, found.total, request, "brief")
+    return text, [entry for entry in shown if entry.id is not None]
+
+
+def _prompt_memories(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
+    if not request.prompt:
+        return "", []
+    seen = (
+        machine_state.injected_in_session(request.host, request.session)
+        if request.session
+        else set()
+    )
+    entries, _ = briefs.prompt_matches(
+        root, request.prompt, request.threshold, seen, PROMPT_AT_MOST
+    )
+    if not entries:
+        return "", []
+    return _fitted(entries, len(entries), request, "prompt")
+
+
+def _wrap(request: Request, text: str) -> str:
+    name = HOST_EVENTS[request.host][request.event]
+    output = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
+    return js.stringify(output) + "\n"
+
+
+def _record(
+    request: Request, root: str, now: str, answer: str, memories: list[briefs.Entry]
+) -> None:
+    data = answer.encode("utf-8")
+    record = {
+        "ts": now,
+        "kind": "injection",
+        "host": request.host,
+        "session": request.session,
+        "event": request.event,
+        "source": request.source,
+        "project": root,
+        "memories": [{"id": entry.id, "revision": entry.revision} for entry in memories],
+        "bytes": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+    if request.session:
+        keys = [f"{entry.id} {entry.revision}" for entry in memories]
+        machine_state.remember_injected(request.host, request.session, keys)
+    # Last: a record written means the answer goes out (nothing after it can fail).
+    machine_state.append_record(js.stringify(record) + "\n")
+
+
+def _log_problem(host: str, event: str, error: BaseException) -> None:
+    if isinstance(error, MemError | Deadline):
+        reason = str(error)
+    else:
+        import traceback  # a bug: its whole traceback, for whoever reads the log
+
+        reason = "".join(traceback.format_exception(error)).rstrip().replace("\n", "\n    ")
+    # The wall clock, not MEM_NOW: a bad MEM_NOW may be the very problem logged.
+    when = js.iso_from_ms(time.time_ns() // 1_000_000)
+    machine_state.append_hook_problem(f"{when} {host} {event}: {reason}\n")

@@ -1,0 +1,299 @@
+"""The brief: what an agent starting work should read first, as entries in order of value.
+
+In order: the head of `context.md`, the open points of the newest handoff, then the active
+decisions, lessons and patterns, those relevant to the current work first (the branch,
+the paths changed in the work tree and in the last commits, the prompt when there is
+one), then the newest. Retired memories are left out. The entries do not depend on the
+budget: `mem.render.brief` keeps the longest prefix that fits, so a larger budget always
+holds every entry of a smaller one. Same files and git state, same entries: no clock.
+
+Relevance has one seat, `relevance()`: today the contract's lexical recall over the
+memory files (mem.index.topk); a better ranking replaces that one function.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from mem import index, layout
+from mem.core import parse, score
+from mem.core.memory_ids import memory_id, revision_of
+from mem.files import safe_paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Iterable
+    from typing import Any
+
+MEMORY_FILES = layout.MEMORY_FILES
+CONTEXT_HEAD_CHARS = 1200  # the head of context.md, cut at a line
+OPEN_POINTS_CHARS = 1200  # the newest handoff's open points, cut at a line
+SUMMARY_CHARS = 240  # a memory's body in the brief, cut at a word
+PROMPT_CHARS = 20_000  # of a prompt, read for its words
+QUERY_TERMS = 24  # words of the current work (or of a prompt) a ranking is asked for
+RELEVANT_AT_MOST = 50  # memories taken in relevance order; the rest follow by recency
+# The smallest entry the renderer can print; it bounds how many entries one budget can hold.
+SMALLEST_ENTRY = 40
+KINDS = {"decisions.md": "decision", "lessons.md": "lesson", "patterns.md": "pattern"}
+
+# Words that say nothing about the work: English function words, and what every path,
+# branch name and commit holds.
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers him his how i if in into is it its itself
+    just let like me more most my no nor not now of off on once only or other our ours out over
+    own please same she should so some such than that the their them then there these they
+    this those through to too under until up us very was we were what when where which while
+    who whom why will with would you your yours
+    add added adds change changed changes fix fixed fixes feat feature chore wip update
+    updated make made use used new old main master head dev develop branch merge test tests
+    src lib py js ts tsx jsx md txt json yaml yml toml lock cfg ini rs go java rb sh html css
+    index init readme docs doc file files dir
+    """.split()
+)
+OPEN_TITLES = r"open|unfinished|not done|todo|to do|next|pending|question|blocker|remaining|follow"
+
+
+# The hook runs on every prompt within 150 ms, and only the session start reads handoffs:
+# `re` (and the memory model behind the lifecycle store, and git) load when first needed.
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    import re
+
+    return re.compile(OPEN_TITLES, re.IGNORECASE), re.compile(r"(#{1,6})\s+(.*)")
+
+
+class Entry:
+    """One unit of the brief: shown whole or not at all."""
+
+    __slots__ = ("kind", "file", "heading", "text", "id", "revision", "relevance")
+
+    def __init__(
+        self,
+        kind: str,
+        file: str,
+        text: str,
+        heading: str | None = None,
+        id: str | None = None,
+        revision: str | None = None,
+        relevance: float | None = None,
+    ) -> None:
+        self.kind = kind  # context, handoff, decision, lesson or pattern
+        self.file = file
+        self.text = text  # the part's head, or a memory's summary
+        self.heading = heading
+        self.id = id
+        self.revision = revision
+        self.relevance = relevance  # the ranking's score; None: not matched, or not a memory
+
+    def to_json(self) -> dict[str, Any]:
+        if self.id is None:
+            return {"kind": self.kind, "file": self.file, "text": self.text}
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "file": self.file,
+            "heading": self.heading,
+            "summary": self.text,
+            "relevance": self.relevance,
+        }
+
+
+class Brief:
+    """The entries in order of value, and how many there are in all (memories included)."""
+
+    __slots__ = ("entries", "total", "words")
+
+    def __init__(self, entries: list[Entry], total: int, words: list[str]) -> None:
+        self.entries = entries  # at most what the budget could hold; the rest are counted
+        self.total = total
+        self.words = words  # what relevance was judged by
+
+
+def query_words(texts: Iterable[str], limit: int = QUERY_TERMS) -> list[str]:
+    """The distinct content words of these texts, in order: no function words, and each
+    hyphenated or underscored identifier also in its parts."""
+    found: dict[str, None] = {}
+    for text in texts:
+        for token in parse.tokenize(text):
+            for word in (token, *token.replace("_", "-").split("-")):
+                if len(word) > 1 and not word.isdigit() and word not in STOP_WORDS:
+                    found.setdefault(word, None)
+    return list(found)[:limit]
+
+
+def work_words(root: str) -> list[str]:
+    """Words of the current work: the branch name and the paths changed lately (none of
+    the memory's own files)."""
+    from mem.files import worktree  # subprocess costs a prompt's hook 12 ms it never needs
+
+    work = worktree.work_in_progress(root)
+    if work is None:
+        return []
+    paths = [
+        path
+        for path in work.changed
+        if not path.startswith((layout.BMAD_MEMORY + "/", layout.AGENTS_MEMORY + "/"))
+    ]
+    return query_words([work.branch or "", *paths])
+
+
+def relevance(
+    conn: index.Connection, words: list[str], file_ranks: dict[int, int], limit: int
+) -> dict[int, float]:
+    """Record id -> score of the notes that match these words best (at most `limit`), best first.
+
+    The one place the brief and the prompt hook rank memories: the contract's lexical score
+    today. Scores of 0 are never returned.
+    """
+    if not words or not file_ranks:
+        return {}
+    from mem.index import topk
+
+    found = topk.search(conn, words, index.RecallFiles.given(file_ranks), None, limit, _no_offset)
+    top = score.order(found, limit)
+    return {item.id: item.score for item in top if item.score > 0}
+
+
+def _retired(root: str, conn: index.Connection, files: dict[int, index.FileRow]) -> set[int]:
+    from mem.domain import lifecycle_events  # only where something was ever retired
+
+    paths = {file_id: row.path for file_id, row in files.items()}
+    return set(lifecycle_events.retired_in_index(root, conn, paths))
+
+
+def _no_offset(_: float) -> float:
+    return 0.0  # only journal events carry local times; the brief ranks notes alone
+
+
+def summary(text: str, limit: int = SUMMARY_CHARS) -> str:
+    """A memory's body on one line, cut at a word: at most `limit` characters."""
+    body = text.split("\n", 1)[1] if "\n" in text else ""
+    flat = " ".join(body.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut + "…"
+
+
+def head(text: str, limit: int) -> str:
+    """The text's first lines, at most `limit` characters, cut at a line."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    return (cut[: cut.rindex("\n")] if "\n" in cut else cut).rstrip() + "\n…"
+
+
+def open_points(text: str) -> str:
+    """The sections of a handoff about what is still open; its head when it names none."""
+    open_title, markdown_heading = _patterns()
+    kept: list[str] = []
+    level = 0
+    for line in text.split("\n"):
+        heading = markdown_heading.fullmatch(line.strip())
+        if heading:
+            depth = len(heading.group(1))
+            if level and depth <= level:
+                level = 0
+            if not level and open_title.search(heading.group(2)):
+                level = depth
+        if level:
+            kept.append(line)
+    return head("\n".join(kept) if kept else text, OPEN_POINTS_CHARS)
+
+
+def _parts(root: str) -> list[Entry]:
+    entries = []
+    context = safe_paths.read_bounded(root, layout.CONTEXT)
+    if context is not None and context.strip():
+        entries.append(Entry("context", layout.CONTEXT, head(context, CONTEXT_HEAD_CHARS)))
+    names = safe_paths.regular_files_named(root, layout.SESSIONS, ".md")
+    if names:
+        relative = f"{layout.SESSIONS}/{names[-1]}"
+        handoff = safe_paths.read_bounded(root, relative)
+        if handoff is not None and handoff.strip():
+            entries.append(Entry("handoff", relative, open_points(handoff)))
+    return entries
+
+
+def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
+    """The brief's entries in order of value: as many as `budget` characters could hold."""
+    words = query_words([*work_words(root), (prompt or "")[:PROMPT_CHARS]])
+    parts = _parts(root)
+
+    def collect(open_index: index.OpenIndex) -> tuple[list[Entry], int]:
+        project = open_index(root)
+        conn = project.conn
+        files = {row.id: row for path, row in project.files.items() if path in MEMORY_FILES}
+        file_ids = list(files)
+        retired = _retired(root, conn, files) if index.has_lifecycle_events(conn) else set()
+        ranks = {file_id: row.rank for file_id, row in files.items()}
+        scores = relevance(conn, words, ranks, RELEVANT_AT_MOST)
+        relevant = [record_id for record_id in scores if record_id not in retired]
+        # Equal scores: the newer first.
+        _, newest_relevant = index.notes_by_recency(conn, file_ids, len(relevant), relevant)
+        place = {record_id: position for position, record_id in enumerate(newest_relevant)}
+        relevant.sort(key=lambda record_id: (-scores[record_id], place[record_id]))
+        room = max(0, budget // SMALLEST_ENTRY + 1 - len(parts))
+        skipped = set(relevant) | retired
+        count, newest = index.notes_by_recency(conn, file_ids, room + len(skipped))
+        chosen = (relevant + [record_id for record_id in newest if record_id not in skipped])[:room]
+        stored = index.fetch(conn, chosen)
+        entries = []
+        for record_id in chosen:
+            record = stored[record_id]
+            entries.append(_memory_entry(record, scores.get(record_id)))
+        return entries, count - len(retired)
+
+    memories, count = index.answer(collect)
+    entries = parts + memories
+    return Brief(entries, len(parts) + count, words)
+
+
+def _memory_entry(record: index.StoredRecord, relevance: float | None) -> Entry:
+    text = record.text
+    return Entry(
+        KINDS[record.path.rsplit("/", 1)[-1]],
+        record.path,
+        summary(text),
+        record.ref,
+        memory_id(record.path, record.ref),
+        revision_of(text),
+        relevance,
+    )
+
+
+def prompt_matches(
+    root: str, prompt: str, threshold: float, seen: set[str], at_most: int
+) -> tuple[list[Entry], list[str]]:
+    """Memories that match a prompt above `threshold`, best first, none of `seen` (a set of
+    `<id> <revision>`); and the words they were matched on."""
+    words = query_words([prompt[:PROMPT_CHARS]])  # a pasted log says no more past its start
+    if not words:
+        return [], words
+
+    def collect(open_index: index.OpenIndex) -> list[Entry]:
+        project = open_index(root)
+        conn = project.conn
+        files = {row.id: row for path, row in project.files.items() if path in MEMORY_FILES}
+        ranks = {file_id: row.rank for file_id, row in files.items()}
+        scores = relevance(conn, words, ranks, at_most + len(seen))
+        kept = {record_id: value for record_id, value in scores.items() if value > threshold}
+        if kept and index.has_lifecycle_events(conn):
+            for record_id in _retired(root, conn, files):
+                kept.pop(record_id, None)
+        stored = index.fetch(conn, list(kept))
+        entries = []
+        for record_id in kept:  # the ranking's order: score, then candidate order
+            entry = _memory_entry(stored[record_id], kept[record_id])
+            if f"{entry.id} {entry.revision}" not in seen:
+                entries.append(entry)
+        return entries[:at_most]
+
+    return index.answer(collect), words

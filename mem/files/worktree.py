@@ -1,0 +1,81 @@
+"""Running git read-only, and what a work tree is busy with (its branch, its changed paths).
+
+`git` itself is run, never a reimplementation of its formats: no optional locks, no
+prompts, and none of the caller's GIT_DIR-style variables, which would silently point the
+question at another repository. mem.files.gitrepo asks its questions through `git` too.
+This module imports no more than that, since a session-start hook asks it every time.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+# Variables that redirect git away from the directory it is asked about.
+_REDIRECTING = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_PREFIX",
+    "GIT_CEILING_DIRECTORIES",
+)
+
+
+def git(directory: str, *args: str) -> subprocess.CompletedProcess[bytes] | None:
+    """`git -C directory args...`, read-only; None when git cannot be run there at all."""
+    env = {key: value for key, value in os.environ.items() if key not in _REDIRECTING}
+    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
+    try:
+        return subprocess.run(
+            ["git", "-C", directory, *args], env=env, capture_output=True, check=False
+        )
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        return None
+
+
+class WorkInProgress:
+    """What the work tree is busy with: its branch and the paths it touched lately."""
+
+    __slots__ = ("branch", "changed")
+
+    def __init__(self, branch: str | None, changed: tuple[str, ...]) -> None:
+        self.branch = branch
+        self.changed = changed  # working tree first (git's order), then the last commits'
+
+    def __repr__(self) -> str:
+        return f"WorkInProgress(branch={self.branch!r}, changed={self.changed!r})"
+
+
+def work_in_progress(directory: str, commits: int = 5) -> WorkInProgress | None:
+    """The branch, the changed paths of the work tree and of the last commits; None outside git.
+
+    Two git processes: `status` (branch and working-tree changes in one answer) and `log`
+    (the paths of the last commits).
+    """
+    status = git(directory, "status", "--porcelain=v1", "-z", "--branch", "--untracked-files=all")
+    if status is None or status.returncode != 0:
+        return None
+    branch = None
+    changed: list[str] = []
+    skip_next = False
+    for field in status.stdout.decode("utf-8", errors="replace").split("\0"):
+        if skip_next:  # the source path of a rename or copy
+            skip_next = False
+        elif field.startswith("## "):
+            name = field[3:].split("...", 1)[0]
+            if name.startswith("No commits yet on "):
+                branch = name[len("No commits yet on ") :]
+            elif not name.startswith("HEAD (no branch)"):
+                branch = name
+        elif len(field) > 3:
+            changed.append(field[3:])
+            skip_next = field[0] in "RC"
+    log = git(directory, "log", f"-n{commits}", "--no-color", "--name-only", "--format=")
+    if log is not None and log.returncode == 0:
+        text = log.stdout.decode("utf-8", errors="replace")
+        changed += [line for line in text.split("\n") if line]
+    return WorkInProgress(branch, tuple(dict.fromkeys(changed)))

@@ -1,0 +1,94 @@
+"""The brief within a budget: the longest prefix of its entries that fits, as text or JSON. Pure.
+
+The budget counts the characters of the whole output. An entry is shown whole or not at
+all, and the first entry that does not fit ends the brief, so a larger budget holds every
+entry of a smaller one. Sizes are reckoned with the widest counts the frame can show, so
+the prefix chosen always fits; the output ends by saying how many entries were left out
+and how to get them.
+"""
+
+from __future__ import annotations
+
+from mem.core import js
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+MORE = (
+    "`mem show <id>` prints one memory whole, `mem recall <words>` searches them all,"
+    " `mem context` lists every memory."
+)
+TEXT_TITLES = {
+    "brief": "Project memory (mem), most relevant to the current work first:",
+    "prompt": "Project memory (mem) that matches this prompt:",
+}
+
+
+def _entry_text(entry: dict[str, Any], first_memory: bool) -> str:
+    """An entry's lines, with the blank line before it (and the heading of its section)."""
+    if entry["kind"] == "context":
+        return f"\n## {entry['file']} (head)\n{entry['text']}\n"
+    if entry["kind"] == "handoff":
+        return f"\n## Latest handoff, {entry['file']} (open points)\n{entry['text']}\n"
+    lines = ["\n## Memories\n"] if first_memory else []
+    lines.append(f"- {entry['kind']} {entry['id']} ({entry['file']})\n  {entry['heading']}")
+    if entry["summary"]:
+        lines.append(f": {entry['summary']}")
+    lines.append("\n")
+    return "".join(lines)
+
+
+def _text(title: str, shown: list[str], total: int, budget: int) -> str:
+    count = len(shown)
+    head = f"{title} {count} of {total} entries (budget {budget} characters).\n"
+    left = total - count
+    tail = f"\n{left} {'entry' if left == 1 else 'entries'} left out. {MORE}\n"
+    return head + "".join(shown) + tail
+
+
+def _json(kind: str, shown: list[dict[str, Any]], total: int, budget: int) -> str:
+    value = {
+        "brief": kind,
+        "budget": budget,
+        "total": total,
+        "shown": len(shown),
+        "omitted": total - len(shown),
+        "entries": shown,
+        "more": MORE,
+    }
+    return js.stringify_pretty(value) + "\n"
+
+
+def fit(
+    entries: list[dict[str, Any]], total: int, budget: int, *, as_json: bool, kind: str = "brief"
+) -> tuple[str, int]:
+    """(output, number of entries shown): the longest prefix of entries within budget."""
+    if as_json:
+        # The frame with the widest counts; each entry adds its line and a separator.
+        frame = len(_json(kind, [], total, budget)) - len("[]") + len("[\n\n  ]")
+        frame += len(str(total)) - 1  # "shown": 0 may become as wide as the total
+        sizes = [len(js.stringify_pretty(entry, "    ")) + len(",\n    ") for entry in entries]
+    else:
+        # "0 of" may become as wide as the total
+        frame = len(_text(TEXT_TITLES[kind], [], total, budget)) + len(str(total)) - 1
+        texts = []
+        first_memory = True
+        for entry in entries:
+            is_memory = entry["kind"] not in ("context", "handoff")
+            texts.append(_entry_text(entry, is_memory and first_memory))
+            first_memory = first_memory and not is_memory
+        sizes = [len(text) for text in texts]
+    used = frame
+    count = 0
+    for size in sizes:
+        if used + size > budget:
+            break
+        used += size
+        count += 1
+    if as_json:
+        output = _json(kind, entries[:count], total, budget)
+    else:
+        output = _text(TEXT_TITLES[kind], texts[:count], total, budget)
+    assert len(output) <= budget, (len(output), budget)
+    return output, count

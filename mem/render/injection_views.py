@@ -1,0 +1,64 @@
+"""What `mem injections`, `mem note add` and `mem show` print. Pure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mem.core import js
+
+
+def listed(records: list[dict[str, Any]], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty({"count": len(records), "injections": records}) + "\n"
+    if not records:
+        return "mem injections: none recorded for this project on this machine.\n"
+    lines = []
+    for record in records:
+        source = f" ({record['source']})" if record.get("source") else ""
+        lines.append(
+            f"{record['ts']}  {record['host']}  session {record.get('session') or '-'}"
+            f"  {record['event']}{source}  {len(record['memories'])} memories,"
+            f" {record['bytes']} bytes, sha256 {record['sha256'][:12]}"
+        )
+        lines += [
+            f"    {memory['id']}  revision {memory['revision'][:12]}"
+            for memory in record["memories"]
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def outcomes(results: list[dict[str, Any]], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty({"count": len(results), "memories": results}) + "\n"
+    if not results:
+        return "mem injections: no memory was injected in this project on this machine.\n"
+    lines = []
+    for item in results:
+        ended = ", ".join(f"{name} {count}" for name, count in item["ended"].items() if count)
+        lines.append(
+            f"{item['id']}  injected {item['injections']}x into {item['sessions']} sessions"
+            + (f"; ended: {ended}" if ended else "")
+        )
+    return "\n".join(lines) + "\n"
+
+
+def note_added(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty(result) + "\n"
+    made = " (created from its template)" if result["created"] else ""
+    return (
+        f"mem note: added {result['kind']} {result['id']} to {result['file']}{made}"
+        f" § {result['heading']}\n"
+    )
+
+
+def memory_shown(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty(result) + "\n"
+    status = result["status"]
+    if result["supersededBy"]:
+        status += f" by {result['supersededBy']}"
+    return (
+        f"{result['id']}  {result['file']} § {result['heading']}  ({status})\n\n"
+        f"### {result['text']}\n"
+    )
