@@ -10,7 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from support.cli import RunMem
+
+pytestmark = pytest.mark.process
 
 
 @pytest.fixture
@@ -56,7 +58,9 @@ def test_init_on_a_read_only_project_says_so_without_a_traceback(
     finally:
         subprocess.run(["umount", str(project)], check=True)
     assert done.returncode == 1
-    assert done.stderr == "mem init: AGENTS.md: could not be written: Read-only file system.\n"
+    assert done.stderr == (
+        f"mem init: Cannot write {project}/AGENTS.md: Read-only file system; nothing was written.\n"
+    )
 
 
 def test_a_state_directory_that_fills_up_keeps_whole_lines(

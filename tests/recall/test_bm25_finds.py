@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import _mem_process
+from support.cli import as_process
 
 NOTES = """
 ### Use uuid-v7 ids
@@ -69,7 +69,7 @@ def notes_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _recall(root: Path, *args: str, env: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    done = _mem_process("recall", *args, "--json", "--limit", "3", cwd=root, env=env)
+    done = as_process("recall", *args, "--json", "--limit", "3", cwd=root, env=env)
     assert done.returncode == 0, done.stderr
     results: list[dict[str, Any]] = json.loads(done.stdout)["results"]
     return results

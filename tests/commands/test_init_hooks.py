@@ -11,7 +11,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from support.cli import RunMem
+
+pytestmark = pytest.mark.process
 
 USERS_OWN = {
     "model": "opus",

@@ -6,7 +6,11 @@ import json
 import subprocess
 from pathlib import Path
 
-from tests.conftest import RunMem, git
+import pytest
+from support.cli import RunMem
+from support.git import git
+
+pytestmark = pytest.mark.process
 
 PER_MACHINE = [".agents/memory/.brain-link", ".bmad/memory/writer.lock"]
 

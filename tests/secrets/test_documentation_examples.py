@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import RunMem
-from secret_samples import SAMPLES
+from support.cli import RunMem
+from support.secret_samples import SAMPLES
 
 from mem.cli.app import cli
 from mem.core import secrets
+
+pytestmark = pytest.mark.process
 
 
 def _b64url(text: str) -> str:
@@ -100,13 +102,13 @@ def test_lookalikes_of_the_examples_are_secrets() -> None:
         assert [finding.kind for finding in secrets.scan(text)] == [kind], text
 
 
-def test_the_audit_lists_examples_as_such_and_passes(project: Path, mem_process: RunMem) -> None:
+def test_the_audit_lists_examples_as_such_and_passes(project: Path, run_mem: RunMem) -> None:
     lessons = project / ".agents/memory/lessons.md"
     texts = [text for text, _ in EXAMPLES.values()]
     lessons.write_text(
         lessons.read_text() + "\n### Documentation examples\n" + "\n".join(texts) + "\n"
     )
-    done = mem_process("audit", "--secrets", cwd=project)
+    done = run_mem("audit", "--secrets", cwd=project)
     assert done.returncode == 0, done.stdout
     lines = done.stdout.splitlines()
     listed = [line for line in lines if line.startswith(".agents/memory/lessons.md:")]
@@ -121,16 +123,14 @@ def test_the_audit_lists_examples_as_such_and_passes(project: Path, mem_process:
         f"Also listed: {len(EXAMPLES)} documentation examples or placeholders of a secret's"
         " format (example-KIND), not counted: they are not secrets.",
     ]
-    as_json = json.loads(mem_process("audit", "--secrets", "--json", cwd=project).stdout)
+    as_json = json.loads(run_mem("audit", "--secrets", "--json", cwd=project).stdout)
     assert (as_json["count"], as_json["findings"]) == (0, [])
     assert [item["kind"] for item in as_json["examples"]] == [kind for _, kind in EXAMPLES.values()]
-    status = mem_process("status", cwd=project).stdout
+    status = run_mem("status", cwd=project).stdout
     assert "🔑 Secrets: none found in 6 memory files" in status.splitlines()
 
 
-def test_an_example_does_not_hide_a_secret_from_the_gate(
-    project: Path, mem_process: RunMem
-) -> None:
+def test_an_example_does_not_hide_a_secret_from_the_gate(project: Path, run_mem: RunMem) -> None:
     lessons = project / ".agents/memory/lessons.md"
     lessons.write_text(
         lessons.read_text()
@@ -140,7 +140,7 @@ def test_an_example_does_not_hide_a_secret_from_the_gate(
         + SAMPLES["npm-token"]
         + "\n"
     )
-    done = mem_process("audit", "--secrets", "--json", cwd=project)
+    done = run_mem("audit", "--secrets", "--json", cwd=project)
     assert done.returncode == 1
     result = json.loads(done.stdout)
     assert [item["kind"] for item in result["findings"]] == ["npm-token"]

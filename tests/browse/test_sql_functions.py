@@ -9,7 +9,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browse_support import browsing, environment
+from support.browse import browsing, environment
 
 
 @pytest.mark.parametrize(

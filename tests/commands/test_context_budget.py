@@ -6,11 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import RunMem, git
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.cli import RunMem
+from support.git import git
 
 from mem.render import brief as brief_view
+
+pytestmark = pytest.mark.process
 
 
 def _brief(run_mem: RunMem, project: Path, budget: int, *extra: str) -> str:

@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
-from secret_samples import SAMPLES
+from support.cli import RunMem
+from support.secret_samples import SAMPLES
+
+pytestmark = pytest.mark.process
 
 
 def _add(run_mem: RunMem, project: Path, *args: str, stdin: str | None = None) -> dict[str, str]:

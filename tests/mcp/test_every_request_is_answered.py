@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import mem_command
-from mcp_wire import INITIALIZE, INITIALIZED, exchange, replies_of, request_lines
+from support.cli import mem_command
+from support.mcp_wire import INITIALIZE, INITIALIZED, exchange, replies_of, request_lines
 
 
 def call(number: int, arguments: dict[str, object]) -> bytes:

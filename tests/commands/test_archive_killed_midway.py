@@ -17,13 +17,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import RunMem, mem_command
-from demo_memories import CACHE, RETRY
+from support.cli import RunMem, mem_command
+from support.demo import CACHE, RETRY
 
 MEMORY = Path(".bmad/memory")
 
 # Runs the console script after installing a hook that kills this process with SIGKILL
 # when it is about to do `event` (an audit event name) to a path ending in `name`.
+pytestmark = pytest.mark.process
+
 KILLER = """
 import os, runpy, signal, sys
 event, name, script = sys.argv[1:4]

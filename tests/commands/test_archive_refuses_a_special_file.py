@@ -6,7 +6,9 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from support.cli import RunMem
+
+pytestmark = pytest.mark.process
 
 
 @pytest.mark.parametrize("approve", [(), ("--approve",)], ids=["dry run", "approved"])

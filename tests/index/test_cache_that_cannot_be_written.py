@@ -11,7 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from support.cli import RunMem
+
+pytestmark = pytest.mark.process
 
 
 def _mount(*command: str) -> None:
@@ -60,11 +62,11 @@ def unusable_cache(request: pytest.FixtureRequest) -> str:
 
 
 def test_index_path_names_no_file_that_is_not_there(
-    project: Path, mem_process: RunMem, unusable_cache: str
+    project: Path, run_mem: RunMem, unusable_cache: str
 ) -> None:
-    assert mem_process("init", cwd=project).returncode == 0  # a brain, for --portfolio
+    assert run_mem("init", cwd=project).returncode == 0  # a brain, for --portfolio
     for args in (("index", "path"), ("index", "path", "--portfolio")):
-        done = mem_process(*args, cwd=project)
+        done = run_mem(*args, cwd=project)
         assert "Traceback" not in done.stderr, done.stderr
         assert (done.returncode, done.stdout) == (1, ""), (args, done)
         assert done.stderr.startswith("mem index: The index cannot be kept at "), done.stderr
@@ -75,11 +77,11 @@ def test_index_path_names_no_file_that_is_not_there(
 
 
 def test_index_check_says_the_index_is_not_kept(
-    project: Path, mem_process: RunMem, unusable_cache: str
+    project: Path, run_mem: RunMem, unusable_cache: str
 ) -> None:
-    assert mem_process("init", cwd=project).returncode == 0  # a brain, for --portfolio
+    assert run_mem("init", cwd=project).returncode == 0  # a brain, for --portfolio
     for args in (("index", "check"), ("index", "check", "--portfolio")):
-        done = mem_process(*args, cwd=project)
+        done = run_mem(*args, cwd=project)
         assert "Traceback" not in done.stderr, done.stderr
         assert done.returncode == 1, done
         assert "discarded and rebuilt" not in done.stdout
@@ -87,16 +89,16 @@ def test_index_check_says_the_index_is_not_kept(
         assert "used a temporary index" in done.stdout
 
 
-def test_reads_still_answer(project: Path, mem_process: RunMem, unusable_cache: str) -> None:
-    done = mem_process("recall", "postgres", cwd=project)
+def test_reads_still_answer(project: Path, run_mem: RunMem, unusable_cache: str) -> None:
+    done = run_mem("recall", "postgres", cwd=project)
     assert (done.returncode, done.stderr) == (0, ""), done
     assert "match(es)" in done.stdout
 
 
 def test_status_says_a_read_only_cache_cannot_be_written(
-    project: Path, mem_process: RunMem, read_only_cache: str
+    project: Path, run_mem: RunMem, read_only_cache: str
 ) -> None:
-    done = mem_process("status", cwd=project)
+    done = run_mem("status", cwd=project)
     assert done.returncode == 0, done
     assert "Index: unwritable" in done.stdout
     assert "every read uses a temporary index" in done.stdout

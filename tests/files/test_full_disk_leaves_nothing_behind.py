@@ -10,7 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from support.cli import RunMem
+
+pytestmark = pytest.mark.process
 
 
 @pytest.fixture
@@ -51,38 +53,36 @@ def refused(done: subprocess.CompletedProcess[str], action: str) -> None:
     assert "No space left on device" in done.stderr
 
 
-def test_a_full_disk_while_taking_the_lock_leaves_no_lock(
-    tiny_disk: Path, mem_process: RunMem
-) -> None:
+def test_a_full_disk_while_taking_the_lock_leaves_no_lock(tiny_disk: Path, run_mem: RunMem) -> None:
     project = tiny_disk / "project"
     (project / ".bmad/memory").mkdir(parents=True)
     filler = fill(tiny_disk)
-    refused(mem_process("write", "--agent", "forge", "--task", "full", cwd=project), "write")
+    refused(run_mem("write", "--agent", "forge", "--task", "full", cwd=project), "write")
     assert not (project / ".bmad/memory/writer.lock").exists()
     filler.unlink()
-    done = mem_process("write", "--agent", "forge", "--task", "room again", cwd=project)
+    done = run_mem("write", "--agent", "forge", "--task", "room again", cwd=project)
     assert done.returncode == 0, done.stderr  # not blocked until `mem unlock`
 
 
 def test_a_full_disk_during_handoff_leaves_no_session_file(
-    tiny_disk: Path, mem_process: RunMem
+    tiny_disk: Path, run_mem: RunMem
 ) -> None:
     project = tiny_disk / "project"
     sessions = project / ".agents/memory/sessions"
     sessions.mkdir(parents=True)
     filler = fill(tiny_disk)
     text = "Next: the login form.\n" * 50
-    done = mem_process("handoff", "--topic", "auth", "--stdin", input=text, cwd=project)
+    done = run_mem("handoff", "--topic", "auth", "--stdin", input=text, cwd=project)
     assert list(sessions.iterdir()) == []
     refused(done, "handoff")
     assert "nothing was written" in done.stderr
     filler.unlink()
-    context = mem_process("context", cwd=project)
+    context = run_mem("context", cwd=project)
     assert "## handoff: missing" in context.stdout, context.stdout
 
 
 def test_a_full_disk_during_init_and_export_leaves_no_empty_file(
-    tiny_disk: Path, mem_process: RunMem, isolated_env: Path
+    tiny_disk: Path, run_mem: RunMem, isolated_env: Path
 ) -> None:
     (isolated_env / ".bmad-plus/brain").mkdir(parents=True)
     (isolated_env / ".bmad-plus/brain/identity.yaml").write_text("name: me\n")
@@ -91,7 +91,7 @@ def test_a_full_disk_during_init_and_export_leaves_no_empty_file(
     (project / "AGENTS.md").write_text("# Mine\n")
     fill(tiny_disk)
     runs = [("init",), ("init", "--agents"), ("export",), ("export", "--force")]
-    done = [mem_process(*args, cwd=project) for args in runs]
+    done = [run_mem(*args, cwd=project) for args in runs]
     files = [path.relative_to(project) for path in project.rglob("*") if path.is_file()]
     assert files == [Path("AGENTS.md")]
     assert (project / "AGENTS.md").read_text() == "# Mine\n"

@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import RunMem
+from support.cli import RunMem
 
 from mem.cli.app import cli
 from mem.core import secrets
+
+pytestmark = pytest.mark.process
 
 
 def _random(length: int, alphabet: str, seed: int) -> str:
@@ -141,10 +143,10 @@ def test_each_shape_is_refused_on_write_and_handoff(
     assert not _leaks(done.stdout + done.stderr, text, start)
 
 
-def test_the_console_script_refuses_each_shape(project: Path, mem_process: RunMem) -> None:
+def test_the_console_script_refuses_each_shape(project: Path, run_mem: RunMem) -> None:
     before = tree(project)
     for case, (text, start, kind) in sorted(CASES.items()):
-        done = mem_process("write", "--agent", "forge", "--task", text, cwd=project)
+        done = run_mem("write", "--agent", "forge", "--task", text, cwd=project)
         assert done.returncode == 1, case
         assert done.stderr.startswith("mem write: Possible secret, nothing was written: ")
         assert f"({kind})" in done.stderr, case
@@ -154,7 +156,7 @@ def test_the_console_script_refuses_each_shape(project: Path, mem_process: RunMe
 
 @pytest.mark.parametrize("link", [False, True], ids=["the path", "a link to it"])
 def test_portfolio_add_refuses_a_path_that_holds_a_secret(
-    link: bool, tmp_path: Path, mem_process: RunMem
+    link: bool, tmp_path: Path, run_mem: RunMem
 ) -> None:
     brain = tmp_path / "brain"
     brain.mkdir()
@@ -165,7 +167,7 @@ def test_portfolio_add_refuses_a_path_that_holds_a_secret(
     if link:
         given = tmp_path / "shop"
         given.symlink_to(folder)
-    done = mem_process("portfolio", "add", str(given), "--brain", str(brain), cwd=tmp_path)
+    done = run_mem("portfolio", "add", str(given), "--brain", str(brain), cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr.startswith(
         "mem portfolio: Possible secret, nothing was written: PATH 1 line 1 column "
@@ -173,11 +175,11 @@ def test_portfolio_add_refuses_a_path_that_holds_a_secret(
     assert "--allow-secret github-token" in done.stderr and token[4:12] not in done.stderr
     assert list(brain.iterdir()) == []
     # a folder that does not exist is refused for the secret before its path is shown
-    gone = mem_process(
+    gone = run_mem(
         "portfolio", "add", str(tmp_path / token / "gone"), "--brain", str(brain), cwd=tmp_path
     )
     assert gone.returncode == 1 and token[4:12] not in gone.stderr
-    allowed = mem_process(
+    allowed = run_mem(
         "portfolio",
         "add",
         str(given),

@@ -15,19 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, GIT_ENV, RunMem, git
-from demo_memories import CACHE, RETRY
-from nexus_support import clone_run, relocated, write_observation
+from support import FIXTURES
+from support.cli import RunMem
+from support.demo import CACHE, RETRY
+from support.git import GIT_ENV, git
+from support.nexus import clone_run, relocated, write_observation
 
 MEMORY = Path(".bmad/memory")
 STORES = ["journal", "outcomes", "promotions", "evidence", "lifecycle"]
 WAYS = ["union merge", "union rebase", "merge, both sides kept", "rebase, both sides kept"]
-
-
-@pytest.fixture
-def run_mem(mem_in_process: RunMem) -> RunMem:
-    """In this process: the tests here are about stores that git merges."""
-    return mem_in_process
 
 
 @pytest.fixture(autouse=True)

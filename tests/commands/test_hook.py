@@ -11,9 +11,12 @@ from typing import Any
 import filelock
 import jsonschema
 import pytest
-from conftest import RunMem, git
+from support.cli import RunMem
+from support.git import git
 
 from mem import index
+
+pytestmark = pytest.mark.process
 
 SESSION = "0193a1f2-7c1d-7e4a-9d35-2c1b5a6e7f80"
 PROMPT = "How should the api configure postgres connection pooling?"

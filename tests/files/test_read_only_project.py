@@ -7,7 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from support.cli import RunMem
+
+pytestmark = pytest.mark.process
 
 
 def _read_only(directory: Path) -> Iterator[Path]:
@@ -23,9 +25,9 @@ def _read_only(directory: Path) -> Iterator[Path]:
 
 
 @pytest.fixture
-def read_only_project(project: Path, mem_process: RunMem) -> Iterator[Path]:
+def read_only_project(project: Path, run_mem: RunMem) -> Iterator[Path]:
     """The demo project with an agent block in AGENTS.md, mounted read-only."""
-    assert mem_process("init", "--agents", cwd=project).returncode == 0
+    assert run_mem("init", "--agents", cwd=project).returncode == 0
     yield from _read_only(project)
 
 
@@ -55,27 +57,25 @@ def refused(done: subprocess.CompletedProcess[str], action: str) -> None:
     ],
 )
 def test_writers_refuse_a_read_only_project(
-    read_only_project: Path, mem_process: RunMem, isolated_env: Path, args: tuple[str, ...]
+    read_only_project: Path, run_mem: RunMem, isolated_env: Path, args: tuple[str, ...]
 ) -> None:
     (isolated_env / ".bmad-plus/brain").mkdir(parents=True)
     (isolated_env / ".bmad-plus/brain/identity.yaml").write_text("name: me\n")
-    refused(mem_process(*args, cwd=read_only_project), args[0])
+    refused(run_mem(*args, cwd=read_only_project), args[0])
 
 
-def test_init_refuses_an_empty_read_only_directory(
-    read_only_empty: Path, mem_process: RunMem
-) -> None:
-    refused(mem_process("init", cwd=read_only_empty), "init")
-    refused(mem_process("init", "--agents", cwd=read_only_empty), "init")
+def test_init_refuses_an_empty_read_only_directory(read_only_empty: Path, run_mem: RunMem) -> None:
+    refused(run_mem("init", cwd=read_only_empty), "init")
+    refused(run_mem("init", "--agents", cwd=read_only_empty), "init")
 
 
-def test_handoff_refuses_a_read_only_project(read_only_project: Path, mem_process: RunMem) -> None:
+def test_handoff_refuses_a_read_only_project(read_only_project: Path, run_mem: RunMem) -> None:
     text = "Next: the login form.\n"
-    done = mem_process("handoff", "--topic", "auth", "--stdin", input=text, cwd=read_only_project)
+    done = run_mem("handoff", "--topic", "auth", "--stdin", input=text, cwd=read_only_project)
     refused(done, "handoff")
 
 
-def test_readers_still_answer(read_only_project: Path, mem_process: RunMem) -> None:
+def test_readers_still_answer(read_only_project: Path, run_mem: RunMem) -> None:
     for args in (("recall", "postgres"), ("status",), ("context",)):
-        done = mem_process(*args, cwd=read_only_project)
+        done = run_mem(*args, cwd=read_only_project)
         assert (done.returncode, done.stderr) == (0, ""), (args, done)

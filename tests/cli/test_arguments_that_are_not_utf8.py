@@ -8,7 +8,9 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from support.cli import RunMem
+
+pytestmark = pytest.mark.process
 
 BAD = os.fsdecode(b"x \xff")  # what Python makes of the raw byte: a lone surrogate
 
@@ -24,17 +26,17 @@ BAD = os.fsdecode(b"x \xff")  # what Python makes of the raw byte: a lone surrog
     ],
 )
 def test_a_bad_byte_is_refused_naming_the_option(
-    mem_process: RunMem, project: Path, arguments: list[str], message: str
+    run_mem: RunMem, project: Path, arguments: list[str], message: str
 ) -> None:
     before = {path: path.read_bytes() for path in project.rglob("*") if path.is_file()}
-    done = mem_process(*arguments, cwd=project)
+    done = run_mem(*arguments, cwd=project)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr.startswith(message) and "Traceback" not in done.stderr
     assert {path: path.read_bytes() for path in project.rglob("*") if path.is_file()} == before
 
 
-def test_json_mode_answers_a_json_error(mem_process: RunMem, project: Path) -> None:
-    done = mem_process("write", "--agent", "a", "--model", BAD, "--json", cwd=project)
+def test_json_mode_answers_a_json_error(run_mem: RunMem, project: Path) -> None:
+    done = run_mem("write", "--agent", "a", "--model", BAD, "--json", cwd=project)
     assert done.returncode == 1
     assert json.loads(done.stdout) == {
         "error": "--model is not valid UTF-8; pass text, not raw bytes"

@@ -7,9 +7,12 @@ import os
 import subprocess
 from pathlib import Path
 
-from conftest import RunMem
+import pytest
+from support.cli import RunMem
 
 from mem.index import location
+
+pytestmark = pytest.mark.process
 
 
 def ok(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
@@ -22,24 +25,24 @@ def tree(root: Path) -> dict[str, bytes]:
 
 
 def test_cache_dir_prints_where_the_indexes_are(
-    project: Path, mem_process: RunMem, isolated_env: Path
+    project: Path, run_mem: RunMem, isolated_env: Path
 ) -> None:
-    done = ok(mem_process("cache", "dir", cwd=project))
+    done = ok(run_mem("cache", "dir", cwd=project))
     assert done.stdout == f"{isolated_env / 'cache'}\n"
     env = {"MEM_CACHE_DIR": "", "XDG_CACHE_HOME": "/x"}
-    assert ok(mem_process("cache", "dir", "--json", cwd=project, env=env)).stdout == (
+    assert ok(run_mem("cache", "dir", "--json", cwd=project, env=env)).stdout == (
         '{\n  "directory": "/x/mem"\n}\n'
     )
 
 
 def test_clean_deletes_this_projects_index_only_and_never_a_project_file(
-    project: Path, tmp_path: Path, mem_process: RunMem, isolated_env: Path
+    project: Path, tmp_path: Path, run_mem: RunMem, isolated_env: Path
 ) -> None:
     cache = isolated_env / "cache"
     other = tmp_path / "other"
     other.mkdir()
-    ok(mem_process("recall", "postgres", cwd=project))
-    ok(mem_process("recall", "postgres", cwd=other))
+    ok(run_mem("recall", "postgres", cwd=project))
+    ok(run_mem("recall", "postgres", cwd=other))
     old = f"project-{'0' * 20}-v{'0' * 16}.sqlite"
     (cache / old).write_bytes(b"x" * 10)  # another version's index
     (cache / "notes.txt").write_text("mine")  # not mem's
@@ -48,18 +51,18 @@ def test_clean_deletes_this_projects_index_only_and_never_a_project_file(
     ours = os.path.basename(location.index_path(os.path.realpath(project), location.PROJECT))
     before = sorted(p.name for p in cache.iterdir())
 
-    done = json.loads(ok(mem_process("cache", "clean", "--json", cwd=project)).stdout)
+    done = json.loads(ok(run_mem("cache", "clean", "--json", cwd=project)).stdout)
     assert done["removed"] == [ours]
     assert sorted(p.name for p in cache.iterdir()) == sorted(set(before) - {ours})
-    assert "4 match(es)" in ok(mem_process("recall", "postgres", cwd=project)).stdout
+    assert "4 match(es)" in ok(run_mem("recall", "postgres", cwd=project)).stdout
 
-    done = json.loads(ok(mem_process("cache", "clean", "--all", "--json", cwd=project)).stdout)
+    done = json.loads(ok(run_mem("cache", "clean", "--all", "--json", cwd=project)).stdout)
     assert old in done["removed"] and done["bytes"] > 10
     assert sorted(p.name for p in cache.iterdir()) == ["notes.txt"]
     assert tree(project) == files  # a link in the cache is removed, never followed
 
 
-def test_clean_with_no_cache_yet_removes_nothing(project: Path, mem_process: RunMem) -> None:
-    assert ok(mem_process("cache", "clean", "--all", cwd=project)).stdout.startswith(
+def test_clean_with_no_cache_yet_removes_nothing(project: Path, run_mem: RunMem) -> None:
+    assert ok(run_mem("cache", "clean", "--all", cwd=project)).stdout.startswith(
         "mem cache clean: removed 0 file(s), 0 bytes, from "
     )

@@ -16,10 +16,10 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import index_support
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from support import indexes
 
 from mem.commands import recall
 from mem.core import score, tokens
@@ -84,7 +84,7 @@ def scratch() -> Iterator[Path]:
 
 def _plain(root: Path, words: str, limit: int) -> list[tuple[float, str, str]]:
     """Every record tokenized again and scored, the whole corpus: BM25 as written."""
-    with index_support.opened(str(root)) as result:
+    with indexes.opened(str(root)) as result:
         rows = result.conn.execute(
             "SELECT r.id, f.path, r.kind, r.ref, r.text, r.ordinal, r.ts_ms, f.id"
             " FROM records AS r JOIN files AS f ON f.id = r.file_id"
@@ -153,7 +153,7 @@ def test_incremental_sync_equals_a_fresh_build(
 ) -> None:
     root = scratch / f"project-{len(list(scratch.iterdir()))}"
     _write(root, first)
-    with index_support.opened(str(root)):
+    with indexes.opened(str(root)):
         pass
     for relative in first:
         if relative not in second:
@@ -162,8 +162,8 @@ def test_incremental_sync_equals_a_fresh_build(
     _write(root, second)
     for relative in second:
         os.utime(root / relative, ns=(1_700_000_000 * 10**9, 1_700_000_000 * 10**9))
-    with index_support.opened(str(root)) as result:
+    with indexes.opened(str(root)) as result:
         incremental = snapshots.snapshot(result.conn)
     os.environ["MEM_CACHE_DIR"] = str(root / "fresh-cache")
-    with index_support.opened(str(root)) as result:
+    with indexes.opened(str(root)) as result:
         assert snapshots.snapshot(result.conn) == incremental

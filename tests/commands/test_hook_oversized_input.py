@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from support.cli import RunMem
 
 from mem.commands import hook
+
+pytestmark = pytest.mark.process
 
 
 @pytest.mark.parametrize(
@@ -17,7 +19,7 @@ from mem.commands import hook
     ids=["plain", "click"],
 )
 def test_an_input_past_the_limit_is_the_empty_answer_and_said_so(
-    mem_process: RunMem,
+    run_mem: RunMem,
     project: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -27,7 +29,7 @@ def test_an_input_past_the_limit_is_the_empty_answer_and_said_so(
     monkeypatch.setenv("MEM_STATE_DIR", str(state))
     prompt = "postgres connection pooling " * (hook.INPUT_LIMIT // 28 + 1)
     payload = json.dumps({"cwd": str(project), "session_id": "big", "prompt": prompt})
-    done = mem_process("hook", *args, input=payload)
+    done = run_mem("hook", *args, input=payload)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     log = (state / "hook.log").read_text(encoding="utf-8")
     assert "the host's input is over 16 MiB" in log

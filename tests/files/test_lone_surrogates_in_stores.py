@@ -9,8 +9,18 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import RunMem, mem_command
-from mcp_wire import INITIALIZE, INITIALIZED, exchange, recall_request, replies_of, request_lines
+import pytest
+from support.cli import RunMem, mem_command
+from support.mcp_wire import (
+    INITIALIZE,
+    INITIALIZED,
+    exchange,
+    recall_request,
+    replies_of,
+    request_lines,
+)
+
+pytestmark = pytest.mark.process
 
 LINE = '{"ts":"2026-12-01T00:00:00Z","agent":"a","task":"hi \\udcff","id":"aaaaaaaaaaaa"}\n'
 SCORES = '{\n  "\\ud800": {"elo": 1200, "alpha": 1, "beta": 1, "mean": 0.5, "updates": 0}\n}\n'
@@ -26,38 +36,36 @@ def damaged(project: Path) -> Path:
     return project
 
 
-def test_recall_keeps_the_event_as_the_reference_prints_it(
-    mem_process: RunMem, project: Path
-) -> None:
+def test_recall_keeps_the_event_as_the_reference_prints_it(run_mem: RunMem, project: Path) -> None:
     damaged(project)
-    text = mem_process("recall", "hi", cwd=project, env=NOW)
+    text = run_mem("recall", "hi", cwd=project, env=NOW)
     assert (text.returncode, text.stderr) == (0, "")
     assert "event journal.ndjson#aaaaaaaaaaaa\n     a hi \ufffd {}\n" in text.stdout
-    answer = mem_process("recall", "hi", "--json", cwd=project, env=NOW)
+    answer = run_mem("recall", "hi", "--json", cwd=project, env=NOW)
     assert answer.returncode == 0
     assert '"text": "a hi \\udcff {}"' in answer.stdout
     assert '"task": "hi \\udcff"' in answer.stdout
     assert json.loads(answer.stdout)["results"][0]["ref"] == "aaaaaaaaaaaa"
 
 
-def test_every_reader_answers(mem_process: RunMem, project: Path) -> None:
+def test_every_reader_answers(run_mem: RunMem, project: Path) -> None:
     damaged(project)
     for command in (["index", "check"], ["index", "rebuild"], ["status"], ["patterns"]):
-        done = mem_process(*command, cwd=project, env=NOW)
+        done = run_mem(*command, cwd=project, env=NOW)
         assert done.returncode == 0, (command, done.stderr)
         assert "Traceback" not in done.stderr
 
 
 def test_one_such_project_does_not_take_the_portfolio_down(
-    mem_process: RunMem, project: Path, tmp_path: Path
+    run_mem: RunMem, project: Path, tmp_path: Path
 ) -> None:
     other = tmp_path / "other"
     shutil.copytree(project, other)
     damaged(other)
     for root in (project, other):
-        assert mem_process("init", cwd=root).returncode == 0
-        assert mem_process("portfolio", "add", str(root), cwd=root).returncode == 0
-    done = mem_process("recall", "hi", "--scope", "all", cwd=project, env=NOW)
+        assert run_mem("init", cwd=root).returncode == 0
+        assert run_mem("portfolio", "add", str(root), cwd=root).returncode == 0
+    done = run_mem("recall", "hi", "--scope", "all", cwd=project, env=NOW)
     assert (done.returncode, "Traceback" in done.stderr) == (0, False)
     assert "other: journal.ndjson#aaaaaaaaaaaa" in done.stdout
 

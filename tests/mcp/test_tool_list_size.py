@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import mem_command
-from mcp_wire import INITIALIZE, INITIALIZED, exchange, replies_of, request_lines
+from support.cli import mem_command
+from support.mcp_wire import INITIALIZE, INITIALIZED, exchange, replies_of, request_lines
 
 LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 CORE = {"recall", "context", "write", "note_add", "supersede", "retract"}

@@ -10,10 +10,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, RunMem
-from demo_memories import CACHE
+from support import FIXTURES
+from support.cli import RunMem
+from support.demo import CACHE
 
 from mem.core import markdown, templates
+
+pytestmark = pytest.mark.process
 
 INJECTED = "shop\n### Injected"
 
@@ -54,7 +57,7 @@ def test_inline_spells_every_line_break_as_its_escape() -> None:
 
 
 def test_promote_from_a_folder_named_with_a_heading_adds_no_heading(
-    tmp_path: Path, mem_process: RunMem
+    tmp_path: Path, run_mem: RunMem
 ) -> None:
     project = tmp_path / INJECTED
     shutil.copytree(FIXTURES / "demo", project, symlinks=True)
@@ -62,14 +65,12 @@ def test_promote_from_a_folder_named_with_a_heading_adds_no_heading(
     brain.mkdir()
     (brain / "lessons.md").write_text("# Lessons\n", encoding="utf-8")
     env = {"BMAD_PLUS_BRAIN": str(brain)}
-    done = mem_process("promote", CACHE, "--approve", "--by", "alice", cwd=project, env=env)
+    done = run_mem("promote", CACHE, "--approve", "--by", "alice", cwd=project, env=env)
     assert done.returncode == 0, done.stderr
     text = (brain / "lessons.md").read_text(encoding="utf-8")
     assert blocks(text)[0] == ["# Lessons", "### Cache contract"]
     assert "Promoted from shop\\n### Injected on 2026-10-18\n" in text
-    recalled = mem_process(
-        "recall", "Injected", "--scope", "portfolio", "--json", cwd=project, env=env
-    )
+    recalled = run_mem("recall", "Injected", "--scope", "portfolio", "--json", cwd=project, env=env)
     assert [item["ref"] for item in json.loads(recalled.stdout)["results"]] == ["Cache contract"]
 
 

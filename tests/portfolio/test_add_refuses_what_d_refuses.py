@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import RunMem
+from support.cli import RunMem
+
+pytestmark = pytest.mark.process
 
 
 @pytest.mark.parametrize("args", [("/",), ("--json", "/")], ids=["text", "json"])

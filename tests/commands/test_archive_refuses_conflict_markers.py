@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import RunMem
+import pytest
+from support.cli import RunMem
+
+pytestmark = pytest.mark.process
 
 MEMORY = Path(".bmad/memory")
 CONFLICTED = "Memory store has unresolved merge conflict markers; resolve them before writing."
@@ -35,7 +38,7 @@ def test_promote_refuses_conflict_markers_before_it_writes_the_brain(
     project: Path, run_mem: RunMem
 ) -> None:
     """promote writes two files: the store is checked before the brain is touched."""
-    from demo_memories import CACHE
+    from support.demo import CACHE
 
     ok = run_mem("init", cwd=project)
     assert ok.returncode == 0, ok.stderr
