@@ -116,10 +116,24 @@ def _undecodable(argument: str) -> bool:
     return False
 
 
+# Paths are left to safe_paths, whose message names the path itself (D8): a directory
+# name that is not UTF-8 is a path problem, not a text one.
+PATH_OPTIONS = ("-d", "--directory", "--brain")
+
+
+def _is_path(arguments: list[str], position: int) -> bool:
+    argument = arguments[position]
+    if argument.startswith(tuple(f"{option}=" for option in PATH_OPTIONS if option[1] == "-")):
+        return True
+    if position > 0 and arguments[position - 1] in PATH_OPTIONS:
+        return True
+    return arguments[:2] == ["portfolio", "add"] and not argument.startswith("-")
+
+
 def _refuse_undecodable_arguments(arguments: list[str]) -> None:
     """An argument that is not valid UTF-8 is refused, naming its option, before any work."""
     for position, argument in enumerate(arguments):
-        if not _undecodable(argument):
+        if not _undecodable(argument) or _is_path(arguments, position):
             continue
         action = arguments[0] if position > 0 and not _undecodable(arguments[0]) else "mem"
         if (
