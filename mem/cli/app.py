@@ -320,13 +320,20 @@ def _directory(options: dict[str, Any]) -> str:
 
 @click.group(cls=MemGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(mem.__version__, "-V", "--version", prog_name="mem")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Project memory for AI coding agents: recall what a project learned, record what was done.
 
     Notes live in Markdown (.agents/memory/, .bmad/memory/) and events in an append-only
     journal; `mem` ranks them for a query, writes events, scores patterns and ties memories
     to evidence. Deterministic and non-interactive. `mem <command> --help` for details.
     """
+    action = ctx.invoked_subcommand
+    # Never for the server or a hook: their stderr belongs to the agent's host.
+    if action is not None and action not in ("mcp", "hook") and sys.stderr.isatty():
+        from mem.cli import progress
+
+        progress.show_builds(action)
 
 
 @cli.command(cls=LegacyCommand)

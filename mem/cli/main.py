@@ -94,6 +94,10 @@ def _main() -> NoReturn:
     gc.enable()
 
     words, as_json, options = parsed
+    if sys.stderr.isatty():
+        from mem.cli import progress
+
+        progress.show_builds("recall")
     try:
         output = recall_output(words, as_json, options)
     except MemError as error:

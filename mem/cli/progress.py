@@ -61,3 +61,17 @@ class Progress:
             self.stream.write("\r\033[K")
             self.stream.flush()
             self.shown = False
+
+    def step(self, records: int) -> None:
+        """A project index built from scratch: the records indexed so far."""
+        self._show(f"{records} record(s) indexed")
+
+
+def show_builds(action: str) -> None:
+    """On a terminal, a project index that `mem <action>` builds from scratch shows its
+    progress on stderr (a first sync of a big project takes seconds); elsewhere nothing."""
+    shown = Progress(f"mem {action}: building the index")
+    if shown.enabled:
+        from mem.index import opening
+
+        opening.build_progress = shown

@@ -230,7 +230,7 @@ class Builder:
             self.reaped.add(worker.pid)
             if message:
                 raise pickle.loads(message)
-            _merge(conn, worker.segment)
+            self.inserter.counted(_merge(conn, worker.segment))
             building.remove(worker.segment)
 
     def close(self) -> None:
@@ -301,9 +301,10 @@ def _write_all(pipe: int, message: bytes) -> None:
         view = view[os.write(pipe, view) :]
 
 
-def _merge(conn: connection.Connection, segment: str) -> None:
+def _merge(conn: connection.Connection, segment: str) -> int:
     """Copy a worker's segment in: terms by their text, records as they are, postings
-    appended to the groups of the same (term, band, tf) that are already there.
+    appended to the groups of the same (term, band, tf) that are already there; the
+    number of records copied.
 
     SQLite detaches a database only outside a transaction: the build's is committed
     (a half-built index is never opened, so committing part of it is harmless) and
@@ -315,8 +316,9 @@ def _merge(conn: connection.Connection, segment: str) -> None:
             conn.execute(
                 "INSERT OR IGNORE INTO main.terms (term) SELECT term FROM segment.terms ORDER BY id"
             )
-            conn.execute("INSERT INTO main.records SELECT * FROM segment.records")
+            copied = conn.execute("INSERT INTO main.records SELECT * FROM segment.records")
             postings.merge_segment(conn, "segment")
     finally:
         conn.execute("DETACH DATABASE segment")
         conn.execute("BEGIN")
+    return copied.rowcount

@@ -495,14 +495,23 @@ def fill(
 ) -> FileChanges:
     """Index a root's files in the index being built at `path`: as apply does, or, when
     its notes and journals are big enough, in several processes (mem.index.segments)."""
-    from mem.index import segments
+    from mem.index import opening, segments
 
     sized = record_bytes(present)
     workers = segments.workers(sized)
-    if workers == 1:
-        return apply(conn, project_id, Plan(present, []), {}, reads)
-    with segments.Builder(tables.Inserter(conn), path, workers, sized) as builder:
-        done = apply(conn, project_id, Plan(present, []), {}, reads, builder)
-        builder.flush()
+    shown = opening.build_progress
+    inserter = tables.Inserter(conn)
+    inserter.progress = shown
+    try:
+        if workers == 1:
+            done = apply(conn, project_id, Plan(present, []), {}, reads, inserter)
+            inserter.flush()
+        else:
+            with segments.Builder(inserter, path, workers, sized) as builder:
+                done = apply(conn, project_id, Plan(present, []), {}, reads, builder)
+                builder.flush()
+    finally:
+        if shown is not None:
+            shown.clear()
     tables.drop_archived_repeats(conn, project_id, 0)
     return done

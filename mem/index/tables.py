@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import TypeVar
 
+    from mem.index.opening import BuildProgress
+
     Result = TypeVar("Result")
 
 
@@ -238,6 +240,9 @@ class Inserter:
         # No records yet, so no postings either: batches are staged and sorted in at the end.
         self.fresh = self.next_id == 1
         self.staged = False
+        # A fresh build on a terminal: told of the records inserted so far (opening.build_progress).
+        self.progress: BuildProgress | None = None
+        self.inserted = 0
 
     def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
         # Rows by which of their columns are NULL (_SHAPES): the sqlite3 module offers a
@@ -279,8 +284,15 @@ class Inserter:
         for statement, shaped in zip(_SHAPES, rows, strict=True):
             if shaped:
                 self.conn.executemany(statement, shaped)
+        self.counted(sum(map(len, rows)))
         if self.groups.size >= self.flush_postings:
             self._spill(staged=self.fresh)
+
+    def counted(self, records: int) -> None:
+        """`records` more are in the index (here, or merged from a worker's segment)."""
+        self.inserted += records
+        if self.progress is not None:
+            self.progress.step(self.inserted)
 
     def _spill(self, staged: bool) -> None:
         self.groups.flush(self.conn, self.term_ids, self.parts, staged)
