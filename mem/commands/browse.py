@@ -113,7 +113,10 @@ def serve(
         shown = brain or root
         bound = listener.getsockname()[1]
         app = datasette_class(
-            immutables=[path], metadata=metadata(shown, portfolio=brain is not None)
+            immutables=[path],
+            metadata=metadata(
+                shown, portfolio=brain is not None, notes=counts.notes, events=counts.events
+            ),
         ).app()
         server = _server(_local_hosts_only(app, bound))
         with _stop_on_signals(server):
@@ -126,8 +129,13 @@ def serve(
             _run(server, listener)
 
 
-def metadata(root: str, *, portfolio: bool = False) -> dict[str, Any]:
-    """Datasette's metadata for a snapshot; descriptions from the schemas' comments."""
+def metadata(
+    root: str, *, portfolio: bool = False, notes: int | None = None, events: int | None = None
+) -> dict[str, Any]:
+    """Datasette's metadata for a snapshot; descriptions from the schemas' comments. Its page
+    lists the memory views and queries first (with the snapshot's counts of notes and events)
+    and hides the index's own tables."""
+    rows = {"notes": notes, "events": events}
     what = "portfolio index of the brain" if portfolio else "memory index of"
     return datasette_metadata.build(
         title=f"mem: {os.path.basename(root) or root}" + (" (portfolio)" if portfolio else ""),
@@ -143,6 +151,8 @@ def metadata(root: str, *, portfolio: bool = False) -> dict[str, Any]:
         queries=browse_copy.canned_queries(portfolio=portfolio),
         searchable=browse_copy.SEARCHABLE,
         label_columns=browse_copy.LABEL_COLUMNS,
+        hidden=browse_copy.INTERNAL_TABLES,
+        start=[(name, title, rows.get(name)) for name, title in browse_copy.START],
     )
 
 

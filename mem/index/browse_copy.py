@@ -35,6 +35,25 @@ BROWSE_SCHEMA = _browse_schema()
 SEARCHABLE = {"notes": ("search", "id"), "events": ("search", "id"), "records": ("search", "id")}
 # What a reference to a row of these tables shows instead of its id.
 LABEL_COLUMNS = {"files": "path"}
+# The index's own machinery: listed only under "hidden tables" (the views and queries show
+# what they hold in a form a person reads).
+INTERNAL_TABLES = (
+    "meta",
+    "files",
+    "records",
+    "terms",
+    "postings",
+    "file_blocks",
+    "checkout_files",
+    "search",
+)
+# What the database's page offers first: (the view or canned query, what it is called).
+START = (
+    ("notes", "Notes"),
+    ("events", "Journal events"),
+    ("memories_needing_review", "Memories needing review"),
+    ("search", "Search notes and events"),
+)
 
 
 def scratch_directory() -> contextlib.AbstractContextManager[str]:

@@ -6,7 +6,8 @@ table or column added to the schema is described where it is declared and nowher
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import html
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from mem.core.schema_docs import TableDoc
@@ -24,11 +25,16 @@ def build(
     queries: Sequence[tuple[str, str, str, str]],
     searchable: Mapping[str, tuple[str, str]],
     label_columns: Mapping[str, str],
+    hidden: Collection[str] = (),
+    start: Sequence[tuple[str, str, int | None]] = (),
 ) -> dict[str, Any]:
     """The metadata dict Datasette takes.
 
     `queries` are (name, title, description, sql); `searchable` maps a table or view to the
-    full-text table that indexes it and the column that table's rowid matches.
+    full-text table that indexes it and the column that table's rowid matches; `hidden`
+    tables are listed only behind the page's "hidden tables" link; `start` (a view or
+    query, its title, its rows or None) is listed first on the database's page, under its
+    description.
     """
     tables: dict[str, Any] = {}
     for name, doc in docs.items():
@@ -40,13 +46,18 @@ def build(
             entry["fts_table"], entry["fts_pk"] = searchable[name]
         if name in label_columns:
             entry["label_column"] = label_columns[name]
+        if name in hidden:
+            entry["hidden"] = True
         tables[name] = entry
+    described = {name: doc.description for name, doc in docs.items()}
+    described.update((name, text) for name, _, text, _ in queries)  # the search query's own
     return {
         "title": title,
         "description": description,
         "databases": {
             database: {
                 "description": description,
+                "description_html": _start_html(database, description, start, described),
                 "tables": tables,
                 "queries": {
                     name: {"title": query_title, "description": text, "sql": sql}
@@ -55,3 +66,23 @@ def build(
             }
         },
     }
+
+
+def _start_html(
+    database: str,
+    description: str,
+    start: Sequence[tuple[str, str, int | None]],
+    described: Mapping[str, str],
+) -> str:
+    """The database page's description, then a list of what to open first."""
+    items = []
+    for name, title, rows in start:
+        counted = "" if rows is None else f" ({rows:,} row{'' if rows == 1 else 's'})"
+        items.append(
+            f'<li><a href="/{html.escape(database)}/{html.escape(name)}">{html.escape(title)}</a>'
+            f"{counted}: {html.escape(described.get(name, ''))}</li>"
+        )
+    listed = (
+        f'<h2 id="memory">Memory</h2><ul class="bullets">{"".join(items)}</ul>' if items else ""
+    )
+    return f"<p>{html.escape(description)}</p>{listed}"

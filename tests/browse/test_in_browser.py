@@ -101,6 +101,38 @@ def test_the_url_is_loopback_only_and_the_home_page_lists_every_query(
         assert links[query.title] == f"{running.url}/{query.name}"
 
 
+def test_the_landing_page_starts_with_the_memory_views_and_hides_the_index_tables(
+    served: tuple[Browse, dict[str, str]], page: Page
+) -> None:
+    running, _ = served
+    browser = page.open()  # the URL mem browse prints
+    text = browser.text()
+    links = browser.evaluate(
+        "Object.fromEntries(Array.from(document.querySelectorAll('#memory + ul a'))"
+        ".map(a => [a.innerText.trim(), a.href]))"
+    )
+    assert links == {
+        "Notes": f"{running.url}/notes",
+        "Journal events": f"{running.url}/events",
+        "Memories needing review": f"{running.url}/memories_needing_review",
+        "Search notes and events": f"{running.url}/search",
+    }
+    assert "Notes (10 rows): One row per note" in text
+    assert "Journal events (3 rows): One row per journal event" in text
+    assert text.index("Memory\n") < text.index("Custom SQL query") < text.index("Tables\n")
+    listed = browser.evaluate(
+        "Array.from(document.querySelectorAll('.db-table h3')).map(h => h.innerText.trim())"
+    )
+    assert "memories" in listed
+    assert not set(listed) & set(browse_copy.INTERNAL_TABLES)
+    for internal in ("checkout_files", "file_blocks", "postings", "meta"):
+        assert internal not in text.split(), internal
+    assert f"and {len(browse_copy.INTERNAL_TABLES) + 4} hidden tables" in text  # + FTS storage
+    # The first link opens the notes view and its rows.
+    browser.open(links["Notes"])
+    assert "Hetzner firewall first" in {row["heading"] for row in browser.rows()}
+
+
 @pytest.mark.parametrize("query", browse_copy.CANNED_QUERIES, ids=lambda query: query.name)
 def test_every_canned_query_opens_with_its_description(
     page: Page, query: browse_copy.CannedQuery
