@@ -658,7 +658,11 @@ def mcp_command(directory: str | None, tool_set: str) -> None:
     Tools: recall, context, write, note_add, supersede, retract; with --tools all also
     reinforce, patterns, status, audit, evidence_add, evidence_list and the Nexus tools
     observe and outcomes (every tool answers a call either way). Each answers with its
-    command's --json output. Needs the optional extra: pip install 'mem-project[mcp]'.
+    command's --json output. Needs the optional extra:
+
+    \b
+        pipx inject mem-project 'mcp>=2.3'
+        pip install './mem-project[mcp]'   (with pip, from the checkout)
 
     \b
     Example:
@@ -667,10 +671,9 @@ def mcp_command(directory: str | None, tool_set: str) -> None:
     import importlib.util
 
     if importlib.util.find_spec("mcp") is None:
-        raise MemError(
-            "the MCP server needs the optional MCP SDK: pip install 'mem-project[mcp]'"
-            " (in a checkout: pip install -e '.[mcp]')"
-        )
+        from mem.core import extras
+
+        raise MemError(f"the MCP server needs the optional MCP SDK: {extras.install_hint('mcp')}")
     import contextlib
 
     from mem import index
@@ -1487,7 +1490,11 @@ def browse_command(
 
     Syncs, then serves a read-only snapshot with Datasette on 127.0.0.1 until Ctrl-C, and
     prints the URL. With --portfolio, the portfolio index: every registered project.
-    Needs the optional extra: pip install 'mem-project[web]'.
+    Needs the optional extra:
+
+    \b
+        pipx inject mem-project 'datasette>=0.65,<1.0'
+        pip install './mem-project[web]'   (with pip, from the checkout)
 
     \b
     Example:

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 from mem import index
-from mem.core import schema_docs
+from mem.core import extras, schema_docs
 from mem.core.memory import Memory, MemoryAudit
 from mem.domain import (
     evidence_audit,
@@ -161,8 +161,7 @@ def _datasette() -> Any:
         from datasette.app import Datasette
     except ImportError:
         raise MemError(
-            "Datasette is not installed. Install the web extra:"
-            f" pip install '{_distribution()}[web]'"
+            f"Datasette is not installed. Install the web extra: {extras.install_hint('web')}"
         ) from None
     return Datasette
 
@@ -197,14 +196,6 @@ def _without_fts3_tokenizer(conn: Any) -> None:
 
 def _refuse_fts3_tokenizer(*args: object) -> None:
     raise ValueError("fts3_tokenizer() is disabled in mem browse")
-
-
-def _distribution() -> str:
-    """The name this program is installed under, for the install hint."""
-    from importlib import metadata
-
-    names = metadata.packages_distributions().get("mem") or ["mem"]
-    return names[0]
 
 
 def _listen(port: int) -> socket.socket:

@@ -156,7 +156,11 @@ def test_without_datasette_it_says_how_to_install_it(
     result = CliRunner().invoke(app.cli, ["browse", "-d", str(project)])
     assert result.exit_code == 1
     assert result.stderr.startswith("mem browse: Datasette is not installed.")
-    assert "[web]'" in result.stderr and "pip install '" in result.stderr
+    assert result.stderr == (
+        "mem browse: Datasette is not installed. Install the web extra:"
+        " pipx inject mem-project 'datasette>=0.65,<1.0'"
+        " (with pip: pip install './mem-project[web]')\n"
+    )
     assert result.stdout == ""
 
 

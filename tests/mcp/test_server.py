@@ -516,8 +516,8 @@ def test_without_the_sdk_mcp_says_how_to_install_it(monkeypatch: pytest.MonkeyPa
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr == (
-        "mem mcp: the MCP server needs the optional MCP SDK: pip install 'mem-project[mcp]'"
-        " (in a checkout: pip install -e '.[mcp]')\n"
+        "mem mcp: the MCP server needs the optional MCP SDK:"
+        " pipx inject mem-project 'mcp>=2.3' (with pip: pip install './mem-project[mcp]')\n"
     )
 
 
