@@ -72,6 +72,6 @@ def show_builds(action: str) -> None:
     progress on stderr (a first sync of a big project takes seconds); elsewhere nothing."""
     shown = Progress(f"mem {action}: building the index")
     if shown.enabled:
-        from mem.index import opening
+        from mem.index import build_progress
 
-        opening.build_progress = shown
+        build_progress.shown = shown

@@ -26,27 +26,18 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from tempfile import TemporaryDirectory
-    from typing import Protocol, TypeVar
+    from typing import TypeVar
 
     from mem.index.connection import Connection
     from mem.index.portfolio import Progress, RootChanges
     from mem.index.rows import FileRow
     from mem.index.sync import FileChanges
 
-    class BuildProgress(Protocol):
-        def step(self, records: int) -> None: ...
-        def clear(self) -> None: ...
-
     Answer = TypeVar("Answer")
     OpenIndex = Callable[..., "Opened"]
 
 # What a damaged cache raises. Canonical-file errors arrive as MemError and pass through.
 FAULTS = (sqlite3.Error, OSError, UnicodeDecodeError)
-
-# Who hears how a project's (or brain's) index built from scratch is coming along: None, or
-# an object with `step(records)` (records indexed so far) and `clear()` (the build is over).
-# Only the CLI sets it, when stderr is a terminal (mem.cli.progress.show_builds).
-build_progress: BuildProgress | None = None
 
 
 class Opened:

@@ -495,11 +495,11 @@ def fill(
 ) -> FileChanges:
     """Index a root's files in the index being built at `path`: as apply does, or, when
     its notes and journals are big enough, in several processes (mem.index.segments)."""
-    from mem.index import opening, segments
+    from mem.index import build_progress, segments
 
     sized = record_bytes(present)
     workers = segments.workers(sized)
-    shown = opening.build_progress
+    shown = build_progress.shown
     inserter = tables.Inserter(conn)
     inserter.progress = shown
     try:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import TypeVar
 
-    from mem.index.opening import BuildProgress
+    from mem.index.build_progress import BuildProgress
 
     Result = TypeVar("Result")
 
@@ -240,7 +240,7 @@ class Inserter:
         # No records yet, so no postings either: batches are staged and sorted in at the end.
         self.fresh = self.next_id == 1
         self.staged = False
-        # A fresh build on a terminal: told of the records inserted so far (opening.build_progress).
+        # A fresh build on a terminal: told of the records inserted so far (build_progress).
         self.progress: BuildProgress | None = None
         self.inserted = 0
 
