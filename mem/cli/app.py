@@ -963,6 +963,7 @@ def export(
 @click.option("-y", "--yes", is_flag=True, help="Index the projects found in the global brain.")
 @click.option("--register", is_flag=True, help="Register the projects found in the portfolio.")
 @brain_option
+@allow_secret_option
 @json_option
 def scan(
     path: str | None,
@@ -973,6 +974,7 @@ def scan(
     yes: bool,
     register: bool,
     brain: str | None,
+    allow_secret: tuple[str, ...],
     json_: bool,
 ) -> None:
     """Find projects under a folder.
@@ -1001,6 +1003,7 @@ def scan(
             register=register,
             explicit=brain,
             progress=shown.update,
+            allow_secrets=allow_secret,
         )
     echo(report.scan(result, yes or register, as_json=json_))
 

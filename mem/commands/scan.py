@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from mem.core import js
+from mem.core import js, secrets
 from mem.domain import project_entries
 from mem.errors import MemError
 from mem.files import brain, machine_paths, safe_paths
@@ -174,9 +174,15 @@ def scan(
     register: bool = False,
     explicit: str | None = None,
     progress: Callable[[str], None] | None = None,
+    allow_secrets: Iterable[str] = (),
 ) -> dict[str, object]:
     """Find projects; with `index` (--yes), write their entries in the global brain; with
-    `register`, in the portfolio's brain (`explicit`, --brain, else the folder's)."""
+    `register`, in the portfolio's brain (`explicit`, --brain, else the folder's).
+
+    What goes into the brain (each project's path and name, a folder's or its
+    package.json's) is checked for secrets first, as every writer's text is: one found
+    means nothing is written."""
+    allowed = secrets.allowed_kinds(allow_secrets)
     options = Options(
         parse_count("depth", depth, 4, minimum=0),  # depth 0: only the folder itself
         parse_count("active-days", active_days, 30),
@@ -203,6 +209,14 @@ def scan(
         "projectsIndex": None,
     }
     if index and projects:
+        secrets.refuse(
+            [
+                (f"the {part} of project {number}", str(project[part]))
+                for number, project in enumerate(projects, 1)
+                for part in ("path", "name")
+            ],
+            allowed,
+        )
         date = now[:10]
         for project in projects:
             project_entries.write_project_entry(

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.cli import FakeTerminal, RunMem
+from support.secret_samples import SECRETS, leaks
 from support.trees import tree
 
 from mem.commands import archive, handoff, scan
@@ -329,6 +330,35 @@ def test_scan_without_yes_writes_nothing_and_with_yes_indexes(
     ]
     assert f"| active | api | Express | ✓ | `{base / 'api'}` |" in lines
     assert index.endswith("|\n")
+
+
+@pytest.mark.parametrize("where", ["folder", "package.json"])
+def test_scan_yes_refuses_a_project_name_holding_a_secret_and_writes_nothing(
+    where: str, tmp_path: Path, isolated_env: Path, run_mem: RunMem
+) -> None:
+    secret = SECRETS["github-token"]
+    base = tmp_path / "dev"
+    make_tree(base)
+    if where == "folder":
+        (base / secret).mkdir()
+        (base / secret / "pyproject.toml").write_text("", encoding="utf-8")
+    else:
+        (base / "leaky").mkdir()
+        package = json.dumps({"name": secret})
+        (base / "leaky" / "package.json").write_text(package, encoding="utf-8")
+    (tmp_path / "team").mkdir()
+    for flags in (["--yes"], ["--register", "--brain", str(tmp_path / "team")]):
+        done = run_mem("scan", str(base), "--depth", "2", *flags)
+        assert done.returncode == 1, done.stdout
+        assert done.stderr.startswith("mem scan: Possible secret, nothing was written: the ")
+        assert "GitHub" in done.stderr and "--allow-secret github-token" in done.stderr
+        assert not leaks(done.stdout + done.stderr, "github-token")
+    assert not (isolated_env / ".bmad-plus").exists()
+    assert list((tmp_path / "team").iterdir()) == []
+    # A false positive passes with the writers' flag, for this call only.
+    ok(run_mem("scan", str(base), "--depth", "2", "--yes", "--allow-secret", "github-token"))
+    projects = isolated_env / ".bmad-plus" / "brain" / "projects"
+    assert len(list(projects.glob("*.yaml"))) == 6
 
 
 def test_scan_statuses_follow_the_thresholds() -> None:
