@@ -163,3 +163,24 @@ def test_every_environment_variable_is_in_the_table() -> None:
     table = (REPO / "docs" / "environment.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^\| `([A-Z_]+)`", table, re.M))
     assert read <= documented, f"docs/environment.md lacks {sorted(read - documented)}"
+
+
+def test_every_deviation_the_docs_cite_has_one_row_in_the_compatibility_table() -> None:
+    """A `D<n>` named anywhere in the README or docs/ is a row of docs/compatibility.md's
+    deviation table, and no number names two rows."""
+    compatibility = (REPO / "docs" / "compatibility.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (D\d+) \|", compatibility, re.M)
+    assert len(rows) == len(set(rows)), sorted(rows)
+    cited: dict[str, str] = {}
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        for number in re.findall(r"\bD\d+\b", page.read_text(encoding="utf-8")):
+            cited.setdefault(number, page.name)
+    assert {number: page for number, page in cited.items() if number not in rows} == {}
+
+
+def test_init_adding_the_per_machine_files_to_gitignore_is_a_deviation() -> None:
+    compatibility = (REPO / "docs" / "compatibility.md").read_text(encoding="utf-8")
+    row = next(line for line in compatibility.splitlines() if "to `.gitignore`" in line)
+    assert row.startswith("| D15 | ")
+    assert "`.agents/memory/.brain-link`" in row and "`.bmad/memory/writer.lock`" in row
+    assert "never rewritten" in row
