@@ -9,11 +9,21 @@ from __future__ import annotations
 import html
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 from mem.core.schema_docs import TableDoc
 
 # Columns worth counting values of, wherever a table or view has them.
 FACET_COLUMNS = ("project_name", "agent", "file", "memory_file")
+# A table's or view's page shows its rows first, then what its columns mean and its schema
+# (Datasette puts the column descriptions above the rows, a screen of them for the views).
+PAGE_CSS = (
+    "body.table section.content{display:flex;flex-direction:column}"
+    "body.table dl.column-descriptions{order:1}"
+    'body.table dl.column-descriptions::before{content:"Columns";display:block;'
+    "font-weight:bold;font-size:1.17em;margin:1em 0 0.5em}"
+    "body.table pre.wrapped-sql{order:2}"
+)
 
 
 def build(
@@ -54,6 +64,7 @@ def build(
     return {
         "title": title,
         "description": description,
+        "extra_css_urls": ["data:text/css," + quote(PAGE_CSS)],
         "databases": {
             database: {
                 "description": description,

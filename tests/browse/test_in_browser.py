@@ -128,9 +128,15 @@ def test_the_landing_page_starts_with_the_memory_views_and_hides_the_index_table
     for internal in ("checkout_files", "file_blocks", "postings", "meta"):
         assert internal not in text.split(), internal
     assert f"and {len(browse_copy.INTERNAL_TABLES) + 4} hidden tables" in text  # + FTS storage
-    # The first link opens the notes view and its rows.
+    # The first link opens the notes view: its rows, then what the columns mean, then the
+    # view's schema.
     browser.open(links["Notes"])
     assert "Hetzner firewall first" in {row["heading"] for row in browser.rows()}
+    tops = browser.evaluate(
+        "['table.rows-and-columns', 'dl.column-descriptions', 'pre.wrapped-sql']"
+        ".map(selector => document.querySelector(selector).getBoundingClientRect().top)"
+    )
+    assert tops == sorted(tops) and len(set(tops)) == 3
 
 
 @pytest.mark.parametrize("query", browse_copy.CANNED_QUERIES, ids=lambda query: query.name)
