@@ -128,7 +128,7 @@ def near_duplicates(notes: Iterable[Note]) -> list[dict[str, object]]:
                     similarity = round(_jaccard(first.text, second.text), 2)
                     named = [where(first), where(second)]
                     found.append(
-                        (-similarity, str(notes), {"notes": notes, "similarity": similarity})
+                        (-similarity, str(named), {"notes": named, "similarity": similarity})
                     )
     return [pair for _, _, pair in sorted(found, key=lambda item: item[:2])]
 
