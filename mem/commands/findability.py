@@ -49,7 +49,7 @@ def findability_report(
         result["belowMinRecall"] = [
             name
             for name, figures in result["rankings"].items()
-            if figures["notesTop5"] < min_recall
+            if figures["notesTop5"] is not None and figures["notesTop5"] < min_recall
         ]
     return result
 

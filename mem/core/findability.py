@@ -138,8 +138,9 @@ def _best(outcomes: list[Outcome]) -> int | None:
     return min(places) if places else None
 
 
-def _share(part: int, whole: int) -> float:
-    return round(part / whole, 4) if whole else 0.0
+def _share(part: int, whole: int) -> float | None:
+    """part / whole to 4 places; None when there is nothing to count (no note, no query)."""
+    return round(part / whole, 4) if whole else None
 
 
 def _jaccard(first: str, second: str) -> float:

@@ -440,8 +440,8 @@ def findability(result: dict[str, Any], *, as_json: bool) -> str:
     return _lines(lines)
 
 
-def _percent(share: float) -> str:
-    return f"{share * 100:.1f} %"
+def _percent(share: float | None) -> str:
+    return "—" if share is None else f"{share * 100:.1f} %"
 
 
 def _note_place(note: dict[str, Any]) -> str:

@@ -92,3 +92,10 @@ def test_scope_all_checks_each_project_and_lists_near_duplicates(
         str(blog.resolve()),
         str(shop.resolve()),
     ]
+
+
+def test_a_project_without_notes_passes_any_min_recall(run_mem: RunMem, tmp_path: Path) -> None:
+    done = run_mem("check", "findability", "--min-recall", "1", "--json", "-d", str(tmp_path))
+    assert done.returncode == 0, done.stdout
+    found = json.loads(done.stdout)
+    assert (found["notes"], found["rankings"]["lexical"]["notesTop5"]) == (0, None)
