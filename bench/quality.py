@@ -117,8 +117,9 @@ def main() -> None:
     ap.add_argument("--misses", action="store_true", help="list the queries not found first")
     args = ap.parse_args()
     mem = find_mem(args.mem)
-    if mem is None:
-        print("bench/quality.py: no mem executable found (--mem PATH)", file=sys.stderr)
+    if mem is None or (os.sep in mem and not Path(mem).exists()):
+        where = mem or "PATH"
+        print(f"bench/quality.py: no mem executable at {where} (--mem PATH)", file=sys.stderr)
         return
     project = SET_DIR / "notes"
     queries = json.loads((SET_DIR / "queries.json").read_text(encoding="utf-8"))
