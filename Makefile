@@ -4,7 +4,7 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 MEM := $(VENV)/bin/mem
 
-.PHONY: test demo bench bench-large bench-portfolio bench-compare lint fmt check clean
+.PHONY: test demo bench bench-large bench-portfolio bench-compare bench-quality lint fmt check clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,14 @@ BASE ?= 4148755
 BENCH_ARGS ?=
 bench-compare: $(VENV)/.installed
 	$(PY) bench/compare.py --base $(BASE) $(BENCH_ARGS)
+
+# Issue 25's ranking quality: recall@1, recall@5 and MRR@5 of each ranking the installed mem
+# accepts, over bench/quality/ (real ADRs, hand-written queries); seconds. A report: it
+# exits 0. QUALITY_ARGS=--misses lists the queries a ranking does not answer first.
+QUALITY_ARGS ?=
+bench-quality: $(VENV)/.installed
+	$(PY) -m compileall -q mem
+	$(PY) bench/quality.py $(QUALITY_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy

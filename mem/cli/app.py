@@ -34,6 +34,7 @@ SECTIONS = (
         (
             "init",
             "status",
+            "check",
             "portfolio",
             "export",
             "scan",
@@ -511,6 +512,55 @@ def index_rebuild(directory: str | None, portfolio_: bool, brain: str | None, js
     with progress.Progress("mem index: rebuilding the portfolio index") as shown:
         result = index_cache.index_rebuild(root, portfolio_, brain, shown.sync_step)
     echo(report.index_rebuild(result, as_json=json_))
+
+
+@cli.group(name="check")
+def check_group() -> None:
+    """Check the project's memory as its readers meet it."""
+
+
+@check_group.command(name="findability")
+@directory_option
+@click.option(
+    "--scope",
+    type=click.Choice(["project", "all"]),
+    default="project",
+    show_default=True,
+    help="The project, or every project registered in the portfolio.",
+)
+@brain_option
+@click.option(
+    "--min-recall",
+    type=click.FloatRange(0, 1),
+    metavar="SHARE",
+    help="Exit 1 when a ranking finds fewer notes in its top 5 (a share from 0 to 1).",
+)
+@json_option
+def check_findability(
+    directory: str | None, scope: str, brain: str | None, min_recall: float | None, json_: bool
+) -> None:
+    """Whether the queries a user could type for each note find it.
+
+    For every note: its heading's content words, the identifiers and paths it names, and
+    the entries of an `Aliases:` line, each searched as `mem recall` searches. Reports the
+    share of notes found first and in the top 5, the notes no query finds, and the notes
+    another note shadows (ranked above for every query); with --scope all, also notes of
+    different projects with the same heading words.
+
+    \b
+    Example:
+        mem check findability
+        mem check findability --min-recall 0.9   # in CI
+        mem check findability --scope all --json
+    """
+    from mem.commands import findability
+    from mem.render import report
+
+    root = safe_paths.project_root(directory)
+    result = findability.findability_report(root, scope, brain, min_recall)
+    echo(report.findability(result, as_json=json_))
+    if result.get("belowMinRecall"):
+        sys.exit(1)
 
 
 @cli.group(name="cache")

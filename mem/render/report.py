@@ -395,3 +395,55 @@ def _browse_text(result: dict[str, Any]) -> str:
     else:
         what = f"{result['root']} ({counts})"
     return _lines([f"mem browse: a read-only snapshot of {what} at", f"  {result['url']}"])
+
+
+def findability(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return _json(result)
+    projects = f" in {result['projects']} project(s)" if "projects" in result else ""
+    lines = [
+        f"mem check findability: {result['notes']} note(s){projects},"
+        f" {result['queries']} quer{'y' if result['queries'] == 1 else 'ies'}"
+    ]
+    lines.append(
+        f"  {'ranking':<10} {'notes top 1':>12} {'top 5':>7} {'queries top 1':>14} {'top 5':>7}"
+    )
+    for name, figures in result["rankings"].items():
+        lines.append(
+            f"  {name:<10} {_percent(figures['notesTop1']):>12} {_percent(figures['notesTop5']):>7}"
+            f" {_percent(figures['queriesTop1']):>14} {_percent(figures['queriesTop5']):>7}"
+        )
+    for name, figures in result["rankings"].items():
+        if figures["unfound"]:
+            lines.append(f"not in the top 5 of any of their queries ({name}):")
+            lines += [f"  {_note_place(note)}" for note in figures["unfound"]]
+        if figures["shadowed"]:
+            lines.append(f"shadowed: another note ranks above for every query ({name}):")
+            lines += [
+                f"  {_note_place(note)}  <-  {_note_place(note['by'])}"
+                for note in figures["shadowed"]
+            ]
+    if result["unqueried"]:
+        lines.append("no query to try (a heading of stop words only, no identifier or alias):")
+        lines += [f"  {_note_place(note)}" for note in result["unqueried"]]
+    for pair in result.get("nearDuplicates", []):
+        first, second = pair["notes"]
+        similarity = f"{pair['similarity']:.2f}"
+        lines.append(
+            f"near-duplicate ({similarity}): {_note_place(first)}  =  {_note_place(second)}"
+        )
+    for name in result.get("belowMinRecall", []):
+        lines.append(
+            f"{name}: notes in the top 5 {_percent(result['rankings'][name]['notesTop5'])},"
+            f" below --min-recall {result['minRecall']}"
+        )
+    return _lines(lines)
+
+
+def _percent(share: float | None) -> str:
+    return "—" if share is None else f"{share * 100:.1f} %"
+
+
+def _note_place(note: dict[str, Any]) -> str:
+    project = f"{note['project']}: " if "project" in note else ""
+    return f"{project}{note['file']}: {note['heading']}"

@@ -1,0 +1,145 @@
+"""`mem check findability`: whether the queries a user could type for each note find it.
+
+Each note's queries (mem.core.findability) are ranked as `mem recall` ranks them within the
+note's own project: its notes and journal events, retired notes left out (deviation D10),
+the brain's notes not mixed in. With `--scope all`, every project registered in the
+portfolio is checked from the portfolio index, and notes of different projects with the
+same heading words are listed as near-duplicates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mem import clock, index
+from mem.core import findability, js, parse, score
+from mem.domain import lifecycle_events, memories
+from mem.errors import MemError
+from mem.files import brain as brains
+from mem.index import topk
+
+# The rankings measured, each by its name in `recall --ranking`.
+RANKINGS = ("lexical",)
+SCOPES = ("project", "all")
+
+
+def findability_report(
+    root: str,
+    scope: str = "project",
+    portfolio: str | None = None,
+    min_recall: float | None = None,
+) -> dict[str, Any]:
+    """The figures of every ranking over the project's (or the portfolio's) notes; with
+    `min_recall`, the rankings whose share of notes found in the top 5 is below it."""
+    if scope not in SCOPES:
+        raise MemError("check: --scope must be project or all")
+    if min_recall is not None and not 0 <= min_recall <= 1:
+        raise MemError("check: --min-recall must be a number from 0 to 1")
+    now = js.parse_date(clock.now_iso())
+    now_ms = None if now is None else now.ms
+    if scope == "all":
+        brain = brains.portfolio_brain(root, portfolio)
+        result = index.answer(
+            lambda open_index: _portfolio(open_index(brain, index.PORTFOLIO), now_ms)
+        )
+    else:
+        result = index.answer(lambda open_index: _project(root, open_index(root), now_ms))
+    if min_recall is not None:
+        result["minRecall"] = min_recall
+        result["belowMinRecall"] = [
+            name
+            for name, figures in result["rankings"].items()
+            if figures["notesTop5"] is not None and figures["notesTop5"] < min_recall
+        ]
+    return result
+
+
+def _project(root: str, opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
+    conn = opened.conn
+    files = {path: row for path, row in opened.files.items() if row.rank < score.ARCHIVE_RANK_BASE}
+    hidden: set[int] = set()
+    if index.has_lifecycle_events(conn):
+        memory_files = {
+            row.id: path for path, row in files.items() if path in memories.MEMORY_FILES
+        }
+        hidden = set(lifecycle_events.retired_in_index(root, conn, memory_files))
+    searched = index.RecallFiles.given({row.id: row.rank for row in files.values()})
+    notes = _notes(conn, [row.id for row in files.values()], hidden, "")
+    results = _Results(conn, now_ms, hidden)
+    return _report(notes, lambda note, terms: results.top(terms, searched))
+
+
+def _portfolio(opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
+    conn = opened.conn
+    projects = [row for row in index.project_rows(conn, with_cache=False) if row.role == "project"]
+    hidden = set(index.retired_notes(conn, [row.id for row in projects]))
+    notes: list[findability.Note] = []
+    searched: dict[str, index.RecallFiles] = {}
+    for row in projects:
+        files = index.file_rows(conn, row.id)
+        file_ids = [file.id for file in files.values() if file.rank < score.ARCHIVE_RANK_BASE]
+        notes += _notes(conn, file_ids, hidden, row.path)
+        searched[row.path] = index.RecallFiles(conn, {row.id: row.path}, include_archive=False)
+    results = _Results(conn, now_ms, hidden)
+    report = _report(notes, lambda note, terms: results.top(terms, searched[note.project]))
+    report["projects"] = len(projects)
+    report["nearDuplicates"] = findability.near_duplicates(notes)
+    return report
+
+
+def _notes(
+    conn: index.Connection, file_ids: list[int], hidden: set[int], project: str
+) -> list[findability.Note]:
+    _, ids = index.notes_by_recency(conn, file_ids, 10**12)
+    stored = index.fetch(conn, [record_id for record_id in ids if record_id not in hidden])
+    notes = [
+        findability.Note(record.id, project, record.path, record.ref, record.text)
+        for record in stored.values()
+    ]
+    return sorted(notes, key=lambda note: (note.project, note.file, note.id))
+
+
+class _Results:
+    """The top of each query's ranking, computed once per query and project."""
+
+    def __init__(self, conn: index.Connection, now_ms: float | None, hidden: set[int]) -> None:
+        self.conn = conn
+        self.now_ms = now_ms
+        self.hidden = hidden
+        self.kept: dict[tuple[int, tuple[str, ...]], list[int]] = {}
+
+    def top(self, terms: tuple[str, ...], files: index.RecallFiles) -> list[int]:
+        key = (id(files), terms)
+        if key not in self.kept:
+            wanted = findability.TOP + len(self.hidden)
+            ranked = topk.search(
+                self.conn, list(terms), files, self.now_ms, wanted, clock.local_offset_ms
+            )
+            top = [item.id for item in score.order(ranked, wanted) if item.id not in self.hidden]
+            self.kept[key] = top[: findability.TOP]
+        return self.kept[key]
+
+
+def _report(notes: list[findability.Note], top: Any) -> dict[str, Any]:
+    by_id = {note.id: note for note in notes}
+    asked: dict[int, list[findability.Query]] = {
+        note.id: findability.queries(note.heading, note.text) for note in notes
+    }
+    rankings = {}
+    for ranking in RANKINGS:
+        outcomes: dict[int, list[findability.Outcome]] = {}
+        for note in notes:
+            for query in asked[note.id]:
+                found = top(note, tuple(parse.query_tokens(query.text)))
+                place = found.index(note.id) + 1 if note.id in found else None
+                above = found if place is None else found[: place - 1]
+                outcomes.setdefault(note.id, []).append(
+                    findability.Outcome(place, tuple(i for i in above if i in by_id))
+                )
+        rankings[ranking] = findability.measure(notes, outcomes, by_id)
+    return {
+        "notes": len(notes),
+        "queries": sum(len(found) for found in asked.values()),
+        "rankings": rankings,
+        "unqueried": [findability.where(note) for note in notes if not asked[note.id]],
+    }
