@@ -46,6 +46,8 @@ PROJECT: tuple[Entry, ...] = (
     Entry(None, f"{AGENTS_MEMORY}/context.md", "context"),
     Entry(None, f"{AGENTS_MEMORY}/sessions", "handoff-directory"),
     Entry(None, f"{AGENTS_MEMORY}/.brain-link", "brain-link"),
+    Entry(None, f"{AGENTS_MEMORY}/mem.toml", "settings"),
+    Entry(None, f"{BMAD_MEMORY}/.local", "local-directory"),
     Entry(None, ".gitattributes", "gitattributes"),
     Entry(None, ".gitignore", "gitignore"),
     Entry(None, f"{NEXUS}/runs", "nexus-runs"),
@@ -92,6 +94,8 @@ ARCHIVE_DIR = _path(PROJECT, "archive-directory")
 CONTEXT = _path(PROJECT, "context")
 SESSIONS = _path(PROJECT, "handoff-directory")
 BRAIN_LINK = _path(PROJECT, "brain-link")
+SETTINGS = _path(PROJECT, "settings")
+LOCAL_DIR = _path(PROJECT, "local-directory")  # per clone, ignored by git: the writer id
 GITATTRIBUTES = _path(PROJECT, "gitattributes")
 GITIGNORE = _path(PROJECT, "gitignore")
 NEXUS_RUNS = _path(PROJECT, "nexus-runs")
@@ -108,6 +112,20 @@ ARCHIVABLE = {
     "evidence": EVIDENCE,
     "lifecycle": LIFECYCLE,
 }
+
+
+# Deviation D13 (team layout): each store's shards, `<folder>/<YYYY-MM>/<writer>.ndjson`.
+SHARD_DIRS = {name: f"{BMAD_MEMORY}/{name}.d" for name in ARCHIVABLE}
+# Journal shards' candidate ranks: after the classic journal, before the archives.
+SHARD_RANK_BASE = 200
+
+
+def unsharded(relative: str) -> str:
+    """The classic store a shard belongs to (a team layout's shards are one store with it)."""
+    for name, folder in SHARD_DIRS.items():
+        if relative.startswith(folder + "/"):
+            return ARCHIVABLE[name]
+    return relative
 
 
 def archived_store(file_name: str) -> str | None:

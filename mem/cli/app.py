@@ -574,6 +574,11 @@ def cache_clean(directory: str | None, all_: bool, json_: bool) -> None:
 @click.option(
     "--remove", "remove_", is_flag=True, help="With --agents: take the block (and hooks) out."
 )
+@click.option(
+    "--team",
+    is_flag=True,
+    help="Also write .agents/memory/mem.toml with layout = \"team\" (docs/team.md).",
+)
 @json_option
 def init(
     files: tuple[str, ...],
@@ -583,6 +588,7 @@ def init(
     hosts: tuple[str, ...],
     user: bool,
     remove_: bool,
+    team: bool,
     json_: bool,
 ) -> None:
     """Set up project memory and link the brain.
@@ -602,9 +608,13 @@ def init(
     .gemini/settings.json (the home's with --user), keeping every other key and hook;
     --remove takes out only mem's.
 
+    With --team, also writes the settings file that turns on the team layout, where
+    concurrent clones and branches never append to the same file (docs/team.md).
+
     \b
     Example:
         mem init -d ~/dev/shop
+        mem init --team
         mem init --agents AGENTS.md CLAUDE.md GEMINI.md
         mem init --agents --hooks
         mem init --agents --hooks --host claude-code --user
@@ -630,7 +640,9 @@ def init(
                 result["settings"] = init_hooks.install(root, chosen or [], user)
         echo(report.agents(result, as_json=json_))
         return
-    result = init_.init(safe_paths.project_root(directory), clock.now_iso())
+    if team and agents:
+        raise click.UsageError("--team cannot be combined with --agents.")
+    result = init_.init(safe_paths.project_root(directory), clock.now_iso(), team=team)
     for warning in result["warnings"]:
         echo(f"mem init: warning: {warning}\n", err=True)
     echo(report.init(result, as_json=json_))

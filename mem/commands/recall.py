@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 
-from mem import clock, index
+from mem import clock, index, layout
 from mem.core import js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
@@ -291,7 +291,7 @@ def _entry(value: float, record: index.StoredRecord, source_file: str) -> dict[s
         return {
             "score": value,
             "kind": "event",
-            "source": source_file.rsplit("/", 1)[-1],
+            "source": layout.unsharded(source_file).rsplit("/", 1)[-1],
             "ref": ref,
             "text": text,
             "event": fields,

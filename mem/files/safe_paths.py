@@ -8,6 +8,7 @@ import stat
 
 from mem import layout
 from mem.errors import MemError
+from mem.files import team
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -123,7 +124,25 @@ def safe_path(root: str, relative: str) -> str:
 
 
 def read_bounded(root: str, relative: str) -> str | None:
-    """A memory file's text through the safe path, at most 2 MiB of valid UTF-8; None if missing."""
+    """A memory file's text through the safe path, at most 2 MiB of valid UTF-8; None if missing.
+
+    In team layout a store is its classic file and its shards, read as one text (D13)."""
+    text = _read_bounded(root, relative)
+    shards = team.team_shards(root, relative)
+    if not shards:
+        return text
+    parts = [text] if text else []
+    parts += [part for part in (_read_bounded(root, shard) for shard in shards) if part]
+    return "".join(_whole_lines(parts))
+
+
+def _whole_lines(parts: list[str]) -> list[str]:
+    """Parts joined as lines: a torn last line stays torn only at the very end."""
+    return [part if part.endswith("\n") or at == len(parts) - 1 else part + "\n"
+            for at, part in enumerate(parts)]
+
+
+def _read_bounded(root: str, relative: str) -> str | None:
     path = safe_path(root, relative)
     try:
         info = os.stat(path)
@@ -150,7 +169,20 @@ def read_bounded(root: str, relative: str) -> str | None:
 
 def read_plain(root: str, relative: str) -> bytes | None:
     """A project file read as the reference reads pattern-scores.json: following links,
-    without a size limit; None if missing."""
+    without a size limit; None if missing. In team layout a store's shards follow it (D13)."""
+    data = _read_plain(root, relative)
+    shards = team.team_shards(root, relative)
+    if not shards:
+        return data
+    parts = [data] if data else []
+    parts += [part for part in (_read_plain(root, shard) for shard in shards) if part]
+    return b"".join(
+        part if part.endswith(b"\n") or at == len(parts) - 1 else part + b"\n"
+        for at, part in enumerate(parts)
+    )
+
+
+def _read_plain(root: str, relative: str) -> bytes | None:
     path = os.path.join(root, relative)
     try:
         with open_regular(path) as handle:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 
 from mem import layout
-from mem.files import index_sources
+from mem.errors import MemError
+from mem.files import index_sources, team
 from mem.files.index_sources import SourceSpec, SourceStat
 
 TYPE_CHECKING = False
@@ -51,8 +52,32 @@ def archive_specs(root: str) -> list[SourceSpec]:
 def specs_for(root: str, role: str) -> list[SourceSpec]:
     """The sources a project's or a brain's index mirrors."""
     if role == "project":
-        return SOURCES[role] + archive_specs(root)
+        return SOURCES[role] + shard_specs(root) + archive_specs(root)
     return SOURCES[role]
+
+
+def shard_specs(root: str) -> list[SourceSpec]:
+    """A team project's shards (deviation D13): the journal's in candidate order after the
+    classic journal (by month, then writer), the other stores' with their store's rank."""
+    if not team.is_team(root):
+        return []
+    specs = []
+    for spec in PROJECT_SOURCES:
+        if spec.relative not in team.SHARD_FOLDERS:
+            continue
+        shards = team.shards(root, spec.relative)
+        if spec.kind == "journal" and len(shards) > MAX_JOURNAL_SHARDS:
+            raise MemError(
+                f"The journal has {len(shards)} shards, more than {MAX_JOURNAL_SHARDS};"
+                " archive old months before reading."
+            )
+        for position, relative in enumerate(shards):
+            rank = layout.SHARD_RANK_BASE + position if spec.kind == "journal" else spec.rank
+            specs.append(SourceSpec(rank, relative, spec.kind))
+    return specs
+
+
+MAX_JOURNAL_SHARDS = layout.ARCHIVE_RANK_BASE - layout.SHARD_RANK_BASE
 
 
 # Stores other than notes and the journal: loaded into tables of their own (with file_id

@@ -1,0 +1,156 @@
+"""The project's settings file and the team layout's shards (deviation D13).
+
+`.agents/memory/mem.toml` is committed with the project. Without it every read and write
+is the reference's; with `layout = "team"` each append to a store goes to a shard no
+other clone writes, `<store>.d/<YYYY-MM>/<writer>.ndjson`, and every reader takes the
+classic file and the shards as one store: the classic file first, then the shards by
+month and writer id, each in its line order (a total order that no merge can change,
+since merges only add files). The writer id is made once per clone (and per worktree)
+and kept in `.bmad/memory/.local/`, which ignores itself.
+
+Nothing here is imported by a classic project's warm recall beyond this module: `tomllib`
+is loaded only when the settings file exists.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mem import layout
+from mem.errors import MemError
+
+SETTINGS = layout.SETTINGS
+# Each setting and the values it takes; the first is the default. Later settings join here.
+CHOICES: dict[str, tuple[str, ...]] = {"layout": ("classic", "team")}
+DEFAULTS = {key: values[0] for key, values in CHOICES.items()}
+TEAM_TEXT = '# mem settings (docs/team.md)\nlayout = "team"\n'
+
+WRITER_FILE = f"{layout.LOCAL_DIR}/writer"
+SHARD_SUFFIX = ".ndjson"
+# store path (classic) -> its shard folder
+SHARD_FOLDERS = {relative: layout.SHARD_DIRS[name] for name, relative in layout.ARCHIVABLE.items()}
+
+
+def settings(root: str) -> dict[str, str]:
+    """The project's settings: the defaults, overridden by what mem.toml says."""
+    path = os.path.join(root, SETTINGS)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(64 * 1024 + 1)
+    except (FileNotFoundError, NotADirectoryError):
+        return DEFAULTS
+    except OSError as error:
+        raise MemError(f"Cannot read {SETTINGS}: {error.strerror}.") from None
+    return parse_settings(data)
+
+
+def parse_settings(data: bytes) -> dict[str, str]:
+    """Pure: the settings a mem.toml's bytes give, or a MemError naming the file."""
+    import tomllib  # only a project that has a settings file pays for it
+
+    if len(data) > 64 * 1024:
+        raise MemError(f"{SETTINGS} is larger than 64 KiB.")
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise MemError(f"{SETTINGS} is not valid TOML: {error}.") from None
+    found = dict(DEFAULTS)
+    for key, value in table.items():
+        choices = CHOICES.get(key)
+        if choices is None:
+            known = ", ".join(sorted(CHOICES))
+            raise MemError(f'{SETTINGS}: unknown setting "{key}" (known: {known}).')
+        if value not in choices:
+            allowed = " or ".join(f'"{choice}"' for choice in choices)
+            raise MemError(f"{SETTINGS}: {key} must be {allowed}, not {_shown(value)}.")
+        found[key] = value
+    return found
+
+
+def _shown(value: object) -> str:
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def is_team(root: str) -> bool:
+    return settings(root)["layout"] == "team"
+
+
+def shards(root: str, relative: str) -> list[str]:
+    """The shards of the store at `relative`, relative to root: by month, then writer id."""
+    folder = SHARD_FOLDERS.get(relative)
+    if folder is None:
+        return []
+    base = os.path.join(root, folder)
+    found = []
+    for month in _names(base):
+        for name in _names(os.path.join(base, month)):
+            if name.endswith(SHARD_SUFFIX):
+                found.append(f"{folder}/{month}/{name}")
+    return found
+
+
+def team_shards(root: str, relative: str) -> list[str]:
+    """shards() in a team project; [] in a classic one (which reads only the classic files)."""
+    if relative not in SHARD_FOLDERS or not is_team(root):
+        return []
+    return shards(root, relative)
+
+
+def _names(path: str) -> list[str]:
+    try:
+        return sorted(name for name in os.listdir(path) if not name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def writer_id(root: str) -> str:
+    """This clone's writer id, made on first use (call it under the writer lock)."""
+    path = os.path.join(root, WRITER_FILE)
+    try:
+        with open(path, encoding="ascii") as handle:
+            found = handle.read().strip()
+    except FileNotFoundError:
+        found = ""
+    except (OSError, UnicodeDecodeError) as error:
+        raise MemError(f"Cannot read {WRITER_FILE}: {error}.") from None
+    if found:
+        if not (found.isascii() and found.isalnum() and len(found) <= 64):
+            raise MemError(f"{WRITER_FILE} must hold a writer id of letters and digits.")
+        return found
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    ignore = os.path.join(folder, ".gitignore")
+    if not os.path.exists(ignore):
+        with open(ignore, "w", encoding="ascii") as handle:
+            handle.write("# per clone: never committed\n*\n")
+    made = os.urandom(6).hex()
+    with open(path, "w", encoding="ascii") as handle:
+        handle.write(made + "\n")
+    return made
+
+
+def shard_for(root: str, relative: str, month: str) -> str:
+    """Where this clone appends to the store at `relative` in a month (`YYYY-MM`)."""
+    return f"{SHARD_FOLDERS[relative]}/{month}/{writer_id(root)}{SHARD_SUFFIX}"
+
+
+def month_of(line: str) -> str:
+    """The `YYYY-MM` of a record line's `ts` (every store's records have one); else "undated"."""
+    from mem.core import js
+
+    try:
+        record = js.parse_json(line)
+    except ValueError:
+        record = None
+    ts = record.get("ts") if isinstance(record, dict) else None
+    if isinstance(ts, str) and len(ts) >= 7 and ts[:4].isdigit() and ts[4] == "-":
+        if ts[5:7].isdigit():
+            return ts[:7]
+    return "undated"
+
+
+def append_target(root: str, relative: str, line: str) -> str:
+    """The file an append to `relative` goes to: a shard in team layout, else `relative`."""
+    if relative not in SHARD_FOLDERS or not is_team(root):
+        return relative
+    return shard_for(root, relative, month_of(line.partition("\n")[0]))
