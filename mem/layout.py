@@ -115,7 +115,10 @@ ARCHIVABLE = {
 
 
 # Deviation D13 (team layout): each store's shards, `<folder>/<YYYY-MM>/<writer>.ndjson`.
-SHARD_DIRS = {name: f"{BMAD_MEMORY}/{name}.d" for name in ARCHIVABLE}
+# `reinforcements` has no classic file: its shards hold the reinforcements that a team
+# project folds onto pattern-scores.json on every read.
+REINFORCEMENTS = f"{BMAD_MEMORY}/reinforcements.ndjson"
+SHARD_DIRS = {name: f"{BMAD_MEMORY}/{name}.d" for name in [*ARCHIVABLE, "reinforcements"]}
 # Journal shards' candidate ranks: after the classic journal, before the archives.
 SHARD_RANK_BASE = 200
 
@@ -124,7 +127,7 @@ def unsharded(relative: str) -> str:
     """The classic store a shard belongs to (a team layout's shards are one store with it)."""
     for name, folder in SHARD_DIRS.items():
         if relative.startswith(folder + "/"):
-            return ARCHIVABLE[name]
+            return ARCHIVABLE.get(name, REINFORCEMENTS)
     return relative
 
 

@@ -577,7 +577,7 @@ def cache_clean(directory: str | None, all_: bool, json_: bool) -> None:
 @click.option(
     "--team",
     is_flag=True,
-    help="Also write .agents/memory/mem.toml with layout = \"team\" (docs/team.md).",
+    help='Also write .agents/memory/mem.toml with layout = "team" (docs/team.md).',
 )
 @json_option
 def init(

@@ -36,7 +36,7 @@ def init(root: str, now: str, team: bool = False) -> dict[str, Any]:
         if not writing.create_new(root, layout.SETTINGS, settings.TEAM_TEXT):
             if not settings.is_team(root):
                 raise MemError(
-                    f"{layout.SETTINGS} exists without layout = \"team\"; edit it to turn the"
+                    f'{layout.SETTINGS} exists without layout = "team"; edit it to turn the'
                     " team layout on."
                 )
             existing.append(layout.SETTINGS)

@@ -138,8 +138,10 @@ def read_bounded(root: str, relative: str) -> str | None:
 
 def _whole_lines(parts: list[str]) -> list[str]:
     """Parts joined as lines: a torn last line stays torn only at the very end."""
-    return [part if part.endswith("\n") or at == len(parts) - 1 else part + "\n"
-            for at, part in enumerate(parts)]
+    return [
+        part if part.endswith("\n") or at == len(parts) - 1 else part + "\n"
+        for at, part in enumerate(parts)
+    ]
 
 
 def _read_bounded(root: str, relative: str) -> str | None:

@@ -29,6 +29,7 @@ WRITER_FILE = f"{layout.LOCAL_DIR}/writer"
 SHARD_SUFFIX = ".ndjson"
 # store path (classic) -> its shard folder
 SHARD_FOLDERS = {relative: layout.SHARD_DIRS[name] for name, relative in layout.ARCHIVABLE.items()}
+SHARD_FOLDERS[layout.REINFORCEMENTS] = layout.SHARD_DIRS["reinforcements"]
 
 
 def settings(root: str) -> dict[str, str]:

@@ -122,6 +122,9 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
     lines.append("💾 Stores (limit 2 MiB each)")
     for store in result["stores"]:
         lines.append(f"  {store['file']:<34} {store['bytes']:>9} bytes  {store['percent']}%")
+        if "shards" in store:  # team layout (deviation D13)
+            largest = store["largestShardBytes"]
+            lines.append(f"    + {store['shards']} shard(s), the largest {largest} bytes")
     receipts = result["receipts"]
     lines.append(f"  outcome receipts: {receipts['count']} of {receipts['limit']}")
     lines += _store_finding_lines(result["findings"])
