@@ -7,6 +7,7 @@ is only a cache for audits).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
@@ -68,7 +69,10 @@ def _fold(
                 root, pattern_files.PROMOTIONS, js.stringify(result.promotion) + "\n"
             )
         if team.is_team(root):  # deviation D13: a record in this clone's shard
-            line = pattern_files.reinforcement_line(result.pattern_id, signals, evidence, now)
+            nonce = os.urandom(6).hex()
+            line = pattern_files.reinforcement_line(
+                result.pattern_id, signals, evidence, now, nonce
+            )
             writing.append_line(root, pattern_files.REINFORCEMENTS, line)
         else:
             writing.write_atomic(root, pattern_files.SCORES, scores_text)

@@ -47,10 +47,17 @@ def read_scores(root: str, local_offset_ms: Any = None) -> dict[str, Any]:
 
 
 def reinforcement_line(
-    pattern_id: str, signals: dict[str, Any], evidence: list[str], ts: str
+    pattern_id: str, signals: dict[str, Any], evidence: list[str], ts: str, nonce: str
 ) -> str:
-    """A team layout's record of one reinforcement (deviation D13)."""
-    record = {"ts": ts, "pattern": pattern_id, "signals": signals, "evidence": evidence}
+    """A team layout's record of one reinforcement (deviation D13). The nonce keeps two
+    reinforcements in one millisecond apart; a line a merge repeats still counts once."""
+    record = {
+        "ts": ts,
+        "id": nonce,
+        "pattern": pattern_id,
+        "signals": signals,
+        "evidence": evidence,
+    }
     return js.stringify(record) + "\n"
 
 

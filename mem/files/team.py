@@ -131,8 +131,43 @@ def writer_id(root: str) -> str:
 
 
 def shard_for(root: str, relative: str, month: str) -> str:
-    """Where this clone appends to the store at `relative` in a month (`YYYY-MM`)."""
-    return f"{SHARD_FOLDERS[relative]}/{month}/{writer_id(root)}{SHARD_SUFFIX}"
+    """Where this clone appends to the store at `relative` in a month (`YYYY-MM`): its
+    writer id and, in a git work tree, the branch it is on, since two branches of one
+    clone that each add the same new file would conflict when merged."""
+    name = writer_id(root)
+    branch = current_branch(root)
+    if branch:
+        name += "-" + branch_tag(branch)
+    return f"{SHARD_FOLDERS[relative]}/{month}/{name}{SHARD_SUFFIX}"
+
+
+def current_branch(root: str) -> str:
+    """The branch checked out at root; "" outside git or on a detached HEAD."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", root, "symbolic-ref", "--quiet", "--short", "HEAD"],
+            capture_output=True,
+            check=False,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    if done.returncode != 0:
+        return ""
+    return done.stdout.decode("utf-8", "replace").strip()
+
+
+def branch_tag(branch: str) -> str:
+    """Pure: a file-name part for a branch: its name's letters and digits (at most 24) and
+    6 hex digits of its hash, so that `feature/x` and `feature-x` stay apart."""
+    import hashlib
+
+    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in branch.lower())
+    slug = "-".join(part for part in slug.split("-") if part)[:24].strip("-")
+    digest = hashlib.sha256(branch.encode("utf-8")).hexdigest()[:6]
+    return f"{slug}-{digest}" if slug else digest
 
 
 def month_of(line: str) -> str:
