@@ -121,6 +121,30 @@ REINFORCEMENTS = f"{BMAD_MEMORY}/reinforcements.ndjson"
 SHARD_DIRS = {name: f"{BMAD_MEMORY}/{name}.d" for name in [*ARCHIVABLE, "reinforcements"]}
 # Journal shards' candidate ranks: after the classic journal, before the archives.
 SHARD_RANK_BASE = 200
+# A team project's notes, one file each: `<folder>/<date>-<slug>-<writer>.md`, recalled as
+# notes after the classic files (ranks from NOTE_FILE_RANK_BASE, by folder, then name).
+NOTE_DIRS = {name: f"{AGENTS_MEMORY}/{name.removesuffix('.md')}" for name in NOTE_NAMES}
+NOTE_FILE_RANK_BASE = 1_000_000
+
+
+def is_archive_rank(rank: int) -> bool:
+    return ARCHIVE_RANK_BASE <= rank < NOTE_FILE_RANK_BASE
+
+
+def is_note_file(relative: str) -> bool:
+    """A team layout's note file (one note), by its path."""
+    folder, _, name = relative.rpartition("/")
+    return name.endswith(".md") and folder in NOTE_FOLDERS
+
+
+def is_memory_file(relative: str) -> bool:
+    """A file of the project's memories: a classic notes file or a team note file."""
+    return relative in MEMORY_FILES or is_note_file(relative)
+
+
+def note_file_kind(relative: str) -> str:
+    """The classic file a note file's note belongs with: `decisions.md` for decisions/..."""
+    return NOTE_FOLDERS[relative.rpartition("/")[0]]
 
 
 def unsharded(relative: str) -> str:
@@ -143,6 +167,7 @@ def archived_store(file_name: str) -> str | None:
     return None
 
 
+NOTE_FOLDERS = {folder: name for name, folder in NOTE_DIRS.items()}
 BRAIN_NOTES_DIR = _path(BRAIN, "brain-notes-directory")
 BRAIN_PROJECTS = _path(BRAIN, "brain-projects")
 BRAIN_PROJECTS_INDEX = _path(BRAIN, "brain-projects-index")

@@ -149,7 +149,7 @@ def _ranked(
     project_files = {
         path: row
         for path, row in project.files.items()
-        if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
+        if request.include_archive or not layout.is_archive_rank(row.rank)
     }
     evidence = None
     terminations: list[dict[str, Any]] = []
@@ -228,11 +228,9 @@ def _retired_notes(
     root: str, conn: index.Connection, project_files: dict[str, index.FileRow]
 ) -> dict[int, Any]:
     """Record id -> lifecycle status of each note whose current revision is retired (D10)."""
-    from mem.domain import lifecycle_events, memories
+    from mem.domain import lifecycle_events
 
-    file_ids = {
-        row.id: path for path, row in project_files.items() if path in memories.MEMORY_FILES
-    }
+    file_ids = {row.id: path for path, row in project_files.items() if layout.is_memory_file(path)}
     return lifecycle_events.retired_in_index(root, conn, file_ids)
 
 

@@ -100,7 +100,9 @@ def _classic_scores(root: str) -> dict[str, Any]:
 
 def headings(root: str) -> set[str]:
     headings: set[str] = set()
-    for relative in PATTERN_NOTES:
+    notes = [file for file in team.team_note_files(root) if file.endswith(".md")]
+    patterns_folder = layout.NOTE_DIRS["patterns.md"] + "/"
+    for relative in [*PATTERN_NOTES, *(f for f in notes if f.startswith(patterns_folder))]:
         data = safe_paths.read_plain(root, relative)
         if data is not None:
             text = data.decode("utf-8", errors="replace")

@@ -104,6 +104,31 @@ def _names(path: str) -> list[str]:
         return []
 
 
+def note_files(root: str) -> list[str]:
+    """A team project's note files: decisions, lessons, patterns, each folder by name."""
+    found = []
+    for name in layout.NOTE_NAMES:
+        folder = layout.NOTE_DIRS[name]
+        found += [
+            f"{folder}/{file}"
+            for file in _names(os.path.join(root, folder))
+            if file.endswith(".md")
+        ]
+    return found
+
+
+def team_note_files(root: str) -> list[str]:
+    return note_files(root) if is_team(root) else []
+
+
+def note_file_name(kind_file: str, date: str, title: str, writer: str) -> str:
+    """Pure: where a team layout keeps a new note of the classic file `kind_file`:
+    `<folder>/<date>-<slug>-<writer>.md` (the slug: the title's letters and digits)."""
+    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in title.lower())
+    slug = "-".join(part for part in slug.split("-") if part)[:48].strip("-") or "note"
+    return f"{layout.NOTE_DIRS[kind_file]}/{date}-{slug}-{writer}.md"
+
+
 def writer_id(root: str) -> str:
     """This clone's writer id, made on first use (call it under the writer lock)."""
     path = os.path.join(root, WRITER_FILE)

@@ -58,7 +58,8 @@ def specs_for(root: str, role: str) -> list[SourceSpec]:
 
 def shard_specs(root: str) -> list[SourceSpec]:
     """A team project's shards (deviation D13): the journal's in candidate order after the
-    classic journal (by month, then writer), the other stores' with their store's rank."""
+    classic journal (by month, then writer), the other stores' with their store's rank, and
+    the note files after every classic notes file."""
     if not team.is_team(root):
         return []
     specs = []
@@ -74,6 +75,8 @@ def shard_specs(root: str) -> list[SourceSpec]:
         for position, relative in enumerate(shards):
             rank = layout.SHARD_RANK_BASE + position if spec.kind == "journal" else spec.rank
             specs.append(SourceSpec(rank, relative, spec.kind))
+    for position, relative in enumerate(team.note_files(root)):
+        specs.append(SourceSpec(layout.NOTE_FILE_RANK_BASE + position, relative, "notes"))
     return specs
 
 

@@ -390,7 +390,8 @@ def summaries(conn: connection.Connection) -> list[Summary]:
             "SELECT coalesce(sum(r.kind = 'note'), 0), coalesce(sum(r.kind = 'event'), 0),"
             " (SELECT max(mtime_ns) FROM files WHERE project_id = ?)"
             f" FROM records AS r JOIN files AS f ON f.id = r.file_id"
-            f" WHERE f.project_id = ? AND f.rank < {layout.ARCHIVE_RANK_BASE}",
+            f" WHERE f.project_id = ? AND (f.rank < {layout.ARCHIVE_RANK_BASE}"
+            f" OR f.rank >= {layout.NOTE_FILE_RANK_BASE})",
             (row.id, row.id),
         ).fetchone()
         found.append(

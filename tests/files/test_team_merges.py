@@ -52,7 +52,16 @@ class Written:
 
     def __init__(self) -> None:
         self.events: list[str] = []
+        self.notes: list[str] = []
         self.reinforcements = 0
+
+
+def add_note(run_mem: RunMem, project: Path, written: Written, kind: str, title: str) -> None:
+    text = f"- **Context**: merged note {title}."
+    done = run_mem(
+        "note", "add", kind, "--title", title, "--stdin", "--json", cwd=project, input=text
+    )
+    written.notes.append(json.loads(ok(done).stdout)["id"])
 
 
 def write_events(run_mem: RunMem, project: Path, written: Written, branch: str, n: int) -> None:
@@ -107,6 +116,7 @@ def test_four_branches_of_two_clones_merge_every_way_without_conflict(
     evidence = ("evidence", "add", ids["Verified artifacts only"], "--source", "checks/verify.sh")
     ok(run_mem(*evidence, cwd=alice))
     reinforce(run_mem, alice, written, 6)  # the sixth proposes a promotion
+    add_note(run_mem, alice, written, "decision", "Alpha choice")
     commit_all(alice, "a1")
 
     monkeypatch.setenv("MEM_NOW", "2026-12-02T09:00:00.000Z")
@@ -114,6 +124,7 @@ def test_four_branches_of_two_clones_merge_every_way_without_conflict(
     write_events(run_mem, alice, written, "a2", 2)
     ok(run_mem("retract", ids["Chained evidence"], "--reason", "Wrong", cwd=alice))
     reinforce(run_mem, alice, written, 2)
+    add_note(run_mem, alice, written, "pattern", "Alpha shape")
     commit_all(alice, "a2")
 
     monkeypatch.setenv("MEM_NOW", "2026-12-03T09:00:00.000Z")
@@ -122,6 +133,7 @@ def test_four_branches_of_two_clones_merge_every_way_without_conflict(
     superseded = ids["2026-06-01 — Verifier checks run under /bin/sh"]
     with_ = ("--with", ids["Verified artifacts only"], "--reason", "Replaced")
     ok(run_mem("supersede", superseded, *with_, cwd=bob))
+    add_note(run_mem, bob, written, "lesson", "Bob learnt")
     commit_all(bob, "b1 one")
     write_events(run_mem, bob, written, "b1", 1)
     commit_all(bob, "b1 two")
@@ -130,6 +142,7 @@ def test_four_branches_of_two_clones_merge_every_way_without_conflict(
     git(bob, "checkout", "-q", "-b", "b2", "main")  # cherry-picked
     write_events(run_mem, bob, written, "b2", 2)
     reinforce(run_mem, bob, written, 1)
+    add_note(run_mem, bob, written, "decision", "Beta choice")
     ok(
         run_mem(
             "evidence",
@@ -162,10 +175,18 @@ def test_four_branches_of_two_clones_merge_every_way_without_conflict(
     assert not [path for path in tracked(alice, ".bmad") if "/.local/" in path]
 
     monkeypatch.setenv("MEM_NOW", "2026-12-05T09:00:00.000Z")
-    found = out(run_mem, alice, "recall", "merged", "--limit", "1000")["results"]
+    everything = out(run_mem, alice, "recall", "merged", "--limit", "1000")["results"]
+    found = [entry for entry in everything if entry["kind"] == "event"]
     assert sorted(entry["ref"] for entry in found) == sorted(written.events)
     assert {entry["source"] for entry in found} == {"journal.ndjson"}
     assert len(written.events) == len(set(written.events)) == 10
+    notes = out(run_mem, alice, "recall", "merged", "note", "--limit", "1000")["results"]
+    assert sorted(e["ref"] for e in notes if e["kind"] == "note") == sorted(
+        m["heading"] for m in out(run_mem, alice, "context")["memories"] if m["id"] in written.notes
+    )
+    assert (
+        len({m["id"] for m in out(run_mem, alice, "context")["memories"]} & set(written.notes)) == 4
+    )
     outcomes = ok(run_mem("outcomes", cwd=alice)).stdout
     assert outcomes.count(": accepted-current\n") == len(outcomes.splitlines()) == 1, outcomes
     listed = ok(run_mem("patterns", cwd=alice)).stdout
