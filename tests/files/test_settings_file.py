@@ -62,3 +62,20 @@ def test_a_classic_settings_file_answers_as_none(project: Path, run_mem: RunMem)
     run_mem("write", "--agent", "a", "--task", "policy retry", cwd=project)
     assert (project / ".bmad/memory/journal.ndjson").read_text().count("policy retry") == 1
     assert not (project / ".bmad/memory/journal.d").exists()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'layout = "team"\n',
+        '# c\n\nlayout="classic"   \n',
+        'layout = "te\\u0061m"\n',  # beyond the simple form: tomllib reads it
+        "layout = 'team' # literal\n",
+    ],
+)
+def test_the_settings_read_as_tomllib_reads_them(text: str) -> None:
+    import tomllib
+
+    from mem.files import team
+
+    assert team.parse_settings(text.encode()) == {**team.DEFAULTS, **tomllib.loads(text)}
