@@ -41,6 +41,7 @@ SECTIONS = (
             "promote",
             "archive",
             "unlock",
+            "doctor",
         ),
     ),
     ("Index", ("index", "cache", "browse")),
@@ -765,6 +766,36 @@ def injections_command(
     echo(injection_views.listed(injections.listed(root, session), as_json=json_))
 
 
+@cli.group(name="doctor")
+def doctor_group() -> None:
+    """Check the project for problems before they happen."""
+
+
+@doctor_group.command(name="merge")
+@click.argument("branches", nargs=-1, metavar="[BRANCH...]")
+@project_options
+def doctor_merge(branches: tuple[str, ...], directory: str | None, json_: bool) -> None:
+    """Memory files merging a branch would conflict in.
+
+    Runs `git merge-tree --write-tree` per branch (default: every local and
+    remote-tracking branch but the checked-out one), touching neither the worktree nor
+    the index. It checks the files, not merge drivers, so the answer holds for GitHub's
+    merges too. Exit 1 when a branch would conflict in a memory file.
+
+    \b
+    Example:
+        mem doctor merge
+        mem doctor merge origin/feature --json
+    """
+    from mem.commands import doctor
+    from mem.render import report
+
+    result = doctor.merge(safe_paths.project_root(directory), list(branches))
+    echo(report.doctor_merge(result, as_json=json_))
+    if result["conflicting"]:
+        sys.exit(1)
+
+
 @cli.group(name="note")
 def note_group() -> None:
     """Add a decision, lesson or pattern as a well-formed section."""
@@ -790,7 +821,8 @@ def note_add(
 
     The heading is `YYYY-MM-DD — TITLE` (a pattern's is its name); without text, the
     template's fields are written for you to fill in. The file is created from its
-    template when missing; nothing else in it is touched.
+    template when missing; nothing else in it is touched. In team layout the note is a
+    file of its own, .agents/memory/<kind>s/<date>-<slug>-<writer>.md (docs/team.md).
 
     \b
     Example:

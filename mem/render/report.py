@@ -398,3 +398,25 @@ def _browse_text(result: dict[str, Any]) -> str:
     else:
         what = f"{result['root']} ({counts})"
     return _lines([f"mem browse: a read-only snapshot of {what} at", f"  {result['url']}"])
+
+
+def doctor_merge(result: dict[str, Any], *, as_json: bool) -> str:
+    """`mem doctor merge`: per branch, the memory files a merge with HEAD would conflict in."""
+    if as_json:
+        return _json(result)
+    branches = result["branches"]
+    lines = [f"mem doctor merge: {len(branches)} branch(es) merged with HEAD by git merge-tree"]
+    for entry in branches:
+        conflicts = entry["memoryConflicts"]
+        other = entry["otherConflicts"]
+        others = f" (and {other} other conflicting file(s))" if other else ""
+        if not conflicts:
+            lines.append(f"  ok        {entry['branch']}: no memory file conflicts{others}")
+            continue
+        lines.append(f"  conflict  {entry['branch']}: {len(conflicts)} memory file(s){others}")
+        for conflict in conflicts:
+            lines.append(f"            {conflict['file']}")
+            lines.append(f"              fix: {conflict['fix']}")
+    if result["conflicting"]:
+        lines.append(f"{result['conflicting']} branch(es) would conflict in memory files.")
+    return _lines(lines)

@@ -159,6 +159,8 @@ def test_four_branches_of_two_clones_merge_every_way_without_conflict(
     assert not (alice / ".gitattributes").exists()
 
     git(alice, "checkout", "-q", "main")
+    doctor = ok(run_mem("doctor", "merge", cwd=alice)).stdout
+    assert doctor.count("no memory file conflicts") == 5, doctor  # hub/main too
     git(alice, "merge", "-q", "--no-ff", "--no-edit", "a1")
     code, output = merge_tree(alice, "main", "a2")
     assert code == 0, output
