@@ -44,7 +44,7 @@ def project_memory(root: str) -> dict[str, Any]:
     handoffs = [name for name in index_sources.listing(sessions) if name.endswith(".md")]
     link = brain.read_link(root)
     context = os.path.join(root, layout.CONTEXT)
-    return {
+    found = {
         "dir": directory,
         "installed": True,
         "files": [_note_file(directory, name) for name in NOTE_FILES],
@@ -53,6 +53,13 @@ def project_memory(root: str) -> dict[str, Any]:
         "brainLink": None if link is None else link,
         "brainLinkExists": os.path.exists(os.path.join(root, brain.LINK)),
     }
+    if team.is_team(root):  # deviation D13: one note a file
+        files = team.note_files(root)
+        found["noteFiles"] = {
+            name: sum(1 for file in files if file.startswith(layout.NOTE_DIRS[name] + "/"))
+            for name in NOTE_FILES
+        }
+    return found
 
 
 def global_brain() -> dict[str, Any]:

@@ -92,6 +92,9 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
             lines.append(
                 f"  {entry['file']:<16} {_mark(entry['exists'])}  {entry['entries']} entries{date}"
             )
+        for name, count in project.get("noteFiles", {}).items():  # team layout (D13)
+            folder = name.removesuffix(".md") + "/"
+            lines.append(f"  {folder:<16} {_mark(count > 0, '·')}  {count} note file(s)")
         context = project["context"]
         date = f"  {context['modified']}" if context["modified"] else ""
         lines.append(f"  {'context.md':<16} {_mark(context['exists'])}{date}")

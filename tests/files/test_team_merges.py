@@ -200,6 +200,9 @@ def test_four_branches_of_two_clones_merge_every_way_without_conflict(
     assert statuses["2026-06-01 — Verifier checks run under /bin/sh"] == "superseded"
     status = out(run_mem, alice, "status")
     assert status["receipts"]["count"] == 1
+    assert status["project"]["noteFiles"] == {"decisions.md": 2, "lessons.md": 1, "patterns.md": 1}
+    journal = next(store for store in status["stores"] if store["store"] == "journal")
+    assert journal["shards"] == 4  # a1, a2, b1, b2
     assert status["findings"]["sharedIds"] == []
     assert ok(run_mem("index", "check", cwd=alice)).stdout.startswith("mem index check: ok")
     audit = ok(run_mem("audit", cwd=alice))
