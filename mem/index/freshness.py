@@ -75,9 +75,46 @@ def shard_specs(root: str) -> list[SourceSpec]:
         for position, relative in enumerate(shards):
             rank = layout.SHARD_RANK_BASE + position if spec.kind == "journal" else spec.rank
             specs.append(SourceSpec(rank, relative, spec.kind))
-    for position, relative in enumerate(team.note_files(root)):
-        specs.append(SourceSpec(layout.NOTE_FILE_RANK_BASE + position, relative, "notes"))
+    buckets: dict[int, int] = {}
+    days: dict[tuple[str, str], int] = {}
+    for relative in team.note_files(root):
+        folder, _, name = relative.rpartition("/")
+        key = (folder, name[:10])
+        bucket = days.get(key)
+        if bucket is None:
+            bucket = days[key] = note_bucket(relative)
+        position = buckets.get(bucket, 0)
+        if position >= NOTES_PER_BUCKET:
+            raise MemError(f"More than {NOTES_PER_BUCKET} note files of one day in {folder}/.")
+        buckets[bucket] = position + 1
+        rank = layout.NOTE_FILE_RANK_BASE + bucket * NOTES_PER_BUCKET + position
+        specs.append(SourceSpec(rank, relative, "notes"))
     return specs
+
+
+NOTES_PER_BUCKET = 10_000
+_DAYS = 100 * 372 + 1  # 2000-01-01 to 2099-12-31, and one bucket for undated names
+_FOLDERS = {folder: position for position, folder in enumerate(layout.NOTE_FOLDERS)}
+
+
+def note_bucket(relative: str) -> int:
+    """A note file's rank bucket: its folder, then the date its name starts with. A new
+    note shifts only the ranks of its folder's notes of that day (each rank change costs a
+    re-read), and ranks follow the files' name order, as the names start with the date."""
+    folder, _, name = relative.rpartition("/")
+    major = _FOLDERS[folder]
+    day = _DAYS - 1
+    date = name[:10]
+    if (
+        len(date) == 10
+        and date[4] == "-"
+        and date[7] == "-"
+        and (date[:4] + date[5:7] + date[8:]).isdigit()
+        and "2000" <= date[:4] <= "2099"
+    ):
+        day = (int(date[:4]) - 2000) * 372 + (int(date[5:7]) - 1) * 31 + int(date[8:]) - 1
+        day = min(max(day, 0), _DAYS - 2)
+    return major * _DAYS + day
 
 
 MAX_JOURNAL_SHARDS = layout.ARCHIVE_RANK_BASE - layout.SHARD_RANK_BASE
