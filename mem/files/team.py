@@ -123,6 +123,11 @@ def shards(root: str, relative: str) -> list[str]:
     return found
 
 
+def months(root: str, folder: str) -> list[str]:
+    """The month folders of a shard folder."""
+    return _names(os.path.join(root, folder))
+
+
 def team_shards(root: str, relative: str) -> list[str]:
     """shards() in a team project; [] in a classic one (which reads only the classic files)."""
     if relative not in SHARD_FOLDERS or not is_team(root):

@@ -92,6 +92,18 @@ def shard_specs(root: str) -> list[SourceSpec]:
     return specs
 
 
+def listed_folders(root: str) -> list[str]:
+    """The folders whose files are a project's sources by being listed: the archives, and in
+    team layout the shard folders (with each month's) and the note folders."""
+    found = [ARCHIVED_JOURNALS]
+    if team.is_team(root):
+        for folder in team.SHARD_FOLDERS.values():
+            found.append(folder)
+            found += [f"{folder}/{month}" for month in team.months(root, folder)]
+        found += list(layout.NOTE_DIRS.values())
+    return found
+
+
 NOTES_PER_BUCKET = 10_000
 _DAYS = 100 * 372 + 1  # 2000-01-01 to 2099-12-31, and one bucket for undated names
 _FOLDERS = {folder: position for position, folder in enumerate(layout.NOTE_FOLDERS)}
