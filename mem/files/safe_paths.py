@@ -131,17 +131,28 @@ def read_bounded(root: str, relative: str) -> str | None:
     shards = team.team_shards(root, relative)
     if not shards:
         return text
-    parts = [text] if text else []
-    parts += [part for part in (_read_bounded(root, shard) for shard in shards) if part]
-    return "".join(_whole_lines(parts))
+    lines = [part for part in (_read_bounded(root, shard) for shard in shards) if part]
+    return (text or "") + ("" if not text or text.endswith("\n") else "\n") + _by_time(lines)
 
 
-def _whole_lines(parts: list[str]) -> list[str]:
-    """Parts joined as lines: a torn last line stays torn only at the very end."""
-    return [
-        part if part.endswith("\n") or at == len(parts) - 1 else part + "\n"
-        for at, part in enumerate(parts)
-    ]
+def _by_time(texts: list[str]) -> str:
+    """The shards' lines as one text, by their record's `ts`, then by the line itself: a
+    total order that no merge changes (deviation D13). A torn last line stays last."""
+    lines = []
+    torn = []
+    for text in texts:
+        complete, _, rest = text.rpartition("\n")
+        if complete:
+            lines += complete.split("\n")
+        if rest:
+            torn.append(rest)
+    lines.sort(key=_time_key)
+    return "".join(line + "\n" for line in lines) + "\n".join(torn)
+
+
+def _time_key(line: str) -> tuple[str, str]:
+    at = line.find('"ts":"')
+    return (line[at + 6 : at + 30] if at >= 0 else "", line)
 
 
 def _read_bounded(root: str, relative: str) -> str | None:
@@ -176,11 +187,13 @@ def read_plain(root: str, relative: str) -> bytes | None:
     shards = team.team_shards(root, relative)
     if not shards:
         return data
-    parts = [data] if data else []
-    parts += [part for part in (_read_plain(root, shard) for shard in shards) if part]
-    return b"".join(
-        part if part.endswith(b"\n") or at == len(parts) - 1 else part + b"\n"
-        for at, part in enumerate(parts)
+    texts = [part for part in (_read_plain(root, shard) for shard in shards) if part]
+    merged = _by_time([text.decode("utf-8", "surrogateescape") for text in texts])
+    head = data or b""
+    return (
+        head
+        + (b"" if not head or head.endswith(b"\n") else b"\n")
+        + merged.encode("utf-8", "surrogateescape")
     )
 
 

@@ -258,3 +258,29 @@ def test_any_interleaving_of_writers_answers_as_one_classic_store(
             ok(run_mem(*args, cwd=team, env=env)).stdout
             == ok(run_mem(*args, cwd=classic, env=env)).stdout
         )
+
+
+def test_concurrent_lifecycle_records_apply_oldest_first_whatever_the_writer_ids(
+    project: Path, run_mem: RunMem
+) -> None:
+    """Two branches retired one memory, each unaware of the other: after the merge the
+    older record wins, as it would in one classic store, not the writer id that sorts first."""
+    (project / SETTINGS).write_text('layout = "team"\n')
+    ids = memory_ids(run_mem, project)
+    retired, successor = list(ids.values())[:2]
+    local = project / ".bmad/memory/.local"
+    local.mkdir(parents=True)
+    (local / "writer").write_text("zzz\n")
+    env = {"MEM_NOW": "2026-10-18T09:00:00.000Z"}
+    ok(run_mem("retract", retired, "--reason", "Wrong", cwd=project, env=env))
+    older = next((project / ".bmad/memory/lifecycle.d").glob("*/zzz.ndjson"))
+    kept = older.read_bytes()
+    older.unlink()  # the other branch did not have it
+    (local / "writer").write_text("aaa\n")
+    env = {"MEM_NOW": "2026-10-18T10:00:00.000Z"}
+    ok(run_mem("supersede", retired, "--with", successor, "--reason", "New", cwd=project, env=env))
+    older.write_bytes(kept)  # the merge
+    statuses = {m["id"]: m["status"] for m in out(run_mem, project, "context")["memories"]}
+    assert statuses[retired] == "retracted"
+    shown = out(run_mem, project, "show", retired)
+    assert shown["status"] == "retracted"
