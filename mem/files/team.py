@@ -206,18 +206,10 @@ def shard_for(root: str, relative: str, month: str) -> str:
 
 def current_branch(root: str) -> str:
     """The branch checked out at root; "" outside git or on a detached HEAD."""
-    import subprocess
+    from mem.files import worktree  # writers in team layout only: it loads subprocess
 
-    try:
-        done = subprocess.run(
-            ["git", "-C", root, "symbolic-ref", "--quiet", "--short", "HEAD"],
-            capture_output=True,
-            check=False,
-            timeout=10,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    if done.returncode != 0:
+    done = worktree.git(root, "symbolic-ref", "--quiet", "--short", "HEAD")
+    if done is None or done.returncode != 0:
         return ""
     return done.stdout.decode("utf-8", "replace").strip()
 
