@@ -2,11 +2,12 @@
 
 `.agents/memory/mem.toml` is committed with the project. Without it every read and write
 is the reference's; with `layout = "team"` each append to a store goes to a shard no
-other clone writes, `<store>.d/<YYYY-MM>/<writer>.ndjson`, and every reader takes the
-classic file and the shards as one store: the classic file first, then the shards' lines
-by their `ts`, then by their text (a total order that no merge can change, since merges
-only add files; the index orders the journal's shards by month and name for ties). The writer id is made once per clone (and per worktree)
-and kept in `.bmad/memory/.local/`, which ignores itself.
+other clone or branch writes, `<store>.d/<YYYY-MM>/<writer>-<branch>.ndjson`, and every
+reader takes the classic file and the shards as one store: the classic file first, then
+the shards' lines by their `ts`, then by their text (a total order that no merge can
+change, since merges only add files; the index orders the journal's shards by month and
+name for ties). The writer id is made once per clone (and per worktree) and kept in
+`.bmad/memory/.local/`, which ignores itself.
 
 A classic project's warm recall loads nothing more than this module, and a settings file
 of plain `key = "value"` lines is read without `tomllib` (which, with `re`, costs a warm
