@@ -169,8 +169,12 @@ def note_file_name(kind_file: str, date: str, title: str, writer: str) -> str:
 
 
 def writer_id(root: str) -> str:
-    """This clone's writer id, made on first use (call it under the writer lock)."""
-    path = os.path.join(root, WRITER_FILE)
+    """This clone's writer id, made on first use (call it under the writer lock). Links at
+    or below the root are refused, as for every memory path."""
+    from mem.files import safe_paths  # (it imports this module)
+
+    path = safe_paths.safe_path(root, WRITER_FILE)
+    safe_paths.safe_path(root, f"{layout.LOCAL_DIR}/.gitignore")
     try:
         with open(path, encoding="ascii") as handle:
             found = handle.read().strip()

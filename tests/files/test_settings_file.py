@@ -79,3 +79,14 @@ def test_the_settings_read_as_tomllib_reads_them(text: str) -> None:
     from mem.files import team
 
     assert team.parse_settings(text.encode()) == {**team.DEFAULTS, **tomllib.loads(text)}
+
+
+def test_a_linked_local_folder_is_refused(project: Path, run_mem: RunMem, tmp_path: Path) -> None:
+    (project / SETTINGS).write_text('layout = "team"\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / ".bmad/memory/.local").symlink_to(elsewhere)
+    done = run_mem("write", "--agent", "a", "--task", "t", cwd=project)
+    assert done.returncode == 1
+    assert "Memory paths cannot follow symbolic links" in done.stderr
+    assert list(elsewhere.iterdir()) == []
