@@ -171,10 +171,8 @@ def note_file_name(kind_file: str, date: str, title: str, writer: str) -> str:
 def writer_id(root: str) -> str:
     """This clone's writer id, made on first use (call it under the writer lock). Links at
     or below the root are refused, as for every memory path."""
-    from mem.files import safe_paths  # (it imports this module)
-
-    path = safe_paths.safe_path(root, WRITER_FILE)
-    safe_paths.safe_path(root, f"{layout.LOCAL_DIR}/.gitignore")
+    path = _unlinked(root, WRITER_FILE)
+    _unlinked(root, f"{layout.LOCAL_DIR}/.gitignore")
     try:
         with open(path, encoding="ascii") as handle:
             found = handle.read().strip()
@@ -196,6 +194,22 @@ def writer_id(root: str) -> str:
     with open(path, "w", encoding="ascii") as handle:
         handle.write(made + "\n")
     return made
+
+
+def _unlinked(root: str, relative: str) -> str:
+    """root/relative, refused when a part of it at or below the root is a link (as
+    safe_paths.safe_path refuses, which imports this module)."""
+    import stat
+
+    current = root
+    for segment in relative.split("/"):
+        current = os.path.join(current, segment)
+        try:
+            if stat.S_ISLNK(os.lstat(current).st_mode):
+                raise MemError("Memory paths cannot follow symbolic links or junctions.")
+        except (FileNotFoundError, NotADirectoryError):
+            break
+    return os.path.join(root, relative)
 
 
 def shard_for(root: str, relative: str, month: str) -> str:
