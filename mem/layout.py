@@ -46,6 +46,8 @@ PROJECT: tuple[Entry, ...] = (
     Entry(None, f"{AGENTS_MEMORY}/context.md", "context"),
     Entry(None, f"{AGENTS_MEMORY}/sessions", "handoff-directory"),
     Entry(None, f"{AGENTS_MEMORY}/.brain-link", "brain-link"),
+    Entry(None, f"{AGENTS_MEMORY}/mem.toml", "settings"),
+    Entry(None, f"{BMAD_MEMORY}/.local", "local-directory"),
     Entry(None, ".gitattributes", "gitattributes"),
     Entry(None, ".gitignore", "gitignore"),
     Entry(None, f"{NEXUS}/runs", "nexus-runs"),
@@ -92,6 +94,8 @@ ARCHIVE_DIR = _path(PROJECT, "archive-directory")
 CONTEXT = _path(PROJECT, "context")
 SESSIONS = _path(PROJECT, "handoff-directory")
 BRAIN_LINK = _path(PROJECT, "brain-link")
+SETTINGS = _path(PROJECT, "settings")
+LOCAL_DIR = _path(PROJECT, "local-directory")  # per clone, ignored by git: the writer id
 GITATTRIBUTES = _path(PROJECT, "gitattributes")
 GITIGNORE = _path(PROJECT, "gitignore")
 NEXUS_RUNS = _path(PROJECT, "nexus-runs")
@@ -110,6 +114,47 @@ ARCHIVABLE = {
 }
 
 
+# Deviation D13 (team layout): each store's shards, `<folder>/<YYYY-MM>/<writer>.ndjson`.
+# `reinforcements` has no classic file: its shards hold the reinforcements that a team
+# project folds onto pattern-scores.json on every read.
+REINFORCEMENTS = f"{BMAD_MEMORY}/reinforcements.ndjson"
+SHARD_DIRS = {name: f"{BMAD_MEMORY}/{name}.d" for name in [*ARCHIVABLE, "reinforcements"]}
+# Journal shards' candidate ranks: after the classic journal, before the archives.
+SHARD_RANK_BASE = 300
+# A team project's notes, one file each: `<folder>/<date>-<slug>-<writer>.md`, recalled as
+# notes after the classic files (ranks from NOTE_FILE_RANK_BASE, by folder, then name).
+NOTE_DIRS = {name: f"{AGENTS_MEMORY}/{name.removesuffix('.md')}" for name in NOTE_NAMES}
+NOTE_FILE_RANK_BASE = 1_000_000
+
+
+def is_archive_rank(rank: int) -> bool:
+    return ARCHIVE_RANK_BASE <= rank < NOTE_FILE_RANK_BASE
+
+
+def is_note_file(relative: str) -> bool:
+    """A team layout's note file (one note), by its path."""
+    folder, _, name = relative.rpartition("/")
+    return name.endswith(".md") and folder in NOTE_FOLDERS
+
+
+def is_memory_file(relative: str) -> bool:
+    """A file of the project's memories: a classic notes file or a team note file."""
+    return relative in MEMORY_FILES or is_note_file(relative)
+
+
+def note_file_kind(relative: str) -> str:
+    """The classic file a note file's note belongs with: `decisions.md` for decisions/..."""
+    return NOTE_FOLDERS[relative.rpartition("/")[0]]
+
+
+def unsharded(relative: str) -> str:
+    """The classic store a shard belongs to (a team layout's shards are one store with it)."""
+    for name, folder in SHARD_DIRS.items():
+        if relative.startswith(folder + "/"):
+            return ARCHIVABLE.get(name, REINFORCEMENTS)
+    return relative
+
+
 def archived_store(file_name: str) -> str | None:
     """The store (a name of ARCHIVABLE) whose archive a file of ARCHIVE_DIR is, by its name.
 
@@ -122,6 +167,7 @@ def archived_store(file_name: str) -> str | None:
     return None
 
 
+NOTE_FOLDERS = {folder: name for name, folder in NOTE_DIRS.items()}
 BRAIN_NOTES_DIR = _path(BRAIN, "brain-notes-directory")
 BRAIN_PROJECTS = _path(BRAIN, "brain-projects")
 BRAIN_PROJECTS_INDEX = _path(BRAIN, "brain-projects-index")

@@ -42,6 +42,7 @@ SECTIONS = (
             "promote",
             "archive",
             "unlock",
+            "doctor",
         ),
     ),
     ("Index", ("index", "cache", "browse")),
@@ -631,6 +632,11 @@ def cache_clean(directory: str | None, all_: bool, json_: bool) -> None:
 @click.option(
     "--remove", "remove_", is_flag=True, help="With --agents: take the block (and hooks) out."
 )
+@click.option(
+    "--team",
+    is_flag=True,
+    help='Also write .agents/memory/mem.toml with layout = "team" (docs/team.md).',
+)
 @json_option
 def init(
     files: tuple[str, ...],
@@ -640,6 +646,7 @@ def init(
     hosts: tuple[str, ...],
     user: bool,
     remove_: bool,
+    team: bool,
     json_: bool,
 ) -> None:
     """Set up project memory and link the brain.
@@ -659,9 +666,13 @@ def init(
     .gemini/settings.json (the home's with --user), keeping every other key and hook;
     --remove takes out only mem's.
 
+    With --team, also writes the settings file that turns on the team layout, where
+    concurrent clones and branches never append to the same file (docs/team.md).
+
     \b
     Example:
         mem init -d ~/dev/shop
+        mem init --team
         mem init --agents AGENTS.md CLAUDE.md GEMINI.md
         mem init --agents --hooks
         mem init --agents --hooks --host claude-code --user
@@ -687,7 +698,9 @@ def init(
                 result["settings"] = init_hooks.install(root, chosen or [], user)
         echo(report.agents(result, as_json=json_))
         return
-    result = init_.init(safe_paths.project_root(directory), clock.now_iso())
+    if team and agents:
+        raise click.UsageError("--team cannot be combined with --agents.")
+    result = init_.init(safe_paths.project_root(directory), clock.now_iso(), team=team)
     for warning in result["warnings"]:
         echo(f"mem init: warning: {warning}\n", err=True)
     echo(report.init(result, as_json=json_))
@@ -813,6 +826,36 @@ def injections_command(
     echo(injection_views.listed(injections.listed(root, session), as_json=json_))
 
 
+@cli.group(name="doctor")
+def doctor_group() -> None:
+    """Check the project for problems before they happen."""
+
+
+@doctor_group.command(name="merge")
+@click.argument("branches", nargs=-1, metavar="[BRANCH...]")
+@project_options
+def doctor_merge(branches: tuple[str, ...], directory: str | None, json_: bool) -> None:
+    """Memory files merging a branch would conflict in.
+
+    Runs `git merge-tree --write-tree` per branch (default: every local and
+    remote-tracking branch but the checked-out one), touching neither the worktree nor
+    the index. It checks the files, not merge drivers, so the answer holds for GitHub's
+    merges too. Exit 1 when a branch would conflict in a memory file.
+
+    \b
+    Example:
+        mem doctor merge
+        mem doctor merge origin/feature --json
+    """
+    from mem.commands import doctor
+    from mem.render import report
+
+    result = doctor.merge(safe_paths.project_root(directory), list(branches))
+    echo(report.doctor_merge(result, as_json=json_))
+    if result["conflicting"]:
+        sys.exit(1)
+
+
 @cli.group(name="note")
 def note_group() -> None:
     """Add a decision, lesson or pattern as a well-formed section."""
@@ -838,7 +881,8 @@ def note_add(
 
     The heading is `YYYY-MM-DD — TITLE` (a pattern's is its name); without text, the
     template's fields are written for you to fill in. The file is created from its
-    template when missing; nothing else in it is touched.
+    template when missing; nothing else in it is touched. In team layout the note is a
+    file of its own, .agents/memory/<kind>s/<date>-<slug>-<writer>.md (docs/team.md).
 
     \b
     Example:

@@ -10,7 +10,7 @@ from typing import Any
 from mem import layout
 from mem.core import js, ndjson
 from mem.errors import MemError
-from mem.files import archives, index_sources, locking, machine_paths, safe_paths, writing
+from mem.files import archives, index_sources, locking, machine_paths, safe_paths, team, writing
 
 STORES = layout.ARCHIVABLE
 ARCHIVE_DIR = layout.ARCHIVE_DIR
@@ -58,6 +58,13 @@ def archive(root: str, name: str, approve: bool, now: str) -> dict[str, Any]:
     file) is finished instead: run again, the command completes what it began.
     """
     relative = store_path(name)
+    shards = team.team_shards(root, relative)
+    if shards:
+        raise MemError(
+            f"{relative} has {len(shards)} team-layout shard(s) in"
+            f" {team.SHARD_FOLDERS[relative]}/; mem archive does not move shards (each holds"
+            " one writer's month). Nothing was archived."
+        )
     # A dry run reads only; the move happens under the lock every writer of the store takes.
     with locking.writer_lock(root) if approve else contextlib.nullcontext():
         path = safe_paths.safe_path(root, relative)

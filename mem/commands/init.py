@@ -14,6 +14,7 @@ from mem.core import js, registry, templates
 from mem.domain import project_entries
 from mem.errors import MemError
 from mem.files import brain, safe_paths, writing
+from mem.files import team as settings
 
 PROJECT_MEMORY = layout.AGENTS_MEMORY
 SESSIONS = layout.SESSIONS
@@ -26,10 +27,21 @@ UNION_MERGED = tuple(layout.ARCHIVABLE.values())
 IGNORED = (layout.BRAIN_LINK, layout.WRITER_LOCK)
 
 
-def init(root: str, now: str) -> dict[str, Any]:
-    """Create what is missing, link the brain, index the project in a global brain."""
+def init(root: str, now: str, team: bool = False) -> dict[str, Any]:
+    """Create what is missing, link the brain, index the project in a global brain; with
+    `team`, the settings file that turns the team layout on (deviation D13)."""
     created: list[str] = []
     existing: list[str] = []
+    if team:
+        if not writing.create_new(root, layout.SETTINGS, settings.TEAM_TEXT):
+            if not settings.is_team(root):
+                raise MemError(
+                    f'{layout.SETTINGS} exists without layout = "team"; edit it to turn the'
+                    " team layout on."
+                )
+            existing.append(layout.SETTINGS)
+        else:
+            created.append(layout.SETTINGS)
     for name, text in templates.PROJECT_FILES.items():
         relative = f"{PROJECT_MEMORY}/{name}"
         (created if writing.create_new(root, relative, text) else existing).append(relative)

@@ -5,6 +5,11 @@ format (mem.core.templates) to the project's classic memory file
 (`.agents/memory/decisions.md`, `lessons.md`, `patterns.md`), created from its template
 when missing, so an agent never hand-edits Markdown. Decisions and lessons are dated
 (YYYY-MM-DD from the command's "now"); patterns are named, as `mem reinforce` finds them.
+
+In team layout (deviation D13) each note is a file of its own,
+`.agents/memory/<decisions|lessons|patterns>/<date>-<slug>-<writer>.md`, so two branches
+that each add a note never touch the same file; a heading is refused when any memory file
+of its kind already has it.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from mem import layout
 from mem.core import js, secrets, templates
 from mem.domain import lifecycle_events, memories
 from mem.errors import MemError
-from mem.files import locking, safe_paths, writing
+from mem.files import locking, safe_paths, team, writing
 
 MAX_TITLE = 200
 MAX_BODY = 8000
@@ -63,6 +68,8 @@ def add(
     relative = f"{layout.AGENTS_MEMORY}/{name}"
     heading = title if kind == "pattern" else f"{now[:10]} — {title}"
     section = f"### {heading}\n{text}\n"
+    if team.is_team(root):
+        return _add_file(root, kind, name, heading, section, now)
     with locking.writer_lock(root):
         prior = safe_paths.read_bounded(root, relative)
         created = prior is None
@@ -82,6 +89,39 @@ def add(
     return {
         "file": relative,
         "created": created,
+        "kind": kind,
+        "id": memory.id,
+        "heading": heading,
+        "revision": memory.revision,
+    }
+
+
+def _add_file(
+    root: str, kind: str, name: str, heading: str, section: str, now: str
+) -> dict[str, Any]:
+    """Deviation D13: the note in a new file of its own."""
+    with locking.writer_lock(root):
+        classic = f"{layout.AGENTS_MEMORY}/{name}"
+        for memory in memories.load(root):
+            same_kind = memory.file == classic or (
+                layout.is_note_file(memory.file) and layout.note_file_kind(memory.file) == name
+            )
+            if same_kind and memory.heading == heading:
+                raise MemError(
+                    f'{memory.file} already has a section headed "{heading}"; nothing added.'
+                )
+        base = team.note_file_name(
+            name, now[:10], js.trim(heading.split(" — ", 1)[-1]), team.writer_id(root)
+        )
+        relative, number = base, 1
+        while not writing.create_new(root, relative, section):
+            number += 1
+            relative = base.removesuffix(".md") + f"-{number}.md"
+    (memory,) = memories.from_text(relative, section)
+    return {
+        "file": relative,
+        "created": True,
+        "ownFile": True,
         "kind": kind,
         "id": memory.id,
         "heading": heading,

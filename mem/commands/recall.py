@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 
-from mem import clock, index
+from mem import clock, index, layout
 from mem.core import js, parse, score
 from mem.errors import MemError
 from mem.files import safe_paths
@@ -149,7 +149,7 @@ def _ranked(
     project_files = {
         path: row
         for path, row in project.files.items()
-        if request.include_archive or row.rank < score.ARCHIVE_RANK_BASE
+        if request.include_archive or not layout.is_archive_rank(row.rank)
     }
     evidence = None
     terminations: list[dict[str, Any]] = []
@@ -228,11 +228,9 @@ def _retired_notes(
     root: str, conn: index.Connection, project_files: dict[str, index.FileRow]
 ) -> dict[int, Any]:
     """Record id -> lifecycle status of each note whose current revision is retired (D10)."""
-    from mem.domain import lifecycle_events, memories
+    from mem.domain import lifecycle_events
 
-    file_ids = {
-        row.id: path for path, row in project_files.items() if path in memories.MEMORY_FILES
-    }
+    file_ids = {row.id: path for path, row in project_files.items() if layout.is_memory_file(path)}
     return lifecycle_events.retired_in_index(root, conn, file_ids)
 
 
@@ -291,7 +289,7 @@ def _entry(value: float, record: index.StoredRecord, source_file: str) -> dict[s
         return {
             "score": value,
             "kind": "event",
-            "source": source_file.rsplit("/", 1)[-1],
+            "source": layout.unsharded(source_file).rsplit("/", 1)[-1],
             "ref": ref,
             "text": text,
             "event": fields,

@@ -7,13 +7,14 @@ is only a cache for audits).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from mem import clock
 from mem.core import js, patterns, secrets
 from mem.domain import pattern_files, reward_signals
-from mem.files import locking, writing
+from mem.files import locking, team, writing
 
 
 class Reinforced(NamedTuple):
@@ -53,7 +54,7 @@ def _fold(
         [("--pattern", pattern_id), *(("--evidence", item) for item in evidence)], allow_secrets
     )
     with locking.writer_lock(root):
-        scores = pattern_files.read_scores(root)
+        scores = pattern_files.read_scores(root, clock.local_offset_ms)
         result = patterns.reinforce(
             pattern_id, signals, evidence, scores.get(pattern_id), now, clock.local_offset_ms
         )
@@ -67,7 +68,14 @@ def _fold(
             writing.append_line(
                 root, pattern_files.PROMOTIONS, js.stringify(result.promotion) + "\n"
             )
-        writing.write_atomic(root, pattern_files.SCORES, scores_text)
+        if team.is_team(root):  # deviation D13: a record in this clone's shard
+            nonce = os.urandom(6).hex()
+            line = pattern_files.reinforcement_line(
+                result.pattern_id, signals, evidence, now, nonce
+            )
+            writing.append_line(root, pattern_files.REINFORCEMENTS, line)
+        else:
+            writing.write_atomic(root, pattern_files.SCORES, scores_text)
     return result
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from mem import index, layout
 from mem.core import js, ndjson
 from mem.domain import stored_secrets
-from mem.files import archives, brain, index_sources, locking, machine_paths, safe_paths
+from mem.files import archives, brain, index_sources, locking, machine_paths, safe_paths, team
 from mem.index import check, portfolio
 
 RECEIPT_LIMIT = 1000
@@ -44,7 +44,7 @@ def project_memory(root: str) -> dict[str, Any]:
     handoffs = [name for name in index_sources.listing(sessions) if name.endswith(".md")]
     link = brain.read_link(root)
     context = os.path.join(root, layout.CONTEXT)
-    return {
+    found = {
         "dir": directory,
         "installed": True,
         "files": [_note_file(directory, name) for name in NOTE_FILES],
@@ -53,6 +53,13 @@ def project_memory(root: str) -> dict[str, Any]:
         "brainLink": None if link is None else link,
         "brainLinkExists": os.path.exists(os.path.join(root, brain.LINK)),
     }
+    if team.is_team(root):  # deviation D13: one note a file
+        files = team.note_files(root)
+        found["noteFiles"] = {
+            name: sum(1 for file in files if file.startswith(layout.NOTE_DIRS[name] + "/"))
+            for name in NOTE_FILES
+        }
+    return found
 
 
 def global_brain() -> dict[str, Any]:
@@ -91,7 +98,10 @@ def health(project: dict[str, Any], global_: dict[str, Any]) -> dict[str, Any]:
 
 
 def store_sizes(root: str) -> list[dict[str, Any]]:
+    """Each store's classic file; in team layout (D13) also its shards and the largest one
+    (the limit holds for each file)."""
     found = []
+    is_team = team.is_team(root)
     for name, relative in layout.ARCHIVABLE.items():
         info = machine_paths.file_info(os.path.join(root, relative))
         size = 0 if info is None else info.st_size
@@ -102,6 +112,14 @@ def store_sizes(root: str) -> list[dict[str, Any]]:
             "limit": safe_paths.STORE_LIMIT,
         }
         entry["percent"] = int(js.to_fixed(100 * size / safe_paths.STORE_LIMIT, 0))
+        if is_team:
+            infos = [
+                machine_paths.file_info(os.path.join(root, shard))
+                for shard in team.shards(root, relative)
+            ]
+            sizes = [info.st_size for info in infos if info is not None]
+            entry["shards"] = len(sizes)
+            entry["largestShardBytes"] = max(sizes, default=0)
         found.append(entry)
     return found
 
@@ -111,6 +129,10 @@ def receipts(root: str) -> int:
     relative = layout.ARCHIVABLE["outcomes"]
     path = os.path.join(root, relative)
     text = machine_paths.read_small_text(path) if os.path.isfile(path) else None
+    for shard in team.team_shards(root, relative):  # deviation D13
+        shard_text = machine_paths.read_small_text(os.path.join(root, shard))
+        if shard_text:
+            text = (text or "") + ("" if not text or text.endswith("\n") else "\n") + shard_text
     if text is None:
         return 0
     return sum(1 for _ in ndjson.distinct_lines(text, archives.archived_lines(root, relative)))

@@ -46,6 +46,7 @@ def decayed(score: float, event_ms: float | None, now_ms: float | None) -> float
 # Archived journals (`mem archive journal`) take ranks from here: on ties they come right
 # after the live journal and before the notes.
 ARCHIVE_RANK_BASE = layout.ARCHIVE_RANK_BASE
+SHARD_RANK_BASE = layout.SHARD_RANK_BASE
 
 
 class Ranked:
@@ -85,6 +86,6 @@ def _candidate_order(item: Ranked) -> tuple[float, str, int, int, int]:
 
 
 def _tier(rank: int) -> int:
-    if rank == 0:
+    if rank == 0 or SHARD_RANK_BASE <= rank < ARCHIVE_RANK_BASE:  # journal, its shards (D13)
         return 0
-    return 1 if rank >= ARCHIVE_RANK_BASE else 2
+    return 1 if layout.is_archive_rank(rank) else 2

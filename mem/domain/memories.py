@@ -11,7 +11,7 @@ from mem.core.memory import (
     resolve,
     revision_of,
 )
-from mem.files import safe_paths
+from mem.files import safe_paths, team
 
 __all__ = [
     "MEMORY_FILES",
@@ -28,7 +28,7 @@ __all__ = [
 def load(root: str) -> list[Memory]:
     """Every memory of the project, in file order, read through the safe bounded reader."""
     found: list[Memory] = []
-    for file in MEMORY_FILES:
+    for file in [*MEMORY_FILES, *team.team_note_files(root)]:  # D13: a team's note files
         text = safe_paths.read_bounded(root, file)
         if text is not None:
             found.extend(from_text(file, text))

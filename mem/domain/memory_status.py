@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mem import layout
 from mem.domain import evidence_audit, lifecycle_events, memories
 
 
@@ -16,7 +17,7 @@ def annotate_recall(root: str, entries: list[dict[str, Any]]) -> list[dict[str, 
     current, lifecycle_statuses = lifecycle_events.project_statuses(root)
     audits = evidence_audit.statuses(root, current)
     for entry in entries:
-        if entry["kind"] != "note" or entry["sourceFile"] not in memories.MEMORY_FILES:
+        if entry["kind"] != "note" or not layout.is_memory_file(entry["sourceFile"]):
             continue
         key = (
             memories.memory_id(entry["sourceFile"], entry["ref"]),

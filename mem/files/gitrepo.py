@@ -150,3 +150,26 @@ def recent_commits(directory: str, count: int = 10) -> list[Commit] | None:
             hash_, _, subject = entry.partition("\x1f")
             commits.append(Commit(hash_, subject))
     return commits
+
+
+def merge_branches(root: str) -> list[str] | None:
+    """The local and remote-tracking branches but the checked-out one (and `*/HEAD`);
+    None when root is in no git work tree."""
+    listed = _git(root, "for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/remotes")
+    if listed is None or listed.returncode != 0:
+        return None
+    current = _git(root, "symbolic-ref", "--quiet", "--short", "HEAD")
+    here = "" if current is None else current.stdout.decode("utf-8", "replace").strip()
+    names = listed.stdout.decode("utf-8", "replace").split("\n")
+    return [n for n in names if n and n != here and not n.endswith("/HEAD") and "/" != n[-1:]]
+
+
+def merge_conflicts(root: str, theirs: str) -> list[str] | None:
+    """The paths `git merge-tree --write-tree` finds conflicting when theirs is merged into
+    HEAD (the worktree and index untouched); None when git cannot tell (no such branch,
+    unrelated histories, a git older than 2.38)."""
+    done = _git(root, "merge-tree", "--write-tree", "--name-only", "--no-messages", "HEAD", theirs)
+    if done is None or done.returncode not in (0, 1) or not done.stdout.strip():
+        return None  # (a branch git cannot find also exits 1, with nothing on stdout)
+    lines = done.stdout.decode("utf-8", "replace").split("\n")[1:]
+    return sorted({line for line in lines if line})

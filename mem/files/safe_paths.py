@@ -8,6 +8,7 @@ import stat
 
 from mem import layout
 from mem.errors import MemError
+from mem.files import team
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -123,7 +124,38 @@ def safe_path(root: str, relative: str) -> str:
 
 
 def read_bounded(root: str, relative: str) -> str | None:
-    """A memory file's text through the safe path, at most 2 MiB of valid UTF-8; None if missing."""
+    """A memory file's text through the safe path, at most 2 MiB of valid UTF-8; None if missing.
+
+    In team layout a store is its classic file and its shards, read as one text (D13)."""
+    text = _read_bounded(root, relative)
+    shards = team.team_shards(root, relative)
+    if not shards:
+        return text
+    lines = [part for part in (_read_bounded(root, shard) for shard in shards) if part]
+    return (text or "") + ("" if not text or text.endswith("\n") else "\n") + _by_time(lines)
+
+
+def _by_time(texts: list[str]) -> str:
+    """The shards' lines as one text, by their record's `ts`, then by the line itself: a
+    total order that no merge changes (deviation D13). A torn last line stays last."""
+    lines = []
+    torn = []
+    for text in texts:
+        complete, _, rest = text.rpartition("\n")
+        if complete:
+            lines += complete.split("\n")
+        if rest:
+            torn.append(rest)
+    lines.sort(key=_time_key)
+    return "".join(line + "\n" for line in lines) + "\n".join(torn)
+
+
+def _time_key(line: str) -> tuple[str, str]:
+    at = line.find('"ts":"')
+    return (line[at + 6 : at + 30] if at >= 0 else "", line)
+
+
+def _read_bounded(root: str, relative: str) -> str | None:
     path = safe_path(root, relative)
     try:
         info = os.stat(path)
@@ -150,7 +182,22 @@ def read_bounded(root: str, relative: str) -> str | None:
 
 def read_plain(root: str, relative: str) -> bytes | None:
     """A project file read as the reference reads pattern-scores.json: following links,
-    without a size limit; None if missing."""
+    without a size limit; None if missing. In team layout a store's shards follow it (D13)."""
+    data = _read_plain(root, relative)
+    shards = team.team_shards(root, relative)
+    if not shards:
+        return data
+    texts = [part for part in (_read_plain(root, shard) for shard in shards) if part]
+    merged = _by_time([text.decode("utf-8", "surrogateescape") for text in texts])
+    head = data or b""
+    return (
+        head
+        + (b"" if not head or head.endswith(b"\n") else b"\n")
+        + merged.encode("utf-8", "surrogateescape")
+    )
+
+
+def _read_plain(root: str, relative: str) -> bytes | None:
     path = os.path.join(root, relative)
     try:
         with open_regular(path) as handle:

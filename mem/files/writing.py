@@ -13,7 +13,7 @@ import os
 
 from mem.core import ndjson
 from mem.errors import MemError
-from mem.files import archives
+from mem.files import archives, team
 from mem.files.locking import writer_lock
 from mem.files.safe_paths import (
     STORE_LIMIT,
@@ -26,8 +26,11 @@ from mem.files.safe_paths import (
 
 
 def append_line(root: str, relative: str, line: str) -> None:
-    """Append one record line to a store, under the writer lock, refusing full or torn stores."""
+    """Append one record line to a store, under the writer lock, refusing full or torn stores.
+
+    In team layout the line goes to this clone's shard of the store (deviation D13)."""
     with writer_lock(root):
+        relative = team.append_target(root, relative, line)
         path = safe_path(root, relative)
         finish_interrupted_archive(root, relative)
         prior_size = check_appendable(root, relative, line)

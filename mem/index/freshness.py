@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 
 from mem import layout
-from mem.files import index_sources
+from mem.errors import MemError
+from mem.files import index_sources, team
 from mem.files.index_sources import SourceSpec, SourceStat
 
 TYPE_CHECKING = False
@@ -51,8 +52,84 @@ def archive_specs(root: str) -> list[SourceSpec]:
 def specs_for(root: str, role: str) -> list[SourceSpec]:
     """The sources a project's or a brain's index mirrors."""
     if role == "project":
-        return SOURCES[role] + archive_specs(root)
+        return SOURCES[role] + shard_specs(root) + archive_specs(root)
     return SOURCES[role]
+
+
+def shard_specs(root: str) -> list[SourceSpec]:
+    """A team project's shards (deviation D13): the journal's in candidate order after the
+    classic journal (by month, then writer), the other stores' with their store's rank, and
+    the note files after every classic notes file."""
+    if not team.is_team(root):
+        return []
+    specs = []
+    for spec in PROJECT_SOURCES:
+        if spec.relative not in team.SHARD_FOLDERS:
+            continue
+        shards = team.shards(root, spec.relative)
+        if spec.kind == "journal" and len(shards) > MAX_JOURNAL_SHARDS:
+            raise MemError(
+                f"The journal has {len(shards)} shards, more than {MAX_JOURNAL_SHARDS};"
+                " archive old months before reading."
+            )
+        for position, relative in enumerate(shards):
+            rank = layout.SHARD_RANK_BASE + position if spec.kind == "journal" else spec.rank
+            specs.append(SourceSpec(rank, relative, spec.kind))
+    buckets: dict[int, int] = {}
+    days: dict[tuple[str, str], int] = {}
+    for relative in team.note_files(root):
+        folder, _, name = relative.rpartition("/")
+        key = (folder, name[:10])
+        bucket = days.get(key)
+        if bucket is None:
+            bucket = days[key] = note_bucket(relative)
+        position = buckets.get(bucket, 0)
+        if position >= NOTES_PER_BUCKET:
+            raise MemError(f"More than {NOTES_PER_BUCKET} note files of one day in {folder}/.")
+        buckets[bucket] = position + 1
+        rank = layout.NOTE_FILE_RANK_BASE + bucket * NOTES_PER_BUCKET + position
+        specs.append(SourceSpec(rank, relative, "notes"))
+    return specs
+
+
+def listed_folders(root: str) -> list[str]:
+    """The folders whose files are a project's sources by being listed: the archives, and in
+    team layout the shard folders (with each month's) and the note folders."""
+    found = [ARCHIVED_JOURNALS]
+    if team.is_team(root):
+        for folder in team.SHARD_FOLDERS.values():
+            found.append(folder)
+            found += [f"{folder}/{month}" for month in team.months(root, folder)]
+        found += list(layout.NOTE_DIRS.values())
+    return found
+
+
+NOTES_PER_BUCKET = 10_000
+_DAYS = 100 * 372 + 1  # 2000-01-01 to 2099-12-31, and one bucket for undated names
+_FOLDERS = {folder: position for position, folder in enumerate(layout.NOTE_FOLDERS)}
+
+
+def note_bucket(relative: str) -> int:
+    """A note file's rank bucket: its folder, then the date its name starts with. A new
+    note shifts only the ranks of its folder's notes of that day (each rank change costs a
+    re-read), and ranks follow the files' name order, as the names start with the date."""
+    folder, _, name = relative.rpartition("/")
+    major = _FOLDERS[folder]
+    day = _DAYS - 1
+    date = name[:10]
+    if (
+        len(date) == 10
+        and date[4] == "-"
+        and date[7] == "-"
+        and (date[:4] + date[5:7] + date[8:]).isdigit()
+        and "2000" <= date[:4] <= "2099"
+    ):
+        day = (int(date[:4]) - 2000) * 372 + (int(date[5:7]) - 1) * 31 + int(date[8:]) - 1
+        day = min(max(day, 0), _DAYS - 2)
+    return major * _DAYS + day
+
+
+MAX_JOURNAL_SHARDS = layout.ARCHIVE_RANK_BASE - layout.SHARD_RANK_BASE
 
 
 # Stores other than notes and the journal: loaded into tables of their own (with file_id

@@ -274,9 +274,10 @@ def _sync_root(
     started_ns = time.time_ns()
     settled_ns = started_ns - freshness.RACY_WINDOW_NS
     specs = root_specs(row)
-    watched = index_sources.watch_paths(
-        row.path, [spec.relative for spec in specs], _listed(row), settled_ns
-    )
+    files = [spec.relative for spec in specs]
+    if row.role == "project":
+        files.append(layout.SETTINGS)  # its appearing or an edit can change the layout (D13)
+    watched = index_sources.watch_paths(row.path, files, _listed(row), settled_ns)
     signature, newest_ns = index_sources.watch_signature_and_newest(row.path, watched)
     indexed = file_rows(conn, row.id)
     work = freshness.plan(index_sources.stat_sources(row.path, specs), indexed)
@@ -319,7 +320,7 @@ def _listed(row: ProjectRow) -> list[str]:
     """The folders whose sources are found by listing them."""
     if row.role == "brain":
         return [registry.ENTRY_DIRECTORY]
-    return [freshness.ARCHIVED_JOURNALS]
+    return freshness.listed_folders(row.path)
 
 
 def snapshot(conn: connection.Connection) -> dict[str, list[tuple[object, ...]]]:
@@ -390,7 +391,8 @@ def summaries(conn: connection.Connection) -> list[Summary]:
             "SELECT coalesce(sum(r.kind = 'note'), 0), coalesce(sum(r.kind = 'event'), 0),"
             " (SELECT max(mtime_ns) FROM files WHERE project_id = ?)"
             f" FROM records AS r JOIN files AS f ON f.id = r.file_id"
-            f" WHERE f.project_id = ? AND f.rank < {layout.ARCHIVE_RANK_BASE}",
+            f" WHERE f.project_id = ? AND (f.rank < {layout.ARCHIVE_RANK_BASE}"
+            f" OR f.rank >= {layout.NOTE_FILE_RANK_BASE})",
             (row.id, row.id),
         ).fetchone()
         found.append(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mem.core import parse
 from mem.index.rows import ScoreInputs, StoredRecord
-from mem.layout import ARCHIVE_RANK_BASE
+from mem.layout import is_archive_rank
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ class RecallFiles:
             ).fetchone()
             if row is not None and row[1] in self.roots:
                 rank, project_id = row
-                if self.include_archive or rank < ARCHIVE_RANK_BASE:
+                if self.include_archive or not is_archive_rank(rank):
                     found = (rank, self.roots[project_id])
         self.found[file_id] = found
         return found

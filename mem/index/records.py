@@ -49,7 +49,7 @@ def records_for(
 
 
 def is_memory(relative: str) -> bool:
-    return relative in layout.MEMORY_FILES
+    return layout.is_memory_file(relative)
 
 
 def as_memory(record: RecordRow, relative: str) -> RecordRow:

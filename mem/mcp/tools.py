@@ -327,7 +327,8 @@ TOOLS = [
     Tool(
         "note_add",
         "Add a decision, lesson or pattern",
-        "Append a dated, well-formed ### section to the kind's notes file.",
+        "Append a dated, well-formed ### section to the kind's notes file (in team layout: a"
+        " file of its own).",
         {
             "kind": {"type": "string", "enum": ["decision", "lesson", "pattern"]},
             "title": {"type": "string", "description": "One line, at most 200."},

@@ -46,6 +46,8 @@ def note_added(result: dict[str, Any], *, as_json: bool) -> str:
     if as_json:
         return js.stringify_pretty(result) + "\n"
     made = " (created from its template)" if result["created"] else ""
+    if result.get("ownFile"):  # team layout (deviation D13)
+        made = " (a file of its own)"
     return (
         f"mem note: added {result['kind']} {result['id']} to {result['file']}{made}"
         f" § {result['heading']}\n"

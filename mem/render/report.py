@@ -92,6 +92,9 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
             lines.append(
                 f"  {entry['file']:<16} {_mark(entry['exists'])}  {entry['entries']} entries{date}"
             )
+        for name, count in project.get("noteFiles", {}).items():  # team layout (D13)
+            folder = name.removesuffix(".md") + "/"
+            lines.append(f"  {folder:<16} {_mark(count > 0, '·')}  {count} note file(s)")
         context = project["context"]
         date = f"  {context['modified']}" if context["modified"] else ""
         lines.append(f"  {'context.md':<16} {_mark(context['exists'])}{date}")
@@ -122,6 +125,9 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
     lines.append("💾 Stores (limit 2 MiB each)")
     for store in result["stores"]:
         lines.append(f"  {store['file']:<34} {store['bytes']:>9} bytes  {store['percent']}%")
+        if "shards" in store:  # team layout (deviation D13)
+            largest = store["largestShardBytes"]
+            lines.append(f"    + {store['shards']} shard(s), the largest {largest} bytes")
     receipts = result["receipts"]
     lines.append(f"  outcome receipts: {receipts['count']} of {receipts['limit']}")
     lines += _store_finding_lines(result["findings"])
@@ -447,3 +453,23 @@ def _percent(share: float | None) -> str:
 def _note_place(note: dict[str, Any]) -> str:
     project = f"{note['project']}: " if "project" in note else ""
     return f"{project}{note['file']}: {note['heading']}"
+def doctor_merge(result: dict[str, Any], *, as_json: bool) -> str:
+    """`mem doctor merge`: per branch, the memory files a merge with HEAD would conflict in."""
+    if as_json:
+        return _json(result)
+    branches = result["branches"]
+    lines = [f"mem doctor merge: {len(branches)} branch(es) merged with HEAD by git merge-tree"]
+    for entry in branches:
+        conflicts = entry["memoryConflicts"]
+        other = entry["otherConflicts"]
+        others = f" (and {other} other conflicting file(s))" if other else ""
+        if not conflicts:
+            lines.append(f"  ok        {entry['branch']}: no memory file conflicts{others}")
+            continue
+        lines.append(f"  conflict  {entry['branch']}: {len(conflicts)} memory file(s){others}")
+        for conflict in conflicts:
+            lines.append(f"            {conflict['file']}")
+            lines.append(f"              fix: {conflict['fix']}")
+    if result["conflicting"]:
+        lines.append(f"{result['conflicting']} branch(es) would conflict in memory files.")
+    return _lines(lines)

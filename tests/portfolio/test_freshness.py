@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 from support.indexes import cache_at
 from support.portfolios import (
     audited_portfolio,
     audited_project,
+    event,
     found_texts,
     register,
     stale_roots,
@@ -164,3 +166,29 @@ def test_a_root_synced_within_the_racy_window_stays_stale_until_it_settles(
         age(roots[0] / ".bmad/memory/decisions.md")
         assert found_texts(brain, "zeppelin") == {("project-0", "Zeppelin\nx")}
         assert stale_roots(brain, cache) is None
+
+
+def test_a_team_projects_new_shard_and_note_file_make_it_stale(tmp_path: Path) -> None:
+    """Deviation D13: shards and note files are found by listing their folders, so a new
+    one in a folder that is there already makes its root stale."""
+    brain, roots = _settled_portfolio(tmp_path)
+    write(roots[1] / ".agents/memory/mem.toml", 'layout = "team"\n')
+    shard = roots[1] / ".bmad/memory/journal.d/2026-10/w1.ndjson"
+    write(shard, event("2026-10-01T10:00:00.000Z", "forge", "zeppelin flight"))
+    notes = roots[1] / ".agents/memory/lessons"
+    write(notes / "2026-10-02-x-w1.md", "### Dirigible\nland\n")
+    age_tree(roots[1])
+    time.sleep(2.1)  # ctimes cannot be aged: wait until the files count as plain ones
+    with cache_at(str(tmp_path / "cache")):
+        assert {root for root, _ in found_texts(brain, "zeppelin")} == {"project-1"}
+        assert stale_roots(brain, tmp_path / "cache") is None
+        write(shard.with_name("w2.ndjson"), event("2026-10-02T10:00:00.000Z", "a", "zeppelin"))
+        assert stale_roots(brain, tmp_path / "cache") == {"project-1"}
+        assert len(found_texts(brain, "zeppelin")) == 2
+        age_tree(roots[1])
+        time.sleep(2.1)
+        found_texts(brain, "zeppelin")
+        assert stale_roots(brain, tmp_path / "cache") is None
+        write(notes / "2026-10-03-y-w1.md", "### Blimp\nfloat\n")
+        assert stale_roots(brain, tmp_path / "cache") == {"project-1"}
+        assert found_texts(brain, "blimp") == {("project-1", "Blimp\nfloat")}

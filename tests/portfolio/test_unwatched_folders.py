@@ -209,7 +209,9 @@ def _watch(brain: Path, project: Path) -> list[str]:
 def test_a_folder_whose_sources_are_plain_and_settled_is_not_watched(tmp_path: Path) -> None:
     brain = _full_portfolio(tmp_path, 3)
     roots = [tmp_path / f"project-{number}" for number in range(3)]
-    # One project with a source missing from .agents/memory, one with a linked source in it.
+    # One project with a source missing from .agents/memory, one with a linked source in it;
+    # the settings file is one (D13): a project without it keeps .agents/memory watched.
+    (roots[0] / ".agents/memory/mem.toml").write_text('layout = "classic"\n')
     (roots[1] / ".agents/memory/patterns.md").unlink(missing_ok=True)
     linked = roots[2] / ".agents/memory/patterns.md"
     linked.unlink(missing_ok=True)

@@ -33,6 +33,7 @@ WARM_PATH = {
     "mem.files",
     "mem.files.index_sources",
     "mem.files.safe_paths",
+    "mem.files.team",
     "mem.index",
     "mem.index.connection",
     "mem.index.freshness",

@@ -35,3 +35,32 @@ def make_repository(project: Path, env: dict[str, str] | None = None) -> Path:
     git(project, "add", "-A", env=env)
     git(project, "commit", "-q", "-m", "Initial import", env=env)
     return project
+
+
+def clone(origin: Path, target: Path, env: dict[str, str] | None = None) -> Path:
+    subprocess.run(
+        ["git", "clone", "-q", str(origin), str(target)], capture_output=True, check=True, env=env
+    )
+    return target
+
+
+def commit_all(directory: Path, message: str) -> str:
+    """Commit everything in the work tree (what git ignores stays out); the new commit."""
+    git(directory, "add", "-A")
+    git(directory, "commit", "-q", "-m", message)
+    return git(directory, "rev-parse", "HEAD").strip()
+
+
+def merge_tree(directory: Path, ours: str, theirs: str) -> tuple[int, str]:
+    """`git merge-tree --write-tree`: its exit code (0: clean, 1: conflicts) and output."""
+    done = subprocess.run(
+        ["git", "-C", str(directory), "merge-tree", "--write-tree", ours, theirs],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.returncode, done.stdout
+
+
+def tracked(directory: Path, under: str) -> list[str]:
+    return git(directory, "ls-files", under).splitlines()
