@@ -453,6 +453,8 @@ def _percent(share: float | None) -> str:
 def _note_place(note: dict[str, Any]) -> str:
     project = f"{note['project']}: " if "project" in note else ""
     return f"{project}{note['file']}: {note['heading']}"
+
+
 def doctor_merge(result: dict[str, Any], *, as_json: bool) -> str:
     """`mem doctor merge`: per branch, the memory files a merge with HEAD would conflict in."""
     if as_json:
