@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 import click
 
 import mem
+from mem import layout
 from mem.cli import commander
 from mem.cli.options import LEGACY_ACTIONS, LEGACY_OPTIONS, LEGACY_TABLE, VERSION, candidates
 from mem.errors import MemError
@@ -635,7 +636,7 @@ def cache_clean(directory: str | None, all_: bool, json_: bool) -> None:
 @click.option(
     "--team",
     is_flag=True,
-    help='Also write .agents/memory/mem.toml with layout = "team" (docs/team.md).',
+    help=f'Also write {layout.SETTINGS} with layout = "team" (docs/team.md).',
 )
 @json_option
 def init(

@@ -16,7 +16,7 @@ from mem.errors import MemError
 from mem.files import gitrepo, team
 
 MEMORY_FOLDERS = (layout.BMAD_MEMORY + "/", layout.AGENTS_MEMORY + "/")
-TEAM_FIX = "turn on the team layout (`mem init --team`, commit .agents/memory/mem.toml)"
+TEAM_FIX = f"turn on the team layout (`mem init --team`, commit {layout.SETTINGS})"
 
 
 def merge(root: str, branches: list[str]) -> dict[str, Any]:
@@ -62,7 +62,7 @@ def fix(path: str, is_team: bool) -> str:
         return (
             "a team-layout file written on both sides (the same writer id on two clones or"
             " branches of one name?): keep both sides' lines, then give one clone a new id by"
-            " deleting its .bmad/memory/.local/writer"
+            f" deleting its {team.WRITER_FILE}"
         )
     if path in layout.ARCHIVABLE.values():
         if is_team:
