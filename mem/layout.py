@@ -119,8 +119,9 @@ ARCHIVABLE = {
 # project folds onto pattern-scores.json on every read.
 REINFORCEMENTS = f"{BMAD_MEMORY}/reinforcements.ndjson"
 SHARD_DIRS = {name: f"{BMAD_MEMORY}/{name}.d" for name in [*ARCHIVABLE, "reinforcements"]}
-# Journal shards' candidate ranks: after the classic journal, before the archives.
-SHARD_RANK_BASE = 300
+# Journal shards' candidate ranks: in the journal's tier (recall.score), above every other
+# source's rank, so that a team may hold any number of them.
+SHARD_RANK_BASE = 10**12
 # A team project's notes, one file each: `<folder>/<date>-<slug>-<writer>.md`, recalled as
 # notes after the classic files (ranks from NOTE_FILE_RANK_BASE, by folder, then name).
 NOTE_DIRS = {name: f"{AGENTS_MEMORY}/{name.removesuffix('.md')}" for name in NOTE_NAMES}

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem import clock, index
+from mem import clock, index, layout
 from mem.core import findability, js, parse, score
-from mem.domain import lifecycle_events, memories
+from mem.domain import lifecycle_events
 from mem.errors import MemError
 from mem.files import brain as brains
 from mem.index import topk
@@ -56,12 +56,12 @@ def findability_report(
 
 def _project(root: str, opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
     conn = opened.conn
-    files = {path: row for path, row in opened.files.items() if row.rank < score.ARCHIVE_RANK_BASE}
+    files = {
+        path: row for path, row in opened.files.items() if not layout.is_archive_rank(row.rank)
+    }
     hidden: set[int] = set()
     if index.has_lifecycle_events(conn):
-        memory_files = {
-            row.id: path for path, row in files.items() if path in memories.MEMORY_FILES
-        }
+        memory_files = {row.id: path for path, row in files.items() if layout.is_memory_file(path)}
         hidden = set(lifecycle_events.retired_in_index(root, conn, memory_files))
     searched = index.RecallFiles.given({row.id: row.rank for row in files.values()})
     notes = _notes(conn, [row.id for row in files.values()], hidden, "")
@@ -77,7 +77,7 @@ def _portfolio(opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
     searched: dict[str, index.RecallFiles] = {}
     for row in projects:
         files = index.file_rows(conn, row.id)
-        file_ids = [file.id for file in files.values() if file.rank < score.ARCHIVE_RANK_BASE]
+        file_ids = [file.id for file in files.values() if not layout.is_archive_rank(file.rank)]
         notes += _notes(conn, file_ids, hidden, row.path)
         searched[row.path] = index.RecallFiles(conn, {row.id: row.path}, include_archive=False)
     results = _Results(conn, now_ms, hidden)

@@ -86,6 +86,6 @@ def _candidate_order(item: Ranked) -> tuple[float, str, int, int, int]:
 
 
 def _tier(rank: int) -> int:
-    if rank == 0 or SHARD_RANK_BASE <= rank < ARCHIVE_RANK_BASE:  # journal, its shards (D13)
+    if rank == 0 or rank >= SHARD_RANK_BASE:  # the journal and its shards (D13)
         return 0
     return 1 if layout.is_archive_rank(rank) else 2

@@ -67,11 +67,6 @@ def shard_specs(root: str) -> list[SourceSpec]:
         if spec.relative not in team.SHARD_FOLDERS:
             continue
         shards = team.shards(root, spec.relative)
-        if spec.kind == "journal" and len(shards) > MAX_JOURNAL_SHARDS:
-            raise MemError(
-                f"The journal has {len(shards)} shards, more than {MAX_JOURNAL_SHARDS};"
-                " archive old months before reading."
-            )
         for position, relative in enumerate(shards):
             rank = layout.SHARD_RANK_BASE + position if spec.kind == "journal" else spec.rank
             specs.append(SourceSpec(rank, relative, spec.kind))
@@ -127,9 +122,6 @@ def note_bucket(relative: str) -> int:
         day = (int(date[:4]) - 2000) * 372 + (int(date[5:7]) - 1) * 31 + int(date[8:]) - 1
         day = min(max(day, 0), _DAYS - 2)
     return major * _DAYS + day
-
-
-MAX_JOURNAL_SHARDS = layout.ARCHIVE_RANK_BASE - layout.SHARD_RANK_BASE
 
 
 # Stores other than notes and the journal: loaded into tables of their own (with file_id

@@ -11,7 +11,7 @@ import sqlite3
 from mem.core import js, parse
 from mem.index import postings
 from mem.index.rows import RecordRow, file_rows
-from mem.layout import ARCHIVE_RANK_BASE
+from mem.layout import is_archive_rank
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -482,4 +482,4 @@ def drop_archived_repeats(conn: sqlite3.Connection, project_id: int, since: int)
 
 def _archives_first(file: tuple[int, int]) -> tuple[bool, int]:
     """Archived journals (by rank: by name) before the live one."""
-    return file[1] < ARCHIVE_RANK_BASE, file[1]
+    return not is_archive_rank(file[1]), file[1]

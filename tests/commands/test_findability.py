@@ -99,3 +99,12 @@ def test_a_project_without_notes_passes_any_min_recall(run_mem: RunMem, tmp_path
     assert done.returncode == 0, done.stdout
     found = json.loads(done.stdout)
     assert (found["notes"], found["rankings"]["lexical"]["notesTop5"]) == (0, None)
+
+
+def test_a_team_projects_note_files_are_measured(run_mem: RunMem, tmp_path: Path) -> None:
+    write(tmp_path / ".agents/memory/mem.toml", 'layout = "team"\n')
+    done = run_mem("note", "add", "decision", "--title", "Use uuid-v7 ids", "-d", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    found = _report(run_mem, tmp_path)
+    assert found["notes"] == 1
+    assert found["rankings"]["lexical"]["notesTop1"] == 1.0
