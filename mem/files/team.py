@@ -185,15 +185,35 @@ def writer_id(root: str) -> str:
             raise MemError(f"{WRITER_FILE} must hold a writer id of letters and digits.")
         return found
     folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
     ignore = os.path.join(folder, ".gitignore")
-    if not os.path.exists(ignore):
-        with open(ignore, "w", encoding="ascii") as handle:
-            handle.write("# per clone: never committed\n*\n")
     made = os.urandom(6).hex()
-    with open(path, "w", encoding="ascii") as handle:
-        handle.write(made + "\n")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        if not os.path.exists(ignore):
+            _write_whole(ignore, "# per clone: never committed\n*\n")
+        _write_whole(path, made + "\n")
+    except OSError as error:
+        raise MemError(
+            f"Cannot write {error.filename or path}: {error.strerror}; nothing was written."
+        ) from None
     return made
+
+
+def _write_whole(path: str, text: str) -> None:
+    """The file whole or not at all (a full disk leaves no empty writer id behind)."""
+    temp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(temp, "w", encoding="ascii") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except OSError:
+        try:
+            os.unlink(temp)
+        except FileNotFoundError:
+            pass
+        raise
 
 
 def _unlinked(root: str, relative: str) -> str:

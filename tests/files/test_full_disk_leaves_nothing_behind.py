@@ -79,3 +79,31 @@ def test_a_full_disk_during_init_and_export_leaves_no_empty_file(
     assert (project / "AGENTS.md").read_text() == "# Mine\n"
     for args, result in zip(runs, done, strict=True):
         refused(result, args[0])
+
+
+@pytest.mark.parametrize("room_kib", [4, 8])
+def test_a_team_clones_first_write_on_a_full_disk_leaves_no_writer_id(
+    run_mem: RunMem, tiny_disk: Path, room_kib: int
+) -> None:
+    project = tiny_disk / "project"
+    (project / ".bmad/memory").mkdir(parents=True)
+    (project / ".agents/memory").mkdir(parents=True)
+    (project / ".agents/memory/mem.toml").write_text('layout = "team"\n')
+    fill = tiny_disk / "fill"
+    with open(fill, "wb", buffering=0) as handle:
+        try:
+            while True:
+                handle.write(b"\0" * 1024)
+        except OSError:
+            pass
+    os.truncate(fill, fill.stat().st_size - room_kib * 1024)  # room for a folder or two
+    for args in (
+        ("write", "--agent", "a", "--task", "t"),
+        ("note", "add", "lesson", "--title", "T"),
+    ):
+        done = run_mem(*args, "-d", str(project))
+        assert done.returncode == 1
+        assert "No space left on device; nothing was" in done.stderr, done.stderr
+    local = project / ".bmad/memory/.local"
+    assert not (local / "writer").exists()
+    assert [path.name for path in local.glob("*.tmp")] == []
