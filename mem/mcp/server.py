@@ -196,6 +196,7 @@ class _CheckedLines:
     def __init__(self, stdin: Any) -> None:
         self.stdin = stdin
         self.replies: Any = None
+        self.answers = _Answers()
 
     def __aiter__(self) -> _CheckedLines:
         return self
@@ -204,6 +205,9 @@ class _CheckedLines:
         while True:
             line = await self.stdin.readline()
             if not line:
+                # At the end of input the SDK cancels what it is still handling: a client
+                # that closes its end after its last request must still hear every answer.
+                await self.answers.all_sent()
                 raise StopAsyncIteration
             checked = await self._checked(line)
             if checked is not None:
@@ -233,6 +237,8 @@ class _CheckedLines:
             else:
                 await self._reply(request_id, types.INVALID_REQUEST, "Invalid request")
             return None
+        if isinstance(value, dict):
+            self.answers.read(value)
         return line
 
     async def _reply(self, request_id: int | str | None, code: int, message: str) -> None:
@@ -240,6 +246,42 @@ class _CheckedLines:
             jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message)
         )
         await self.replies.send(SessionMessage(error))
+
+
+class _Answers:
+    """The stream the server answers on, and the requests read that it has not answered."""
+
+    def __init__(self) -> None:
+        self.stream: Any = None
+        self.waiting: set[int | str] = set()
+        self.sent = anyio.Event()
+
+    def read(self, message: dict[str, Any]) -> None:
+        if "method" in message and "id" in message:
+            self.waiting.add(message["id"])
+        elif message.get("method") == "notifications/cancelled":
+            # A cancelled request may go unanswered (MCP: cancellation).
+            self.waiting.discard((message.get("params") or {}).get("requestId"))
+
+    async def all_sent(self) -> None:
+        while self.waiting:
+            self.sent = anyio.Event()
+            await self.sent.wait()
+
+    async def send(self, message: SessionMessage) -> None:
+        await self.stream.send(message)
+        if isinstance(message.message, types.JSONRPCResponse | types.JSONRPCError):
+            self.waiting.discard(message.message.id)
+            self.sent.set()
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+    async def __aenter__(self) -> _Answers:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
 
 
 def serve(default_root: str, tool_set: str = "core") -> None:
@@ -256,8 +298,9 @@ def serve(default_root: str, tool_set: str = "core") -> None:
 
     async def run() -> None:
         async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
-            lines.replies = write_stream
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            lines.replies = lines.answers.stream = write_stream
+            options = server.create_initialization_options()
+            await server.run(read_stream, lines.answers, options)
 
     try:
         anyio.run(run)

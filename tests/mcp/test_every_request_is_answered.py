@@ -6,6 +6,7 @@ with the CLI's message, no traceback)."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from support.cli import mem_command
@@ -48,3 +49,41 @@ def test_a_nul_byte_in_directory_is_a_tool_error(project: Path) -> None:
     assert result["isError"] is True
     assert result["content"][0]["text"].startswith("Project directory does not exist: ")
     assert b"Traceback" not in errors
+
+
+def test_input_that_ends_after_the_last_request_still_gets_every_answer(project: Path) -> None:
+    """A client may close its end once it has written its requests (`printf ... | mem mcp`):
+    the calls still in hand are answered, a write's answer included, before the server ends."""
+    note = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "note_add", "arguments": {"kind": "decision", "title": "Half closed"}},
+    }
+    requests = request_lines(INITIALIZE, INITIALIZED, note) + b"".join(
+        call(number, {"query": "postgres"}) for number in range(3, 40)
+    )
+    done = subprocess.run(
+        [*mem_command(), "mcp", "-d", str(project)], input=requests, capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    replies = replies_of(done.stdout)
+    assert sorted(reply["id"] for reply in replies) == list(range(1, 40))
+    assert "Half closed" in replies[1]["result"]["structuredContent"]["heading"]
+
+
+def test_a_cancelled_request_does_not_hold_the_end_of_input(project: Path) -> None:
+    cancelled = {
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": 2, "reason": "user"},
+    }
+    requests = request_lines(INITIALIZE, INITIALIZED) + call(2, {"query": "postgres"})
+    done = subprocess.run(
+        [*mem_command(), "mcp", "-d", str(project)],
+        input=requests + request_lines(cancelled),
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [reply["id"] for reply in replies_of(done.stdout)][0] == 1

@@ -41,8 +41,7 @@ def replies_of(output: bytes) -> list[dict[str, Any]]:
 def exchange(command: list[str], requests: bytes, answers: int) -> tuple[bytes, bytes]:
     """(stdout, stderr) of a server sent `requests`, hung up on once it gave `answers` lines.
 
-    A client waits for its answers before it hangs up: a server drops what is in flight
-    when its input ends.
+    As a client that reads its answers before it hangs up.
     """
     with subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
