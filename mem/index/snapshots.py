@@ -23,6 +23,13 @@ def postings_vectors(conn: Connection) -> dict[int, list[tuple[str, int, int]]]:
     ):
         for record_id in postings.decode(blob):
             vectors.setdefault(record_id, []).append((term, band, tf))
+    # bm25's postings too (their terms marked so that they never equal a lexical one).
+    for term, band, tf, blob in conn.execute(
+        "SELECT t.term, p.band, p.tf, p.records FROM bm25_postings AS p"
+        " JOIN bm25_terms AS t ON t.id = p.term"
+    ):
+        for record_id in postings.decode(blob):
+            vectors.setdefault(record_id, []).append((f"bm25:{term}", band, tf))
     return vectors
 
 

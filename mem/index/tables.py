@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from mem.core import js, parse
+from mem.core import js, parse, tokens
 from mem.index import postings
 from mem.index.rows import RecordRow, file_rows
 from mem.layout import ARCHIVE_RANK_BASE
@@ -202,7 +202,7 @@ def touch_file(
 
 
 def _insert_records(columns: str) -> str:
-    named = f"id, file_id, ordinal, kind, ref, text, tokens, {columns}"
+    named = f"id, file_id, ordinal, kind, ref, text, tokens, bm25_length, {columns}"
     marks = ", ".join("?" * len(named.split(",")))
     return f"INSERT INTO records ({named}) VALUES ({marks})"
 
@@ -232,6 +232,9 @@ class Inserter:
         self.flush_postings = self.FLUSH_POSTINGS
         self.groups = postings.Groups()
         self.term_ids = postings.TermIds()
+        # The bm25 ranking's postings, kept beside the lexical ones in step with them.
+        self.bm25_groups = postings.Groups()
+        self.bm25_ids = postings.TermIds(postings.BM25)
         # Batches of a fresh index are merged into whole groups (postings.MERGED_PART) at the
         # end; later syncs add to the groups' part 0.
         self.parts = 0
@@ -245,19 +248,25 @@ class Inserter:
         rows: tuple[list[tuple[object, ...]], ...] = ([], [], [])
         notes, events, others = rows
         add = self.groups.add
+        add_bm25 = self.bm25_groups.add
         record_id = self.next_id
         written = 0
         for record in records:
             head = (record_id, file_id, record.ordinal, record.kind, record.ref, record.text)
             length, digest, line = record.length, record.digest, record.line
+            bm25_counts = bm25_terms(record.kind, record.ref, record.text)
+            bm25_length = tokens.length(bm25_counts.values())
+            lengths = (length, bm25_length)
             memory_id, revision = record.memory_id, record.revision
             event = (record.agent, record.ts, record.ts_ms, record.ts_local, line)
             if event == _UNDATED:
-                notes.append((*head, length, digest, memory_id, revision))
+                notes.append((*head, *lengths, digest, memory_id, revision))
             elif memory_id is None and revision is None:
-                events.append((*head, length, digest, *event))
+                events.append((*head, *lengths, digest, *event))
             else:
-                others.append((*head, length, digest, *event, memory_id, revision))
+                others.append((*head, *lengths, digest, *event, memory_id, revision))
+            if bm25_counts:
+                add_bm25(record_id, bm25_length, bm25_counts)
             if record.counts:
                 if record.kind == "note":
                     band = postings.length_class(record.length)
@@ -279,11 +288,12 @@ class Inserter:
         for statement, shaped in zip(_SHAPES, rows, strict=True):
             if shaped:
                 self.conn.executemany(statement, shaped)
-        if self.groups.size >= self.flush_postings:
+        if self.groups.size + self.bm25_groups.size >= self.flush_postings:
             self._spill(staged=self.fresh)
 
     def _spill(self, staged: bool) -> None:
         self.groups.flush(self.conn, self.term_ids, self.parts, staged)
+        self.bm25_groups.flush(self.conn, self.bm25_ids, self.parts, staged)
         self.staged = self.staged or staged
         self.parts += 1
 
@@ -292,10 +302,12 @@ class Inserter:
         if self.staged:
             self._spill(staged=True)
             postings.unstage(self.conn)
+            postings.unstage(self.conn, postings.BM25)
             self.staged = False
         elif self.fresh:
             # Written in one batch, each group is whole already: the part unstage gives it.
             self.groups.flush(self.conn, self.term_ids, postings.MERGED_PART, fresh=True)
+            self.bm25_groups.flush(self.conn, self.bm25_ids, postings.MERGED_PART, fresh=True)
         else:
             self._spill(staged=False)
         self.fresh = False
@@ -305,6 +317,23 @@ def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[Rec
     inserter = Inserter(conn)
     inserter.insert(file_id, records)
     inserter.flush()
+
+
+def bm25_terms(kind: str, ref: str, text: str) -> dict[str, int]:
+    """A record's bm25 terms and weighted frequencies: a note's heading (its ref) weighs more."""
+    return tokens.counts(text, ref if kind == "note" else None)
+
+
+def stored_bm25_postings(conn: sqlite3.Connection, ids: list[int]) -> list[postings.Posted]:
+    """What stored records contribute to bm25's postings, recomputed from their text."""
+    found = []
+    for start in range(0, len(ids), 500):
+        chunk = ",".join(str(int(record_id)) for record_id in ids[start : start + 500])
+        for record_id, kind, ref, text, length in conn.execute(
+            f"SELECT id, kind, ref, text, bm25_length FROM records WHERE id IN ({chunk})"
+        ):
+            found.append(postings.Posted(record_id, length, bm25_terms(kind, ref, text)))
+    return found
 
 
 def stored_postings(conn: sqlite3.Connection, ids: list[int]) -> list[postings.Posted]:
@@ -325,6 +354,7 @@ def delete_records(conn: sqlite3.Connection, ids: list[int]) -> None:
     if not ids:
         return
     postings.remove(conn, stored_postings(conn, ids))
+    postings.remove(conn, stored_bm25_postings(conn, ids), postings.BM25)
     for start in range(0, len(ids), 500):
         chunk = ",".join(str(int(record_id)) for record_id in ids[start : start + 500])
         conn.execute(f"DELETE FROM records WHERE id IN ({chunk})")
