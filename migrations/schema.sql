@@ -98,17 +98,17 @@ CREATE TABLE bm25_terms (
     term TEXT NOT NULL UNIQUE       -- a term as the bm25 tokenizer makes it
 );
 
--- The bm25 ranking's postings, laid out as `postings`: a group is the records of one band
--- holding the term tf times, where tf counts a note's heading words 3 times (BM25F). The
--- band is the records' exact bm25_length: a term's groups give its df and each record's
--- BM25 term weight without reading the records (mem/index/bm25.py).
+-- The bm25 ranking's postings: a group is the records holding the term tf times, where tf
+-- counts a note's heading words 3 times (BM25F). Each record is there with its bm25_length,
+-- so a term's groups give its df and each record's BM25 term weight without reading the
+-- records (mem/index/bm25.py).
 CREATE TABLE bm25_postings (
     term INTEGER NOT NULL,          -- bm25_terms.id
-    band INTEGER NOT NULL,          -- exact length and slot of the group (see above)
     tf INTEGER NOT NULL,            -- the weighted frequency of the term in each record
     part INTEGER NOT NULL,          -- as in postings
-    records BLOB NOT NULL,          -- records.id of the part, 8-byte integers in machine order
-    PRIMARY KEY (term, band, tf, part)
+    records BLOB NOT NULL,          -- (records.id, bm25_length) of each record of the part:
+                                    -- pairs of 4-byte unsigned integers in machine order
+    PRIMARY KEY (term, tf, part)
 ) WITHOUT ROWID;
 
 -- One row per note: a '###' section of a memory file.

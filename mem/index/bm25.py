@@ -6,8 +6,8 @@
 tf is a record's weighted frequency of t (a note's heading words count
 tokens.HEADING_WEIGHT times), len its bm25_length, N the records of the index and avglen
 their mean length. Events then lose half their score every 30 days, as in the lexical
-ranking. The postings (bm25_postings) are grouped by exact length and tf, so each group's
-records share one term weight: the top-k is exact without reading any record's text.
+ranking. The postings (bm25_postings) are grouped by tf, each record there with its length,
+so the top-k is exact without reading any record's text.
 
 This round scores every record that holds a query term (exhaustive, hence exact); block-max
 style pruning over the groups is left for later (see bench/README.md's figures).
@@ -52,11 +52,10 @@ def weight(tf: int, length: int, average: float) -> float:
     return tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
 
 
-def term_groups(
-    conn: sqlite3.Connection, terms: list[str]
-) -> list[list[tuple[int, int, memoryview]]]:
-    """Per query term, its groups (length, tf, records); [] for a term no record holds."""
-    found: list[list[tuple[int, int, memoryview]]] = []
+def term_groups(conn: sqlite3.Connection, terms: list[str]) -> list[list[tuple[int, memoryview]]]:
+    """Per query term, its groups (tf, pairs: id, length, id, ...); [] for a term no record
+    holds."""
+    found: list[list[tuple[int, memoryview]]] = []
     for term in terms:
         row = conn.execute("SELECT id FROM bm25_terms WHERE term = ?", (term,)).fetchone()
         if row is None:
@@ -64,13 +63,17 @@ def term_groups(
             continue
         found.append(
             [
-                (band, tf, postings.decode(blob))
-                for band, tf, blob in conn.execute(
-                    "SELECT band, tf, records FROM bm25_postings WHERE term = ?", (row[0],)
+                (tf, postings.decode_pairs(blob))
+                for tf, blob in conn.execute(
+                    "SELECT tf, records FROM bm25_postings WHERE term = ?", (row[0],)
                 )
             ]
         )
     return found
+
+
+def document_frequency(groups: list[tuple[int, memoryview]]) -> int:
+    return sum(len(pairs) for _, pairs in groups) // 2
 
 
 def search(
@@ -93,11 +96,13 @@ def search(
     for place, groups in enumerate(term_groups(conn, terms)):
         if not groups:
             continue
-        df = sum(len(records) for _, _, records in groups)
-        term_idf = idf(stats.records, df)
-        for length, tf, records in groups:
-            value = term_idf * weight(tf, length, stats.average)
-            for record_id in records:
+        term_idf = idf(stats.records, document_frequency(groups))
+        for tf, pairs in groups:
+            values: dict[int, float] = {}  # length -> this term's weight in such a record
+            for record_id, length in zip(pairs[::2], pairs[1::2], strict=True):
+                value = values.get(length)
+                if value is None:
+                    value = values[length] = term_idf * weight(tf, length, stats.average)
                 found = parts.get(record_id)
                 if found is None:
                     found = parts[record_id] = [0.0] * width
@@ -135,8 +140,8 @@ def explain(
     shown = []
     total = 0.0
     for term, groups in zip(terms, term_groups(conn, terms), strict=True):
-        df = sum(len(records) for _, _, records in groups)
-        tf = next((tf for _, tf, records in groups if record_id in records), 0)
+        df = document_frequency(groups)
+        tf = next((tf for tf, pairs in groups if record_id in pairs[::2]), 0)
         term_idf = idf(stats.records, df) if df else 0.0
         value = term_idf * weight(tf, length, stats.average) if tf else 0.0
         total += value

@@ -18,7 +18,7 @@ from operator import itemgetter
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Mapping, Sequence
     from typing import Any, Final
 
 # Exact lengths below this; above, classes an eighth of a power of two wide: a class's
@@ -89,29 +89,33 @@ class Tables:
     keyed by Latin-1 bytes (the contract's tokens) or by text (bm25's terms of any script).
     """
 
-    __slots__ = ("postings", "terms", "staged", "latin1")
+    __slots__ = ("postings", "terms", "staged", "latin1", "key", "upsert")
 
-    def __init__(self, postings: str, terms: str, latin1: bool) -> None:
+    def __init__(self, postings: str, terms: str, latin1: bool, key: str) -> None:
         self.postings = postings
         self.terms = terms
         # Where a fresh index's batches of postings wait until they are all written.
         self.staged = f"temp.staged_{postings}"
         self.latin1 = latin1  # terms are Latin-1 bytes, else str
+        self.key = key  # a group's key columns, `part` aside
+        self.upsert = (
+            f" ON CONFLICT ({key}, part) DO UPDATE"
+            # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB.
+            " SET records = CAST(records || excluded.records AS BLOB)"
+        )
 
     def text(self, term: bytes | str) -> str:
         return term.decode("latin-1") if isinstance(term, bytes) else term
 
-    def key(self, text: str) -> bytes | str:
+    def term_key(self, text: str) -> bytes | str:
         return text.encode("latin-1") if self.latin1 else text
 
 
-LEXICAL = Tables("postings", "terms", latin1=True)
-BM25 = Tables("bm25_postings", "bm25_terms", latin1=False)
-_UPSERT = (
-    " ON CONFLICT (term, band, tf, part) DO UPDATE"
-    # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB again.
-    " SET records = CAST(records || excluded.records AS BLOB)"
-)
+LEXICAL = Tables("postings", "terms", latin1=True, key="term, band, tf")
+# bm25's groups are a term's records holding it tf times, whatever their length: each
+# record is there as a pair (its id, its bm25_length), PAIR's two 4-byte unsigned integers.
+BM25 = Tables("bm25_postings", "bm25_terms", latin1=False, key="term, tf")
+PAIR_ITEM: Final = "I"  # a bm25 pair's two numbers, read in place: memoryview.cast(PAIR_ITEM)
 _sink: deque[object] = deque(maxlen=0)
 _consume = _sink.extend  # runs an iterator to its end, keeping nothing
 
@@ -173,38 +177,90 @@ class Groups:
         self.bands = {}
         self.size = 0
         tables = term_ids.tables
-        if staged:
-            conn.execute(
-                f"CREATE TABLE IF NOT EXISTS {tables.staged}"
-                " (term INTEGER, band INTEGER, tf INTEGER, part INTEGER, records BLOB)"
-            )
-            _insert(conn, f"INSERT INTO {tables.staged} VALUES ", "", rows)
-        else:
-            # A fresh index's only batch meets no group already there: no upsert needed.
-            tail = "" if fresh else _UPSERT
-            head = f"INSERT INTO {tables.postings} (term, band, tf, part, records) VALUES "
-            _insert(conn, head, tail, rows)
+        _write(conn, tables, rows, staged, fresh)
+
+
+def _write(
+    conn: sqlite3.Connection,
+    tables: Tables,
+    rows: list[tuple[int, ...]] | list[tuple[int, int, int, int, bytearray]],
+    staged: bool,
+    fresh: bool,
+) -> None:
+    """Write groups' rows (key columns, part, records) as Groups.flush says."""
+    if staged:
+        columns = ", ".join(f"{column} INTEGER" for column in tables.key.split(", "))
+        conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {tables.staged} ({columns}, part INTEGER, records BLOB)"
+        )
+        _insert(conn, f"INSERT INTO {tables.staged} VALUES ", "", rows)
+    else:
+        # A fresh index's only batch meets no group already there: no upsert needed.
+        tail = "" if fresh else tables.upsert
+        head = f"INSERT INTO {tables.postings} ({tables.key}, part, records) VALUES "
+        _insert(conn, head, tail, rows)
+
+
+class PairGroups:
+    """bm25's postings gathered in memory (see BM25): Groups' counterpart, flushed alike."""
+
+    def __init__(self) -> None:
+        # (term, tf) -> the pairs of its records, in the blob's format: keyed by the very
+        # pairs counts.items() yields, as in Groups.
+        self.groups: defaultdict[tuple[str, int], bytearray] = defaultdict(bytearray)
+        self.size = 0
+        from struct import Struct  # builds and syncs only
+
+        self.pack = Struct("=" + PAIR_ITEM * 2).pack
+
+    def add(self, record_id: int, length: int, counts: Mapping[str, int]) -> None:
+        # Raises struct.error past 2**32 - 1 (an id or a length no index reaches).
+        item = self.pack(record_id, length)
+        _consume(map(bytearray.extend, map(self.groups.__getitem__, counts.items()), repeat(item)))
+        self.size += len(counts)
+
+    def flush(
+        self,
+        conn: sqlite3.Connection,
+        term_ids: TermIds,
+        part: int = 0,
+        staged: bool = False,
+        fresh: bool = False,
+    ) -> None:
+        if not self.groups:
+            return
+        keys = self.groups.keys()
+        ids = term_ids.resolve(conn, set(map(_TERM, keys)))
+        rows = list(
+            zip(map(ids.__getitem__, map(_TERM, keys)), map(_TF, keys), repeat(part), self.groups.values())
+        )
+        rows.sort(key=_TERM)
+        self.groups = defaultdict(bytearray)
+        self.size = 0
+        _write(conn, term_ids.tables, rows, staged, fresh)
 
 
 # Rows per INSERT: one statement step for many rows costs SQLite and Python less per row.
 ROWS_PER_INSERT = 100
-_ROW = "(?, ?, ?, ?, ?)"
 
 
 def _insert(
     conn: sqlite3.Connection,
     head: str,
     tail: str,
-    rows: Iterable[tuple[int, int, int, int, bytes | bytearray]],
+    rows: Sequence[tuple[object, ...]],
 ) -> None:
     """`head` VALUES of every row, then `tail`, as a few multi-row INSERTs."""
-    many = head + ",".join([_ROW] * ROWS_PER_INSERT) + tail
+    if not rows:
+        return
+    row = "(" + ", ".join("?" * len(rows[0])) + ")"
+    many = head + ",".join([row] * ROWS_PER_INSERT) + tail
     remaining = iter(rows)
     while chunk := list(islice(remaining, ROWS_PER_INSERT)):
         if len(chunk) == ROWS_PER_INSERT:
             conn.execute(many, list(chain.from_iterable(chunk)))
         else:
-            conn.executemany(head + _ROW + tail, chunk)
+            conn.executemany(head + row + tail, chunk)
 
 
 def unstage(conn: sqlite3.Connection, tables: Tables = LEXICAL) -> None:
@@ -218,12 +274,13 @@ def unstage(conn: sqlite3.Connection, tables: Tables = LEXICAL) -> None:
     # group_concat joins the parts' bytes whole (a BLOB read as TEXT keeps its bytes, NULs
     # included; the CAST makes it a BLOB again). Whatever order it met the parts in, a
     # group holds the same records: readers never rely on their order.
+    key = tables.key
     conn.execute(
-        f"INSERT INTO {tables.postings} (term, band, tf, part, records)"
-        f" SELECT term, band, tf, {MERGED_PART}, CAST(group_concat(records, '') AS BLOB)"
+        f"INSERT INTO {tables.postings} ({key}, part, records)"
+        f" SELECT {key}, {MERGED_PART}, CAST(group_concat(records, '') AS BLOB)"
         f" FROM {tables.staged}"
         # WHERE true: SQLite's upsert after a SELECT needs one to parse unambiguously.
-        " WHERE true GROUP BY term, band, tf" + _UPSERT
+        f" WHERE true GROUP BY {key}" + tables.upsert
     )
     conn.execute(f"DROP TABLE {tables.staged}")
 
@@ -231,12 +288,14 @@ def unstage(conn: sqlite3.Connection, tables: Tables = LEXICAL) -> None:
 def merge_segment(conn: sqlite3.Connection, schema: str, tables: Tables = LEXICAL) -> None:
     """Add the postings of another database attached as `schema` (a build's segment, its
     terms already copied into the main one by text): a group both hold becomes one."""
+    rest = tables.key.removeprefix("term, ")
+    selected = ", ".join(f"p.{column}" for column in rest.split(", "))
     conn.execute(
-        f"INSERT INTO main.{tables.postings} (term, band, tf, part, records)"
-        " SELECT t.id, p.band, p.tf, p.part, p.records"
+        f"INSERT INTO main.{tables.postings} ({tables.key}, part, records)"
+        f" SELECT t.id, {selected}, p.part, p.records"
         f" FROM {schema}.{tables.postings} AS p JOIN {schema}.{tables.terms} AS s ON s.id = p.term"
         f" JOIN main.{tables.terms} AS t ON t.term = s.term"
-        " WHERE true" + _UPSERT
+        " WHERE true" + tables.upsert
     )
 
 
@@ -263,7 +322,7 @@ class TermIds:
             for term_id, text in conn.execute(
                 f"SELECT id, term FROM {tables.terms} WHERE term IN ({marks})", texts
             ):
-                known[tables.key(text)] = term_id
+                known[tables.term_key(text)] = term_id
         new = [term for term in missing if term not in known]
         if new:
             next_id = conn.execute(
@@ -304,6 +363,46 @@ def remove(conn: sqlite3.Connection, posted: Iterable[Posted], tables: Tables = 
                 _rewrite(conn, (ids[term], band, tf, part), group, gone, tables)
 
 
+def remove_pairs(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
+    """bm25's remove: take records (Posted's band is their bm25_length) out of their groups."""
+    doomed: dict[tuple[str, int], set[int]] = {}
+    for record in posted:
+        for key in record.counts.items():
+            doomed.setdefault(key, set()).add(record.id)
+    if not doomed:
+        return
+    tables = BM25
+    if len(doomed) > BULK_GROUPS:
+        gone = {record_id for ids in doomed.values() for record_id in ids}
+        selected = f"SELECT term, tf, part, records FROM {tables.postings}"
+        found = conn.execute(selected).fetchall()
+    else:
+        ids = TermIds(tables).resolve(conn, {term for term, _ in doomed})
+        found = []
+        for (term, tf), gone in doomed.items():
+            found += conn.execute(
+                f"SELECT term, tf, part, records FROM {tables.postings} WHERE term = ? AND tf = ?",
+                (ids[term], tf),
+            ).fetchall()
+        gone = {record_id for ids in doomed.values() for record_id in ids}
+    where = "WHERE term = ? AND tf = ? AND part = ?"
+    for term_id, tf, part, blob in found:
+        pairs = decode_pairs(blob)
+        kept = [
+            pairs[place : place + 2]
+            for place in range(0, len(pairs), 2)
+            if pairs[place] not in gone
+        ]
+        if len(kept) * 2 == len(pairs):
+            continue
+        key = (term_id, tf, part)
+        if kept:
+            blob = b"".join(pair.tobytes() for pair in kept)
+            conn.execute(f"UPDATE {tables.postings} SET records = ? {where}", (blob, *key))
+        else:
+            conn.execute(f"DELETE FROM {tables.postings} {where}", key)
+
+
 def _remove_everywhere(conn: sqlite3.Connection, gone: set[int], tables: Tables) -> None:
     changed = []
     for term, band, tf, part, blob in conn.execute(
@@ -331,6 +430,11 @@ def _rewrite(
         conn.execute(f"UPDATE {tables.postings} SET records = ? {where}", (kept.tobytes(), *key))
     else:
         conn.execute(f"DELETE FROM {tables.postings} {where}", key)
+
+
+def decode_pairs(blob: bytes) -> memoryview:
+    """A bm25 group's pairs, read in place: id, length, id, length, ..."""
+    return memoryview(blob).cast(PAIR_ITEM)
 
 
 def decode(blob: bytes) -> memoryview:

@@ -233,7 +233,7 @@ class Inserter:
         self.groups = postings.Groups()
         self.term_ids = postings.TermIds()
         # The bm25 ranking's postings, kept beside the lexical ones in step with them.
-        self.bm25_groups = postings.Groups()
+        self.bm25_groups = postings.PairGroups()
         self.bm25_ids = postings.TermIds(postings.BM25)
         # Batches of a fresh index are merged into whole groups (postings.MERGED_PART) at the
         # end; later syncs add to the groups' part 0.
@@ -354,7 +354,7 @@ def delete_records(conn: sqlite3.Connection, ids: list[int]) -> None:
     if not ids:
         return
     postings.remove(conn, stored_postings(conn, ids))
-    postings.remove(conn, stored_bm25_postings(conn, ids), postings.BM25)
+    postings.remove_pairs(conn, stored_bm25_postings(conn, ids))
     for start in range(0, len(ids), 500):
         chunk = ",".join(str(int(record_id)) for record_id in ids[start : start + 500])
         conn.execute(f"DELETE FROM records WHERE id IN ({chunk})")
