@@ -29,6 +29,7 @@ from itertools import chain
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Any
 
 # Bump when the terms of some text change: the index version includes it (via parse).
 TOKENIZER_VERSION = 1
@@ -243,15 +244,16 @@ def query_terms(query: str) -> list[str]:
     return list(dict.fromkeys(terms(query)))
 
 
-class _ByteChunkTerms(dict[bytes, tuple[str, ...]]):
-    """A run of UTF-8 bytes between ASCII separators -> the terms of its chunks.
+class _RunTerm(dict[bytes, "str | tuple[str, ...]"]):
+    """A run of UTF-8 bytes between ASCII separators -> its term, "" for none, or a tuple of
+    its terms when it has several (rare: identifiers, dates): counts counts the values.
 
     No chunk spans an ASCII separator, so a run's chunks are those of its text alone: an
     ASCII run is one chunk, any other is chunked again as text (a non-ASCII separator, such
     as an em dash, stays inside a run).
     """
 
-    def __missing__(self, run: bytes) -> tuple[str, ...]:
+    def __missing__(self, run: bytes) -> str | tuple[str, ...]:
         if len(self) >= CACHE_LIMIT:
             self.clear()
         text = run.decode("utf-8", "surrogatepass")
@@ -259,11 +261,15 @@ class _ByteChunkTerms(dict[bytes, tuple[str, ...]]):
             found = _TERMS[text]
         else:
             found = tuple(chain.from_iterable(map(_TERMS.__getitem__, chunks(text))))
-        self[run] = found
-        return found
+        value = self[run] = found[0] if len(found) == 1 else found if found else ""
+        if type(value) is tuple:
+            _SEVERAL.add(value)
+        return value
 
 
-_RUN_TERMS = _ByteChunkTerms()
+_RUN_TERM = _RunTerm()
+# The values of _RUN_TERM that are tuples (several terms), to find them among the counted.
+_SEVERAL: set[tuple[str, ...]] = set()
 # bytes.translate's table: ASCII characters that are no chunk's become spaces; every byte of
 # a non-ASCII character (0x80 and above) stays, to be chunked as text with its run.
 _RUN_BYTES = bytes(
@@ -277,15 +283,38 @@ def counts(text: str, heading: str | None = None) -> dict[str, int]:
     `text` holds the heading too (a note's trimmed heading and body): the heading's terms
     are counted again HEADING_WEIGHT - 1 times. Equal to counting terms(text) and terms of
     the heading, but every term is counted in C (a build counts every record's): Python
-    runs only for a run of bytes never seen before.
+    runs only for a run of bytes never seen before, a run of several terms, and the
+    heading's distinct terms.
     """
-    found: dict[str, int] = {}
+    if not heading:
+        return _counted(text)
+    cut = len(heading)
+    if text.startswith(heading) and (len(text) == cut or text[cut].isspace()):
+        # A note's text: its heading, a separator, its body. Each is read once.
+        found = _counted(text[cut:])
+        weight = HEADING_WEIGHT
+    else:
+        found = _counted(text)
+        weight = HEADING_WEIGHT - 1
+    get = found.get
+    for term, count in _counted(heading).items():
+        found[term] = get(term, 0) + weight * count
+    return found
+
+
+def _counted(text: str) -> dict[str, int]:
+    """Counter(terms(text)), from its UTF-8 runs (see _RunTerm)."""
+    if len(_SEVERAL) >= CACHE_LIMIT:
+        _SEVERAL.clear()  # between counts only: a count finds every tuple it counted
+    found: dict[Any, int] = {}
     runs = text.encode("utf-8", "surrogatepass").translate(_RUN_BYTES).split()
-    if heading:
-        runs += heading.encode("utf-8", "surrogatepass").translate(_RUN_BYTES).split() * (
-            HEADING_WEIGHT - 1
-        )
-    _count_elements(found, chain.from_iterable(map(_RUN_TERMS.__getitem__, runs)))
+    _count_elements(found, map(_RUN_TERM.__getitem__, runs))
+    found.pop("", None)
+    several = _SEVERAL.intersection(found) if _SEVERAL else ()
+    for terms_of in several:
+        count = found.pop(terms_of)
+        for term in terms_of:
+            found[term] = found.get(term, 0) + count
     return found
 
 

@@ -183,7 +183,7 @@ class Groups:
 def _write(
     conn: sqlite3.Connection,
     tables: Tables,
-    rows: list[tuple[int, ...]] | list[tuple[int, int, int, int, bytearray]],
+    rows: Sequence[tuple[object, ...]],
     staged: bool,
     fresh: bool,
 ) -> None:
@@ -232,7 +232,12 @@ class PairGroups:
         keys = self.groups.keys()
         ids = term_ids.resolve(conn, set(map(_TERM, keys)))
         rows = list(
-            zip(map(ids.__getitem__, map(_TERM, keys)), map(_TF, keys), repeat(part), self.groups.values())
+            zip(
+                map(ids.__getitem__, map(_TERM, keys)),
+                map(_TF, keys),
+                repeat(part),
+                self.groups.values(),
+            )
         )
         rows.sort(key=_TERM)
         self.groups = defaultdict(bytearray)
@@ -365,31 +370,30 @@ def remove(conn: sqlite3.Connection, posted: Iterable[Posted], tables: Tables = 
 
 def remove_pairs(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
     """bm25's remove: take records (Posted's band is their bm25_length) out of their groups."""
-    doomed: dict[tuple[str, int], set[int]] = {}
+    keys: set[tuple[str, int]] = set()
+    gone: set[int] = set()
     for record in posted:
-        for key in record.counts.items():
-            doomed.setdefault(key, set()).add(record.id)
-    if not doomed:
+        keys.update(record.counts.items())
+        gone.add(record.id)
+    if not keys:
         return
     tables = BM25
-    if len(doomed) > BULK_GROUPS:
-        gone = {record_id for ids in doomed.values() for record_id in ids}
-        selected = f"SELECT term, tf, part, records FROM {tables.postings}"
-        found = conn.execute(selected).fetchall()
+    found: list[tuple[int, int, int, bytes]]
+    if len(keys) > BULK_GROUPS:
+        found = conn.execute(f"SELECT term, tf, part, records FROM {tables.postings}").fetchall()
     else:
-        ids = TermIds(tables).resolve(conn, {term for term, _ in doomed})
+        term_ids = TermIds(tables).resolve(conn, {term for term, _ in keys})
         found = []
-        for (term, tf), gone in doomed.items():
+        for term, tf in keys:
             found += conn.execute(
                 f"SELECT term, tf, part, records FROM {tables.postings} WHERE term = ? AND tf = ?",
-                (ids[term], tf),
+                (term_ids[term], tf),
             ).fetchall()
-        gone = {record_id for ids in doomed.values() for record_id in ids}
     where = "WHERE term = ? AND tf = ? AND part = ?"
     for term_id, tf, part, blob in found:
         pairs = decode_pairs(blob)
         kept = [
-            pairs[place : place + 2]
+            pairs[place : place + 2].tobytes()
             for place in range(0, len(pairs), 2)
             if pairs[place] not in gone
         ]
@@ -397,8 +401,9 @@ def remove_pairs(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
             continue
         key = (term_id, tf, part)
         if kept:
-            blob = b"".join(pair.tobytes() for pair in kept)
-            conn.execute(f"UPDATE {tables.postings} SET records = ? {where}", (blob, *key))
+            conn.execute(
+                f"UPDATE {tables.postings} SET records = ? {where}", (b"".join(kept), *key)
+            )
         else:
             conn.execute(f"DELETE FROM {tables.postings} {where}", key)
 

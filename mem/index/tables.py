@@ -238,9 +238,11 @@ class Inserter:
         # Batches of a fresh index are merged into whole groups (postings.MERGED_PART) at the
         # end; later syncs add to the groups' part 0.
         self.parts = 0
+        self.bm25_parts = 0
         # No records yet, so no postings either: batches are staged and sorted in at the end.
         self.fresh = self.next_id == 1
         self.staged = False
+        self.bm25_staged = False
 
     def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
         # Rows by which of their columns are NULL (_SHAPES): the sqlite3 module offers a
@@ -288,28 +290,42 @@ class Inserter:
         for statement, shaped in zip(_SHAPES, rows, strict=True):
             if shaped:
                 self.conn.executemany(statement, shaped)
-        if self.groups.size + self.bm25_groups.size >= self.flush_postings:
+        # Each ranking's postings are written when they alone reach their share: bm25's
+        # (8 bytes each, in few groups) may wait for twice as many as the lexical ones.
+        if self.groups.size >= self.flush_postings:
             self._spill(staged=self.fresh)
+        if self.bm25_groups.size >= 2 * self.flush_postings:
+            self._spill_bm25(staged=self.fresh)
 
     def _spill(self, staged: bool) -> None:
         self.groups.flush(self.conn, self.term_ids, self.parts, staged)
-        self.bm25_groups.flush(self.conn, self.bm25_ids, self.parts, staged)
         self.staged = self.staged or staged
         self.parts += 1
+
+    def _spill_bm25(self, staged: bool) -> None:
+        self.bm25_groups.flush(self.conn, self.bm25_ids, self.bm25_parts, staged)
+        self.bm25_staged = self.bm25_staged or staged
+        self.bm25_parts += 1
 
     def flush(self) -> None:
         """Write every posting gathered so far; call it once all records are inserted."""
         if self.staged:
             self._spill(staged=True)
             postings.unstage(self.conn)
-            postings.unstage(self.conn, postings.BM25)
             self.staged = False
         elif self.fresh:
             # Written in one batch, each group is whole already: the part unstage gives it.
             self.groups.flush(self.conn, self.term_ids, postings.MERGED_PART, fresh=True)
-            self.bm25_groups.flush(self.conn, self.bm25_ids, postings.MERGED_PART, fresh=True)
         else:
             self._spill(staged=False)
+        if self.bm25_staged:
+            self._spill_bm25(staged=True)
+            postings.unstage(self.conn, postings.BM25)
+            self.bm25_staged = False
+        elif self.fresh:
+            self.bm25_groups.flush(self.conn, self.bm25_ids, postings.MERGED_PART, fresh=True)
+        else:
+            self._spill_bm25(staged=False)
         self.fresh = False
 
 

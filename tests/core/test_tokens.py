@@ -37,6 +37,14 @@ def test_counts_equal_the_plain_count(text: str, heading: str | None) -> None:
 
 
 @settings(max_examples=300, deadline=None)
+@given(heading=text, body=text)
+def test_a_notes_counts_equal_the_plain_count(heading: str, body: str) -> None:
+    # A note's text as the index holds it: its heading, a newline, its body.
+    note = f"{heading}\n{body}"
+    assert tokens.counts(note, heading) == _plain(note, heading)
+
+
+@settings(max_examples=300, deadline=None)
 @given(word=st.from_regex(r"[A-Za-z0-9]{1,12}", fullmatch=True))
 def test_an_ascii_word_has_the_general_terms(word: str) -> None:
     assert tokens.chunk_terms(word) == tokens.general_terms(word)
