@@ -291,10 +291,10 @@ class Inserter:
             if shaped:
                 self.conn.executemany(statement, shaped)
         # Each ranking's postings are written when they alone reach their share: bm25's
-        # (8 bytes each, in few groups) may wait for twice as many as the lexical ones.
+        # (8 bytes each, in few groups) may wait for four times as many as the lexical ones.
         if self.groups.size >= self.flush_postings:
             self._spill(staged=self.fresh)
-        if self.bm25_groups.size >= 2 * self.flush_postings:
+        if self.bm25_groups.size >= 4 * self.flush_postings:
             self._spill_bm25(staged=self.fresh)
 
     def _spill(self, staged: bool) -> None:
