@@ -12,8 +12,6 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from mem.core import parse
-
 TOP = 5
 IDENTIFIERS_PER_NOTE = 3
 # Words no one types to find a note: English function words (the headings of the notes
@@ -38,21 +36,31 @@ class Query(NamedTuple):
     text: str
 
 
+# A word as a person types it, in any script: letters and digits, joined by - or '.
+_WORD = re.compile(r"\w+(?:['’-]\w+)*")
+
+
+def _words(text: str) -> list[str]:
+    """The distinct words of a text, lower-cased, in order: not a ranking's tokens, so that
+    a query is what a person would type, whichever ranking then searches it."""
+    return [word for word in dict.fromkeys(_WORD.findall(text.lower())) if len(word) > 1]
+
+
 def _content_words(text: str) -> list[str]:
     return [
-        token
-        for token in dict.fromkeys(parse.tokenize(text))
-        if token not in STOP_WORDS and not _NUMBERS_ONLY.fullmatch(token)
+        word
+        for word in _words(text)
+        if word not in STOP_WORDS and not _NUMBERS_ONLY.fullmatch(word)
     ]
 
 
 def queries(heading: str, text: str) -> list[Query]:
-    """A note's queries, in a fixed order, none twice (by the terms they search)."""
+    """A note's queries, in a fixed order, none twice (by their words)."""
     found: list[Query] = []
     seen: set[tuple[str, ...]] = set()
 
     def add(kind: str, query: str) -> None:
-        terms = tuple(parse.query_tokens(query))
+        terms = tuple(_words(query))
         if terms and terms not in seen:
             seen.add(terms)
             found.append(Query(kind, query))
@@ -144,7 +152,7 @@ def _share(part: int, whole: int) -> float | None:
 
 
 def _jaccard(first: str, second: str) -> float:
-    one, two = set(parse.tokenize(first)), set(parse.tokenize(second))
+    one, two = set(_words(first)), set(_words(second))
     return len(one & two) / len(one | two) if one | two else 1.0
 
 

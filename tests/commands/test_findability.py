@@ -108,3 +108,18 @@ def test_a_team_projects_note_files_are_measured(run_mem: RunMem, tmp_path: Path
     found = _report(run_mem, tmp_path)
     assert found["notes"] == 1
     assert found["rankings"]["lexical"]["notesTop1"] == 1.0
+
+
+def test_a_note_in_another_script_is_reported_as_not_found_by_lexical(
+    run_mem: RunMem, tmp_path: Path
+) -> None:
+    """The reference's tokenizer keeps Latin letters only: such a note has queries, and
+    the report says lexical recall cannot find it."""
+    _notes(tmp_path, "### Ошибка миграции\nоткат\n\n### Pool Postgres connections\npgbouncer\n")
+    found = _report(run_mem, tmp_path)
+    assert found["unqueried"] == []
+    lexical = found["rankings"]["lexical"]
+    assert lexical["unfound"] == [
+        {"file": ".agents/memory/decisions.md", "heading": "Ошибка миграции"}
+    ]
+    assert lexical["notesTop1"] == 0.5

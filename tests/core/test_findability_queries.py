@@ -59,3 +59,9 @@ def test_near_duplicates_are_notes_of_different_projects_with_the_same_heading_w
         ["/b", "/a"],
     ]
     assert found[0]["similarity"] == 0.5
+
+
+def test_a_heading_in_any_script_gives_its_words_as_typed() -> None:
+    assert _texts("Ошибка миграции базы") == [("heading", "ошибка миграции базы")]
+    assert _texts("冪等キー 決済") == [("heading", "冪等キー 決済")]
+    assert _texts("Déconnexion après 30 min") == [("heading", "déconnexion après min")]
