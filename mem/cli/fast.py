@@ -45,7 +45,7 @@ def recall_output(
         scope=options["scope"] or "project",
         portfolio=options["portfolio"],
         limit=options["limit"],
-        ranking=options["ranking"] or "lexical",
+        ranking=options["ranking"] or recall.default_ranking(),
         context_scope=options["context_scope"],
         include_archive=include_archive,
         with_evidence=bool(options.get("with_evidence")),
