@@ -64,7 +64,8 @@ LEGACY_OPTIONS: list[LegacyOption] = [
     LegacyOption(
         ("--ranking",),
         "<mode>",
-        "lexical, evidence or bm25 (default $MEM_RANKING, else lexical).",
+        "lexical, evidence or bm25 (default: $MEM_RANKING, mem.toml, your config.toml,"
+        " else lexical).",
         _used_by("recall"),
     ),
     LegacyOption(

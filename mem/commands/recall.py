@@ -92,10 +92,18 @@ def context_scope(text: str | None) -> list[str]:
 RANKINGS = ("lexical", "evidence", "bm25")
 
 
-def default_ranking() -> str:
-    """The ranking a recall uses when none is asked for: $MEM_RANKING (per user or per
-    project, e.g. from direnv), else the reference's lexical ranking."""
-    return os.environ.get("MEM_RANKING") or "lexical"
+def default_ranking(root: str) -> str:
+    """The ranking a recall uses when none is asked for: $MEM_RANKING, else the project's
+    `.agents/memory/mem.toml`, else the user's `~/.config/mem/config.toml` (`ranking = ...`),
+    else the reference's lexical ranking."""
+    from mem.files import team
+
+    return (
+        os.environ.get("MEM_RANKING")
+        or team.settings(root).get("ranking")
+        or team.user_settings().get("ranking")
+        or "lexical"
+    )
 
 
 def bm25_recall(root: str, query: str, limit: int, now: str) -> list[dict[str, Any]]:
