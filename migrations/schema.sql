@@ -111,6 +111,14 @@ CREATE TABLE bm25_postings (
     PRIMARY KEY (term, tf, part)
 ) WITHOUT ROWID;
 
+-- What the bm25 ranking needs of the whole index, kept by every write of records in the same
+-- transaction: a recall reads it instead of counting the records.
+CREATE TABLE bm25_stats (
+    id INTEGER PRIMARY KEY CHECK (id = 0),  -- the one row
+    records INTEGER NOT NULL,       -- N: the records of the index
+    length INTEGER NOT NULL         -- Σ of their bm25_length
+);
+
 -- One row per note: a '###' section of a memory file.
 CREATE VIEW notes AS
 SELECT

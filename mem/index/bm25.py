@@ -39,7 +39,8 @@ class Stats:
     __slots__ = ("records", "average")
 
     def __init__(self, conn: sqlite3.Connection) -> None:
-        records, total = conn.execute("SELECT count(*), total(bm25_length) FROM records").fetchone()
+        row = conn.execute("SELECT records, length FROM bm25_stats").fetchone()
+        records, total = row if row is not None else (0, 0)
         self.records = int(records)
         self.average = total / records if records else 1.0
 
