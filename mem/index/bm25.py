@@ -9,13 +9,14 @@ their mean length. Events then lose half their score every 30 days, as in the le
 ranking. The postings (bm25_postings) are grouped by tf, each record there with its length,
 so the top-k is exact without reading any record's text.
 
-This round scores every record that holds a query term (exhaustive, hence exact); block-max
-style pruning over the groups is left for later (see bench/README.md's figures).
+A group is one length class's: its class's shortest length bounds the weight of every
+record in it, so a top-k search reads groups best bound first and stops early (search).
 Functions take a connection and return ranked records: no state outlives a call.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import sqlite3
 from collections.abc import Callable
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 K1 = 1.2
 B = 0.75
+PAIR_BYTES = 8  # a posting: (id, length), two 4-byte unsigned integers
 
 
 class Stats:
@@ -85,9 +87,248 @@ def search(
     limit: int | None,
     local_offset_ms: Callable[[float], float],
 ) -> list[score.Ranked]:
-    """The records of `files` that hold a query term, with their scores (unordered: the
-    caller orders with score.order). `limit` is not needed for exactness here."""
-    del limit  # every record holding a term is scored
+    """Every record of `files` that can be among the best `limit` (None: every record holding
+    a query term), with its exact score: unordered, the caller orders with score.order.
+
+    The groups are read in decreasing order of their bound (the term's idf times its weight at
+    the group's tf and the shortest length of its class), until the limit-th best score known
+    is above what a record not met yet can reach: the sum of each term's highest bound left.
+    A record met then has its missing terms looked up in the groups of its own class left.
+    Scores are the exhaustive scorer's, to the bit (same values, same fsum in query order).
+    """
+    if limit is None or limit < 1 or not terms or not files:
+        return exhaustive(conn, terms, files, now_ms, local_offset_ms)
+    return _Pruned(conn, terms, files, now_ms, local_offset_ms).top(limit)
+
+
+class _Pruned:
+    """One pruned search's state (see search)."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        terms: list[str],
+        files: RecallFiles,
+        now_ms: float | None,
+        local_offset_ms: Callable[[float], float],
+    ) -> None:
+        self.conn = conn
+        self.files = files
+        self.now_ms = now_ms
+        self.local_offset_ms = local_offset_ms
+        self.width = len(terms)
+        stats = Stats(conn)
+        self.average = stats.average
+        self.idfs: list[float] = []
+        # per query place: its groups left to read, best bound first: (bound, band, tf, parts)
+        self.left: list[list[tuple[float, int, int, list[int]]]] = []
+        self.term_ids: list[int | None] = []
+        for term in terms:
+            groups: dict[tuple[int, int], list[int]] = {}
+            size = 0
+            row = conn.execute("SELECT id FROM bm25_terms WHERE term = ?", (term,)).fetchone()
+            if row is not None:
+                for band, tf, part, bytes_ in conn.execute(
+                    "SELECT band, tf, part, length(records) FROM bm25_postings WHERE term = ?",
+                    (row[0],),
+                ):
+                    groups.setdefault((band, tf), []).append(part)
+                    size += bytes_
+            df = size // PAIR_BYTES
+            term_idf = idf(stats.records, df) if df else 0.0
+            self.idfs.append(term_idf)
+            self.term_ids.append(None if row is None else row[0])
+            self.left.append(
+                sorted(
+                    (
+                        (
+                            term_idf * weight(tf, postings.shortest_length(band), self.average),
+                            band,
+                            tf,
+                            parts,
+                        )
+                        for (band, tf), parts in groups.items()
+                    ),
+                    reverse=True,
+                )
+            )
+        # record id -> its length, and its value per query place (None: not met yet)
+        self.lengths: dict[int, int] = {}
+        self.parts: dict[int, list[float | None]] = {}
+        self.sums: dict[int, float] = {}  # a plain running sum, to pick records by
+        self.rows: dict[int, tuple[Any, ...] | None] = {}  # id -> (file_id, ordinal, kind, ...)
+
+    def _remaining(self, place: int) -> float:
+        left = self.left[place]
+        return left[0][0] if left else 0.0
+
+    def _read(self, place: int) -> int:
+        """Read the best group left of the term at `place`; the number of records read."""
+        _, band, tf, parts = self.left[place].pop(0)
+        term_idf = self.idfs[place]
+        values: dict[int, float] = {}
+        lengths, found, sums, width = self.lengths, self.parts, self.sums, self.width
+        read = 0
+        for pairs in self._pairs(place, band, tf, parts):
+            for record_id, length in zip(pairs[::2], pairs[1::2], strict=True):
+                value = values.get(length)
+                if value is None:
+                    value = values[length] = term_idf * weight(tf, length, self.average)
+                known = found.get(record_id)
+                if known is None:
+                    known = found[record_id] = [None] * width
+                    lengths[record_id] = length
+                    sums[record_id] = 0.0
+                known[place] = value
+                sums[record_id] += value
+            read += len(pairs) // 2
+        return read
+
+    def _pairs(self, place: int, band: int, tf: int, parts: list[int]) -> list[memoryview]:
+        return [
+            postings.decode_pairs(blob)
+            for (blob,) in self.conn.execute(
+                "SELECT records FROM bm25_postings WHERE term = ? AND band = ? AND tf = ?"
+                f" AND part IN ({','.join(map(str, parts))})",
+                (self.term_ids[place], band, tf),
+            )
+        ]
+
+    def _fetch_rows(self, ids: list[int]) -> None:
+        missing = [record_id for record_id in ids if record_id not in self.rows]
+        for start in range(0, len(missing), 500):
+            chunk = missing[start : start + 500]
+            for record_id in chunk:
+                self.rows[record_id] = None
+            for row in self.conn.execute(
+                "SELECT id, file_id, ordinal, kind, ts_ms, coalesce(ts_local, 0)"
+                f" FROM records WHERE id IN ({','.join(map(str, chunk))})"
+            ):
+                self.rows[row[0]] = row[1:]
+
+    def _score(self, record_id: int, value: float) -> float | None:
+        """`value` decayed as the record's would be; None for a record not of `files`."""
+        row = self.rows[record_id]
+        if row is None or self.files.get(row[0]) is None:
+            return None
+        _, _, kind, ts_ms, ts_local = row
+        if kind == "event":
+            event_ms = ts_ms
+            if event_ms is not None and ts_local:
+                event_ms += self.local_offset_ms(event_ms)
+            value = score.decayed(value, event_ms, self.now_ms)
+        return value
+
+    def _threshold(self, limit: int) -> float:
+        """A lower bound of the limit-th best final score (0.0 when unknown)."""
+        sums = self.sums
+        picked = limit
+        while True:
+            best = heapq.nlargest(picked, sums, key=sums.__getitem__)
+            self._fetch_rows(best)
+            known = []
+            for record_id in best:
+                value = self._score(record_id, math.fsum(v or 0.0 for v in self.parts[record_id]))
+                if value is not None:
+                    known.append(value)
+            if len(known) >= limit:
+                return heapq.nlargest(limit, known)[-1]
+            if len(best) < picked:
+                return 0.0
+            picked *= 4
+
+    def top(self, limit: int) -> list[score.Ranked]:
+        width = self.width
+        threshold = 0.0
+        read_since = 0
+        while True:
+            bounds = [self._remaining(place) for place in range(width)]
+            unseen = math.fsum(bounds)
+            if unseen < threshold:
+                break
+            if not any(bounds):
+                break
+            # The threshold costs a pass over the records met: worked out again once a
+            # quarter as many more have been read.
+            if read_since * 4 >= len(self.sums) and len(self.sums) >= limit:
+                threshold = self._threshold(limit)
+                read_since = 0
+                if unseen < threshold:
+                    break
+            place = max(range(width), key=bounds.__getitem__)
+            read_since += self._read(place)
+        return self._finish(threshold)
+
+    def _finish(self, threshold: float) -> list[score.Ranked]:
+        width = self.width
+        bounds = [self._remaining(place) for place in range(width)]
+        candidates = []
+        for record_id, known in self.parts.items():
+            upper = math.fsum(bounds[p] if v is None else v for p, v in enumerate(known))
+            if upper >= threshold:
+                candidates.append(record_id)
+        self._complete(candidates)
+        self._fetch_rows(candidates)
+        ranked: list[score.Ranked] = []
+        for record_id in candidates:
+            row = self.rows[record_id]
+            value = self._score(record_id, math.fsum(v or 0.0 for v in self.parts[record_id]))
+            source = None if row is None else self.files.get(row[0])
+            if value is None or row is None or source is None:
+                continue
+            rank, project = source
+            ranked.append(score.Ranked(value, rank, row[1], record_id, project))
+        return ranked
+
+    def _complete(self, candidates: list[int]) -> None:
+        """Look each candidate's missing terms up in the groups left of its length class."""
+        from struct import Struct
+
+        pack = Struct("=" + postings.PAIR_ITEM * 2).pack
+        blobs: dict[tuple[int, int], list[tuple[int, bytes]]] = {}  # (place, band) -> (tf, blob)
+        for record_id in candidates:
+            known = self.parts[record_id]
+            length = self.lengths[record_id]
+            band = postings.length_class(length)
+            needle = pack(record_id, length)
+            for place, value in enumerate(known):
+                if value is not None:
+                    continue
+                found = blobs.get((place, band))
+                if found is None:
+                    found = blobs[(place, band)] = [
+                        (tf, blob.tobytes())
+                        for _, group_band, tf, parts in self.left[place]
+                        if group_band == band
+                        for blob in self._pairs(place, band, tf, parts)
+                    ]
+                known[place] = 0.0
+                for tf, blob in found:
+                    if _holds(blob, needle):
+                        term_idf = self.idfs[place]
+                        known[place] = term_idf * weight(tf, length, self.average)
+                        break
+
+
+def _holds(blob: bytes, needle: bytes) -> bool:
+    """Whether the pairs of `blob` include `needle` (one pair's bytes, at a pair's offset)."""
+    at = blob.find(needle)
+    while at >= 0:
+        if at % len(needle) == 0:
+            return True
+        at = blob.find(needle, at + 1)
+    return False
+
+
+def exhaustive(
+    conn: sqlite3.Connection,
+    terms: list[str],
+    files: RecallFiles,
+    now_ms: float | None,
+    local_offset_ms: Callable[[float], float],
+) -> list[score.Ranked]:
+    """Every record of `files` that holds a query term, with its score: the reference
+    the pruned search equals (tests), and the answer when no limit applies."""
     if not terms or not files:
         return []
     stats = Stats(conn)
