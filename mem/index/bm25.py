@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 K1 = 1.2
 B = 0.75
 PAIR_BYTES = 8  # a posting: (id, length), two 4-byte unsigned integers
+READ_ON = 64  # past the stop, groups of at most 1/READ_ON the records met are still read
 
 
 class Stats:
@@ -120,11 +121,13 @@ class _Pruned:
         stats = Stats(conn)
         self.average = stats.average
         self.idfs: list[float] = []
-        # per query place: its groups left to read, best bound first: (bound, band, tf, parts)
-        self.left: list[list[tuple[float, int, int, list[int]]]] = []
+        # per query place: its groups left to read, best bound first: (bound, band, tf, parts,
+        # records)
+        self.left: list[list[tuple[float, int, int, list[int], int]]] = []
         self.term_ids: list[int | None] = []
         for term in terms:
             groups: dict[tuple[int, int], list[int]] = {}
+            sizes: dict[tuple[int, int], int] = {}
             size = 0
             row = conn.execute("SELECT id FROM bm25_terms WHERE term = ?", (term,)).fetchone()
             if row is not None:
@@ -133,6 +136,7 @@ class _Pruned:
                     (row[0],),
                 ):
                     groups.setdefault((band, tf), []).append(part)
+                    sizes[band, tf] = sizes.get((band, tf), 0) + bytes_ // PAIR_BYTES
                     size += bytes_
             df = size // PAIR_BYTES
             term_idf = idf(stats.records, df) if df else 0.0
@@ -146,6 +150,7 @@ class _Pruned:
                             band,
                             tf,
                             parts,
+                            sizes[band, tf],
                         )
                         for (band, tf), parts in groups.items()
                     ),
@@ -164,7 +169,7 @@ class _Pruned:
 
     def _read(self, place: int) -> int:
         """Read the best group left of the term at `place`; the number of records read."""
-        _, band, tf, parts = self.left[place].pop(0)
+        _, band, tf, parts, _ = self.left[place].pop(0)
         term_idf = self.idfs[place]
         values: dict[int, float] = {}
         lengths, found, sums, width = self.lengths, self.parts, self.sums, self.width
@@ -244,80 +249,112 @@ class _Pruned:
         while True:
             bounds = [self._remaining(place) for place in range(width)]
             unseen = math.fsum(bounds)
-            if unseen < threshold:
-                break
             if not any(bounds):
                 break
+            place = max(range(width), key=bounds.__getitem__)
+            if unseen < threshold:
+                # Done; but a small group read on lowers the bound of every record met
+                # that lacks its term, each of which would cost a look-up.
+                if self.left[place][0][4] * READ_ON > len(self.sums):
+                    break
+                self._read(place)
+                continue
             # The threshold costs a pass over the records met: worked out again once a
             # quarter as many more have been read.
             if read_since * 4 >= len(self.sums) and len(self.sums) >= limit:
                 threshold = self._threshold(limit)
                 read_since = 0
                 if unseen < threshold:
-                    break
-            place = max(range(width), key=bounds.__getitem__)
+                    continue
             read_since += self._read(place)
-        return self._finish(threshold)
+        return self._finish(threshold, limit)
 
-    def _finish(self, threshold: float) -> list[score.Ranked]:
+    def _finish(self, threshold: float, limit: int) -> list[score.Ranked]:
+        """The records met that can be among the best `limit`, scored exactly: taken best
+        bound first, each exact score raising the threshold the next ones must reach."""
         width = self.width
         bounds = [self._remaining(place) for place in range(width)]
         candidates = []
         for record_id, known in self.parts.items():
             upper = math.fsum(bounds[p] if v is None else v for p, v in enumerate(known))
             if upper >= threshold:
-                candidates.append(record_id)
-        self._complete(candidates)
-        self._fetch_rows(candidates)
+                candidates.append((upper, record_id))
+        candidates.sort(reverse=True)
+        best: list[float] = []  # a heap of the best `limit` exact scores so far
         ranked: list[score.Ranked] = []
-        for record_id in candidates:
-            row = self.rows[record_id]
-            value = self._score(record_id, math.fsum(v or 0.0 for v in self.parts[record_id]))
+        lookup = _Lookup(self)
+        rows = self.rows
+        for at, (upper, record_id) in enumerate(candidates):
+            if len(best) >= limit and upper < best[0]:
+                break  # neither this record nor any after it reaches the best `limit`
+            known = self.parts[record_id]
+            length = self.lengths[record_id]
+            # Missing terms are looked up cheapest first (fewest records left to search):
+            # the bound falls as each is known, and may drop the record before the costly.
+            for place in sorted(
+                (place for place, value in enumerate(known) if value is None),
+                key=lookup.cost.__getitem__,
+            ):
+                if len(best) >= limit and upper < best[0]:
+                    break
+                tf = lookup.tf(place, record_id, length) if bounds[place] else None
+                known[place] = (
+                    0.0 if tf is None else self.idfs[place] * weight(tf, length, self.average)
+                )
+                upper = math.fsum(bounds[p] if v is None else v for p, v in enumerate(known))
+            if None in known:
+                continue  # dropped: its bound is below the best `limit` exact scores
+            total = math.fsum(v or 0.0 for v in known)
+            if len(best) >= limit and total < best[0]:
+                continue  # decay only lowers it
+            if record_id not in rows:
+                self._fetch_rows([record_id for _, record_id in candidates[at : at + 100]])
+            row = rows[record_id]
             source = None if row is None else self.files.get(row[0])
-            if value is None or row is None or source is None:
+            if row is None or source is None:
                 continue
+            value = self._score(record_id, total)
+            if value is None:
+                continue
+            if len(best) < limit:
+                heapq.heappush(best, value)
+            elif value > best[0]:
+                heapq.heapreplace(best, value)
             rank, project = source
             ranked.append(score.Ranked(value, rank, row[1], record_id, project))
         return ranked
 
-    def _complete(self, candidates: list[int]) -> None:
-        """Look each candidate's missing terms up in the groups left of its length class."""
+
+class _Lookup:
+    """A record's tf in the groups left of a term, found in the groups of its length class."""
+
+    def __init__(self, search: _Pruned) -> None:
         from struct import Struct
 
-        pack = Struct("=" + postings.PAIR_ITEM * 2).pack
-        blobs: dict[tuple[int, int], list[tuple[int, bytes]]] = {}  # (place, band) -> (tf, blob)
-        for record_id in candidates:
-            known = self.parts[record_id]
-            length = self.lengths[record_id]
-            band = postings.length_class(length)
-            needle = pack(record_id, length)
-            for place, value in enumerate(known):
-                if value is not None:
-                    continue
-                found = blobs.get((place, band))
-                if found is None:
-                    found = blobs[(place, band)] = [
-                        (tf, blob.tobytes())
-                        for _, group_band, tf, parts in self.left[place]
-                        if group_band == band
-                        for blob in self._pairs(place, band, tf, parts)
-                    ]
-                known[place] = 0.0
-                for tf, blob in found:
-                    if _holds(blob, needle):
-                        term_idf = self.idfs[place]
-                        known[place] = term_idf * weight(tf, length, self.average)
-                        break
+        self.search = search
+        self.pack = Struct("=" + postings.PAIR_ITEM * 2).pack
+        self.blobs: dict[tuple[int, int], list[tuple[int, bytes]]] = {}  # (place, band) ->
+        self.cost = [sum(group[4] for group in left) for left in search.left]
 
-
-def _holds(blob: bytes, needle: bytes) -> bool:
-    """Whether the pairs of `blob` include `needle` (one pair's bytes, at a pair's offset)."""
-    at = blob.find(needle)
-    while at >= 0:
-        if at % len(needle) == 0:
-            return True
-        at = blob.find(needle, at + 1)
-    return False
+    def tf(self, place: int, record_id: int, length: int) -> int | None:
+        band = postings.length_class(length)
+        found = self.blobs.get((place, band))
+        if found is None:
+            search = self.search
+            found = self.blobs[(place, band)] = [
+                (tf, pairs.tobytes())
+                for _, group_band, tf, parts, _ in search.left[place]
+                if group_band == band
+                for pairs in search._pairs(place, band, tf, parts)
+            ]
+        needle = self.pack(record_id, length)
+        for tf, blob in found:
+            at = blob.find(needle)
+            while at >= 0:
+                if at % PAIR_BYTES == 0:
+                    return tf
+                at = blob.find(needle, at + 1)
+        return None
 
 
 def exhaustive(
