@@ -20,6 +20,7 @@ import heapq
 import math
 import sqlite3
 from collections.abc import Callable
+from itertools import repeat
 
 from mem.core import score
 from mem.index import postings
@@ -34,6 +35,9 @@ K1 = 1.2
 B = 0.75
 PAIR_BYTES = 8  # a posting: (id, length), two 4-byte unsigned integers
 READ_ON = 64  # past the stop, groups of at most 1/READ_ON the records met are still read
+SLACK = 1 + 1e-9  # over a plain sum of bounds: the relative error of a few additions
+DICT_AFTER = 16  # look-ups in one class's groups before they are made a dict
+ROW_BATCH = 8  # records whose rows are read at once when one is needed (most are not)
 
 
 class Stats:
@@ -275,8 +279,13 @@ class _Pruned:
         width = self.width
         bounds = [self._remaining(place) for place in range(width)]
         candidates = []
+        sums = self.sums
+        # A plain sum (at most `width` roundings) raised by SLACK is above the exact one.
         for record_id, known in self.parts.items():
-            upper = math.fsum(bounds[p] if v is None else v for p, v in enumerate(known))
+            missing = 0.0
+            if None in known:
+                missing = sum([bounds[p] for p, v in enumerate(known) if v is None])
+            upper = (sums[record_id] + missing) * SLACK
             if upper >= threshold:
                 candidates.append((upper, record_id))
         candidates.sort(reverse=True)
@@ -301,14 +310,14 @@ class _Pruned:
                 known[place] = (
                     0.0 if tf is None else self.idfs[place] * weight(tf, length, self.average)
                 )
-                upper = math.fsum(bounds[p] if v is None else v for p, v in enumerate(known))
+                upper = SLACK * sum([bounds[p] if v is None else v for p, v in enumerate(known)])
             if None in known:
                 continue  # dropped: its bound is below the best `limit` exact scores
             total = math.fsum(v or 0.0 for v in known)
             if len(best) >= limit and total < best[0]:
                 continue  # decay only lowers it
             if record_id not in rows:
-                self._fetch_rows([record_id for _, record_id in candidates[at : at + 100]])
+                self._fetch_rows([record_id for _, record_id in candidates[at : at + ROW_BATCH]])
             row = rows[record_id]
             source = None if row is None else self.files.get(row[0])
             if row is None or source is None:
@@ -335,10 +344,18 @@ class _Lookup:
         self.pack = Struct("=" + postings.PAIR_ITEM * 2).pack
         self.blobs: dict[tuple[int, int], list[tuple[int, bytes]]] = {}  # (place, band) ->
         self.cost = [sum(group[4] for group in left) for left in search.left]
+        # (place, band) -> record id -> tf: made once a class is searched often.
+        self.tfs: dict[tuple[int, int], dict[int, int]] = {}
+        self.searched: dict[tuple[int, int], int] = {}
 
     def tf(self, place: int, record_id: int, length: int) -> int | None:
         band = postings.length_class(length)
-        found = self.blobs.get((place, band))
+        key = (place, band)
+        tfs = self.tfs.get(key)
+        if tfs is not None:
+            return tfs.get(record_id)
+        searched = self.searched[key] = self.searched.get(key, 0) + 1
+        found = self.blobs.get(key)
         if found is None:
             search = self.search
             found = self.blobs[(place, band)] = [
@@ -347,6 +364,11 @@ class _Lookup:
                 if group_band == band
                 for pairs in search._pairs(place, band, tf, parts)
             ]
+        if searched >= DICT_AFTER:
+            tfs = self.tfs[key] = {}
+            for tf, blob in found:
+                tfs.update(zip(memoryview(blob).cast(postings.PAIR_ITEM)[::2], repeat(tf)))
+            return tfs.get(record_id)
         needle = self.pack(record_id, length)
         for tf, blob in found:
             at = blob.find(needle)
