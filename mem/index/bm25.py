@@ -165,6 +165,7 @@ class _Pruned:
         self.lengths: dict[int, int] = {}
         self.parts: dict[int, list[float | None]] = {}
         self.sums: dict[int, float] = {}  # a plain running sum, to pick records by
+        self.masks: dict[int, int] = {}  # bit `place` set: the record's value there is known
         self.rows: dict[int, tuple[Any, ...] | None] = {}  # id -> (file_id, ordinal, kind, ...)
 
     def _remaining(self, place: int) -> float:
@@ -177,6 +178,7 @@ class _Pruned:
         term_idf = self.idfs[place]
         values: dict[int, float] = {}
         lengths, found, sums, width = self.lengths, self.parts, self.sums, self.width
+        masks, bit = self.masks, 1 << place
         read = 0
         for pairs in self._pairs(place, band, tf, parts):
             for record_id, length in zip(pairs[::2], pairs[1::2], strict=True):
@@ -188,8 +190,10 @@ class _Pruned:
                     known = found[record_id] = [None] * width
                     lengths[record_id] = length
                     sums[record_id] = 0.0
+                    masks[record_id] = 0
                 known[place] = value
                 sums[record_id] += value
+                masks[record_id] |= bit
             read += len(pairs) // 2
         return read
 
@@ -278,16 +282,18 @@ class _Pruned:
         bound first, each exact score raising the threshold the next ones must reach."""
         width = self.width
         bounds = [self._remaining(place) for place in range(width)]
-        candidates = []
-        sums = self.sums
+        masks = self.masks
+        # The bounds of the terms a record was not met in, by the set of those it was.
+        missing = {
+            mask: sum([bound for place, bound in enumerate(bounds) if not mask >> place & 1])
+            for mask in set(masks.values())
+        }
         # A plain sum (at most `width` roundings) raised by SLACK is above the exact one.
-        for record_id, known in self.parts.items():
-            missing = 0.0
-            if None in known:
-                missing = sum([bounds[p] for p, v in enumerate(known) if v is None])
-            upper = (sums[record_id] + missing) * SLACK
-            if upper >= threshold:
-                candidates.append((upper, record_id))
+        candidates = [
+            (upper, record_id)
+            for record_id, known in self.sums.items()
+            if (upper := (known + missing[masks[record_id]]) * SLACK) >= threshold
+        ]
         candidates.sort(reverse=True)
         best: list[float] = []  # a heap of the best `limit` exact scores so far
         ranked: list[score.Ranked] = []
