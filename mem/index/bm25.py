@@ -9,16 +9,18 @@ their mean length. Events then lose half their score every 30 days, as in the le
 ranking. The postings (bm25_postings) are grouped by tf, each record there with its length,
 so the top-k is exact without reading any record's text.
 
-This round scores every record that holds a query term (exhaustive, hence exact); block-max
-style pruning over the groups is left for later (see bench/README.md's figures).
+A group is one length class's: its class's shortest length bounds the weight of every
+record in it, so a top-k search reads groups best bound first and stops early (search).
 Functions take a connection and return ranked records: no state outlives a call.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import sqlite3
 from collections.abc import Callable
+from itertools import repeat
 
 from mem.core import score
 from mem.index import postings
@@ -31,6 +33,11 @@ if TYPE_CHECKING:
 
 K1 = 1.2
 B = 0.75
+PAIR_BYTES = 8  # a posting: (id, length), two 4-byte unsigned integers
+READ_ON = 64  # past the stop, groups of at most 1/READ_ON the records met are still read
+SLACK = 1 + 1e-9  # over a plain sum of bounds: the relative error of a few additions
+DICT_AFTER = 16  # look-ups in one class's groups before they are made a dict
+ROW_BATCH = 8  # records whose rows are read at once when one is needed (most are not)
 
 
 class Stats:
@@ -39,7 +46,8 @@ class Stats:
     __slots__ = ("records", "average")
 
     def __init__(self, conn: sqlite3.Connection) -> None:
-        records, total = conn.execute("SELECT count(*), total(bm25_length) FROM records").fetchone()
+        row = conn.execute("SELECT records, length FROM bm25_stats").fetchone()
+        records, total = row if row is not None else (0, 0)
         self.records = int(records)
         self.average = total / records if records else 1.0
 
@@ -84,9 +92,308 @@ def search(
     limit: int | None,
     local_offset_ms: Callable[[float], float],
 ) -> list[score.Ranked]:
-    """The records of `files` that hold a query term, with their scores (unordered: the
-    caller orders with score.order). `limit` is not needed for exactness here."""
-    del limit  # every record holding a term is scored
+    """Every record of `files` that can be among the best `limit` (None: every record holding
+    a query term), with its exact score: unordered, the caller orders with score.order.
+
+    The groups are read in decreasing order of their bound (the term's idf times its weight at
+    the group's tf and the shortest length of its class), until the limit-th best score known
+    is above what a record not met yet can reach: the sum of each term's highest bound left.
+    A record met then has its missing terms looked up in the groups of its own class left.
+    Scores are the exhaustive scorer's, to the bit (same values, same fsum in query order).
+    """
+    if limit is None or limit < 1 or not terms or not files:
+        return exhaustive(conn, terms, files, now_ms, local_offset_ms)
+    return _Pruned(conn, terms, files, now_ms, local_offset_ms).top(limit)
+
+
+class _Pruned:
+    """One pruned search's state (see search)."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        terms: list[str],
+        files: RecallFiles,
+        now_ms: float | None,
+        local_offset_ms: Callable[[float], float],
+    ) -> None:
+        self.conn = conn
+        self.files = files
+        self.now_ms = now_ms
+        self.local_offset_ms = local_offset_ms
+        self.width = len(terms)
+        stats = Stats(conn)
+        self.average = stats.average
+        self.idfs: list[float] = []
+        # per query place: its groups left to read, best bound first: (bound, band, tf, parts,
+        # records)
+        self.left: list[list[tuple[float, int, int, list[int], int]]] = []
+        self.term_ids: list[int | None] = []
+        for term in terms:
+            groups: dict[tuple[int, int], list[int]] = {}
+            sizes: dict[tuple[int, int], int] = {}
+            size = 0
+            row = conn.execute("SELECT id FROM bm25_terms WHERE term = ?", (term,)).fetchone()
+            if row is not None:
+                for band, tf, part, bytes_ in conn.execute(
+                    "SELECT band, tf, part, length(records) FROM bm25_postings WHERE term = ?",
+                    (row[0],),
+                ):
+                    groups.setdefault((band, tf), []).append(part)
+                    sizes[band, tf] = sizes.get((band, tf), 0) + bytes_ // PAIR_BYTES
+                    size += bytes_
+            df = size // PAIR_BYTES
+            term_idf = idf(stats.records, df) if df else 0.0
+            self.idfs.append(term_idf)
+            self.term_ids.append(None if row is None else row[0])
+            self.left.append(
+                sorted(
+                    (
+                        (
+                            term_idf * weight(tf, postings.shortest_length(band), self.average),
+                            band,
+                            tf,
+                            parts,
+                            sizes[band, tf],
+                        )
+                        for (band, tf), parts in groups.items()
+                    ),
+                    reverse=True,
+                )
+            )
+        # record id -> its length, and its value per query place (None: not met yet)
+        self.lengths: dict[int, int] = {}
+        self.parts: dict[int, list[float | None]] = {}
+        self.sums: dict[int, float] = {}  # a plain running sum, to pick records by
+        self.masks: dict[int, int] = {}  # bit `place` set: the record's value there is known
+        self.rows: dict[int, tuple[Any, ...] | None] = {}  # id -> (file_id, ordinal, kind, ...)
+
+    def _remaining(self, place: int) -> float:
+        left = self.left[place]
+        return left[0][0] if left else 0.0
+
+    def _read(self, place: int) -> int:
+        """Read the best group left of the term at `place`; the number of records read."""
+        _, band, tf, parts, _ = self.left[place].pop(0)
+        term_idf = self.idfs[place]
+        values: dict[int, float] = {}
+        lengths, found, sums, width = self.lengths, self.parts, self.sums, self.width
+        masks, bit = self.masks, 1 << place
+        read = 0
+        for pairs in self._pairs(place, band, tf, parts):
+            for record_id, length in zip(pairs[::2], pairs[1::2], strict=True):
+                value = values.get(length)
+                if value is None:
+                    value = values[length] = term_idf * weight(tf, length, self.average)
+                known = found.get(record_id)
+                if known is None:
+                    known = found[record_id] = [None] * width
+                    lengths[record_id] = length
+                    sums[record_id] = 0.0
+                    masks[record_id] = 0
+                known[place] = value
+                sums[record_id] += value
+                masks[record_id] |= bit
+            read += len(pairs) // 2
+        return read
+
+    def _pairs(self, place: int, band: int, tf: int, parts: list[int]) -> list[memoryview]:
+        return [
+            postings.decode_pairs(blob)
+            for (blob,) in self.conn.execute(
+                "SELECT records FROM bm25_postings WHERE term = ? AND band = ? AND tf = ?"
+                f" AND part IN ({','.join(map(str, parts))})",
+                (self.term_ids[place], band, tf),
+            )
+        ]
+
+    def _fetch_rows(self, ids: list[int]) -> None:
+        missing = [record_id for record_id in ids if record_id not in self.rows]
+        for start in range(0, len(missing), 500):
+            chunk = missing[start : start + 500]
+            for record_id in chunk:
+                self.rows[record_id] = None
+            for row in self.conn.execute(
+                "SELECT id, file_id, ordinal, kind, ts_ms, coalesce(ts_local, 0)"
+                f" FROM records WHERE id IN ({','.join(map(str, chunk))})"
+            ):
+                self.rows[row[0]] = row[1:]
+
+    def _score(self, record_id: int, value: float) -> float | None:
+        """`value` decayed as the record's would be; None for a record not of `files`."""
+        row = self.rows[record_id]
+        if row is None or self.files.get(row[0]) is None:
+            return None
+        _, _, kind, ts_ms, ts_local = row
+        if kind == "event":
+            event_ms = ts_ms
+            if event_ms is not None and ts_local:
+                event_ms += self.local_offset_ms(event_ms)
+            value = score.decayed(value, event_ms, self.now_ms)
+        return value
+
+    def _threshold(self, limit: int) -> float:
+        """A lower bound of the limit-th best final score (0.0 when unknown)."""
+        sums = self.sums
+        picked = limit
+        while True:
+            best = heapq.nlargest(picked, sums, key=sums.__getitem__)
+            self._fetch_rows(best)
+            known = []
+            for record_id in best:
+                value = self._score(record_id, math.fsum(v or 0.0 for v in self.parts[record_id]))
+                if value is not None:
+                    known.append(value)
+            if len(known) >= limit:
+                return heapq.nlargest(limit, known)[-1]
+            if len(best) < picked:
+                return 0.0
+            picked *= 4
+
+    def top(self, limit: int) -> list[score.Ranked]:
+        width = self.width
+        threshold = 0.0
+        read_since = 0
+        while True:
+            bounds = [self._remaining(place) for place in range(width)]
+            unseen = math.fsum(bounds)
+            if not any(bounds):
+                break
+            place = max(range(width), key=bounds.__getitem__)
+            if unseen < threshold:
+                # Done; but a small group read on lowers the bound of every record met
+                # that lacks its term, each of which would cost a look-up.
+                if self.left[place][0][4] * READ_ON > len(self.sums):
+                    break
+                self._read(place)
+                continue
+            # The threshold costs a pass over the records met: worked out again once a
+            # quarter as many more have been read.
+            if read_since * 4 >= len(self.sums) and len(self.sums) >= limit:
+                threshold = self._threshold(limit)
+                read_since = 0
+                if unseen < threshold:
+                    continue
+            read_since += self._read(place)
+        return self._finish(threshold, limit)
+
+    def _finish(self, threshold: float, limit: int) -> list[score.Ranked]:
+        """The records met that can be among the best `limit`, scored exactly: taken best
+        bound first, each exact score raising the threshold the next ones must reach."""
+        width = self.width
+        bounds = [self._remaining(place) for place in range(width)]
+        masks = self.masks
+        # The bounds of the terms a record was not met in, by the set of those it was.
+        missing = {
+            mask: sum([bound for place, bound in enumerate(bounds) if not mask >> place & 1])
+            for mask in set(masks.values())
+        }
+        # A plain sum (at most `width` roundings) raised by SLACK is above the exact one.
+        candidates = [
+            (upper, record_id)
+            for record_id, known in self.sums.items()
+            if (upper := (known + missing[masks[record_id]]) * SLACK) >= threshold
+        ]
+        candidates.sort(reverse=True)
+        best: list[float] = []  # a heap of the best `limit` exact scores so far
+        ranked: list[score.Ranked] = []
+        lookup = _Lookup(self)
+        rows = self.rows
+        for at, (upper, record_id) in enumerate(candidates):
+            if len(best) >= limit and upper < best[0]:
+                break  # neither this record nor any after it reaches the best `limit`
+            known = self.parts[record_id]
+            length = self.lengths[record_id]
+            # Missing terms are looked up cheapest first (fewest records left to search):
+            # the bound falls as each is known, and may drop the record before the costly.
+            for place in sorted(
+                (place for place, value in enumerate(known) if value is None),
+                key=lookup.cost.__getitem__,
+            ):
+                if len(best) >= limit and upper < best[0]:
+                    break
+                tf = lookup.tf(place, record_id, length) if bounds[place] else None
+                known[place] = (
+                    0.0 if tf is None else self.idfs[place] * weight(tf, length, self.average)
+                )
+                upper = SLACK * sum([bounds[p] if v is None else v for p, v in enumerate(known)])
+            if None in known:
+                continue  # dropped: its bound is below the best `limit` exact scores
+            total = math.fsum(v or 0.0 for v in known)
+            if len(best) >= limit and total < best[0]:
+                continue  # decay only lowers it
+            if record_id not in rows:
+                self._fetch_rows([record_id for _, record_id in candidates[at : at + ROW_BATCH]])
+            row = rows[record_id]
+            source = None if row is None else self.files.get(row[0])
+            if row is None or source is None:
+                continue
+            value = self._score(record_id, total)
+            if value is None:
+                continue
+            if len(best) < limit:
+                heapq.heappush(best, value)
+            elif value > best[0]:
+                heapq.heapreplace(best, value)
+            rank, project = source
+            ranked.append(score.Ranked(value, rank, row[1], record_id, project))
+        return ranked
+
+
+class _Lookup:
+    """A record's tf in the groups left of a term, found in the groups of its length class."""
+
+    def __init__(self, search: _Pruned) -> None:
+        from struct import Struct
+
+        self.search = search
+        self.pack = Struct("=" + postings.PAIR_ITEM * 2).pack
+        self.blobs: dict[tuple[int, int], list[tuple[int, bytes]]] = {}  # (place, band) ->
+        self.cost = [sum(group[4] for group in left) for left in search.left]
+        # (place, band) -> record id -> tf: made once a class is searched often.
+        self.tfs: dict[tuple[int, int], dict[int, int]] = {}
+        self.searched: dict[tuple[int, int], int] = {}
+
+    def tf(self, place: int, record_id: int, length: int) -> int | None:
+        band = postings.length_class(length)
+        key = (place, band)
+        tfs = self.tfs.get(key)
+        if tfs is not None:
+            return tfs.get(record_id)
+        searched = self.searched[key] = self.searched.get(key, 0) + 1
+        found = self.blobs.get(key)
+        if found is None:
+            search = self.search
+            found = self.blobs[(place, band)] = [
+                (tf, pairs.tobytes())
+                for _, group_band, tf, parts, _ in search.left[place]
+                if group_band == band
+                for pairs in search._pairs(place, band, tf, parts)
+            ]
+        if searched >= DICT_AFTER:
+            tfs = self.tfs[key] = {}
+            for tf, blob in found:
+                tfs.update(zip(memoryview(blob).cast(postings.PAIR_ITEM)[::2], repeat(tf)))
+            return tfs.get(record_id)
+        needle = self.pack(record_id, length)
+        for tf, blob in found:
+            at = blob.find(needle)
+            while at >= 0:
+                if at % PAIR_BYTES == 0:
+                    return tf
+                at = blob.find(needle, at + 1)
+        return None
+
+
+def exhaustive(
+    conn: sqlite3.Connection,
+    terms: list[str],
+    files: RecallFiles,
+    now_ms: float | None,
+    local_offset_ms: Callable[[float], float],
+) -> list[score.Ranked]:
+    """Every record of `files` that holds a query term, with its score: the reference
+    the pruned search equals (tests), and the answer when no limit applies."""
     if not terms or not files:
         return []
     stats = Stats(conn)

@@ -114,7 +114,8 @@ class Tables:
 LEXICAL = Tables("postings", "terms", latin1=True, key="term, band, tf")
 # bm25's groups are a term's records holding it tf times, whatever their length: each
 # record is there as a pair (its id, its bm25_length), PAIR's two 4-byte unsigned integers.
-BM25 = Tables("bm25_postings", "bm25_terms", latin1=False, key="term, tf")
+# A group is one length class's (band: length_class of the bm25_length, no time bucket).
+BM25 = Tables("bm25_postings", "bm25_terms", latin1=False, key="term, band, tf")
 PAIR_ITEM: Final = "I"  # a bm25 pair's two numbers, read in place: memoryview.cast(PAIR_ITEM)
 _sink: deque[object] = deque(maxlen=0)
 _consume = _sink.extend  # runs an iterator to its end, keeping nothing
@@ -205,9 +206,9 @@ class PairGroups:
     """bm25's postings gathered in memory (see BM25): Groups' counterpart, flushed alike."""
 
     def __init__(self) -> None:
-        # (term, tf) -> the pairs of its records, in the blob's format: keyed by the very
-        # pairs counts.items() yields, as in Groups.
-        self.groups: defaultdict[tuple[str, int], bytearray] = defaultdict(bytearray)
+        # band -> (term, tf) -> the pairs of its records, in the blob's format: keyed by the
+        # very pairs counts.items() yields, as in Groups.
+        self.bands: dict[int, defaultdict[tuple[str, int], bytearray]] = {}
         self.size = 0
         from struct import Struct  # builds and syncs only
 
@@ -216,7 +217,11 @@ class PairGroups:
     def add(self, record_id: int, length: int, counts: Mapping[str, int]) -> None:
         # Raises struct.error past 2**32 - 1 (an id or a length no index reaches).
         item = self.pack(record_id, length)
-        _consume(map(bytearray.extend, map(self.groups.__getitem__, counts.items()), repeat(item)))
+        band = length_class(length)
+        groups = self.bands.get(band)
+        if groups is None:
+            groups = self.bands[band] = defaultdict(bytearray)
+        _consume(map(bytearray.extend, map(groups.__getitem__, counts.items()), repeat(item)))
         self.size += len(counts)
 
     def flush(
@@ -227,20 +232,21 @@ class PairGroups:
         staged: bool = False,
         fresh: bool = False,
     ) -> None:
-        if not self.groups:
+        if not self.bands:
             return
-        keys = self.groups.keys()
-        ids = term_ids.resolve(conn, set(map(_TERM, keys)))
-        rows = list(
-            zip(
+        ids = term_ids.resolve(conn, set(map(_TERM, chain.from_iterable(self.bands.values()))))
+        rows: list[tuple[int, int, int, int, bytearray]] = []
+        for band, groups in self.bands.items():
+            keys = groups.keys()
+            rows += zip(
                 map(ids.__getitem__, map(_TERM, keys)),
+                repeat(band),
                 map(_TF, keys),
                 repeat(part),
-                self.groups.values(),
+                groups.values(),
             )
-        )
         rows.sort(key=_TERM)
-        self.groups = defaultdict(bytearray)
+        self.bands = {}
         self.size = 0
         _write(conn, term_ids.tables, rows, staged, fresh)
 
@@ -370,27 +376,29 @@ def remove(conn: sqlite3.Connection, posted: Iterable[Posted], tables: Tables = 
 
 def remove_pairs(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
     """bm25's remove: take records (Posted's band is their bm25_length) out of their groups."""
-    keys: set[tuple[str, int]] = set()
+    keys: set[tuple[str, int, int]] = set()
     gone: set[int] = set()
     for record in posted:
-        keys.update(record.counts.items())
+        band = length_class(record.band)
+        keys.update((term, band, tf) for term, tf in record.counts.items())
         gone.add(record.id)
     if not keys:
         return
     tables = BM25
-    found: list[tuple[int, int, int, bytes]]
+    found: list[tuple[int, int, int, int, bytes]]
+    columns = "term, band, tf, part, records"
     if len(keys) > BULK_GROUPS:
-        found = conn.execute(f"SELECT term, tf, part, records FROM {tables.postings}").fetchall()
+        found = conn.execute(f"SELECT {columns} FROM {tables.postings}").fetchall()
     else:
-        term_ids = TermIds(tables).resolve(conn, {term for term, _ in keys})
+        term_ids = TermIds(tables).resolve(conn, {term for term, _, _ in keys})
         found = []
-        for term, tf in keys:
+        for term, band, tf in keys:
             found += conn.execute(
-                f"SELECT term, tf, part, records FROM {tables.postings} WHERE term = ? AND tf = ?",
-                (term_ids[term], tf),
+                f"SELECT {columns} FROM {tables.postings} WHERE term = ? AND band = ? AND tf = ?",
+                (term_ids[term], band, tf),
             ).fetchall()
-    where = "WHERE term = ? AND tf = ? AND part = ?"
-    for term_id, tf, part, blob in found:
+    where = "WHERE term = ? AND band = ? AND tf = ? AND part = ?"
+    for term_id, band, tf, part, blob in found:
         pairs = decode_pairs(blob)
         kept = [
             pairs[place : place + 2].tobytes()
@@ -399,7 +407,7 @@ def remove_pairs(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
         ]
         if len(kept) * 2 == len(pairs):
             continue
-        key = (term_id, tf, part)
+        key = (term_id, band, tf, part)
         if kept:
             conn.execute(
                 f"UPDATE {tables.postings} SET records = ? {where}", (b"".join(kept), *key)

@@ -321,6 +321,12 @@ def _merge(conn: connection.Connection, segment: str) -> int:
                 " SELECT term FROM segment.bm25_terms ORDER BY id"
             )
             copied = conn.execute("INSERT INTO main.records SELECT * FROM segment.records")
+            tables.count_bm25(
+                conn,
+                *conn.execute(
+                    "SELECT count(*), coalesce(sum(bm25_length), 0) FROM segment.records"
+                ).fetchone(),
+            )
             postings.merge_segment(conn, "segment")
             postings.merge_segment(conn, "segment", postings.BM25)
     finally:

@@ -75,6 +75,9 @@ def snapshot(
     if whole:
         # Postings of records that do not exist would be a corruption: show them.
         found["orphan_postings"] = orphan_postings(vectors)
+        # The whole index's, kept by sync: equal to what its records add up to.
+        stats = conn.execute("SELECT records, length FROM bm25_stats").fetchone()
+        found["bm25_stats"] = tuple(stats) if stats is not None else (0, 0)
     return found
 
 

@@ -258,12 +258,14 @@ class Inserter:
         add_bm25 = self.bm25_groups.add
         record_id = self.next_id
         written = 0
+        total_length = 0
         for record in records:
             head = (record_id, file_id, record.ordinal, record.kind, record.ref, record.text)
             length, digest, line = record.length, record.digest, record.line
             bm25_counts = bm25_terms(record.kind, record.ref, record.text)
             bm25_length = tokens.length(bm25_counts.values())
             lengths = (length, bm25_length)
+            total_length += bm25_length
             memory_id, revision = record.memory_id, record.revision
             event = (record.agent, record.ts, record.ts_ms, record.ts_local, line)
             if event == _UNDATED:
@@ -288,6 +290,7 @@ class Inserter:
                 rows = ([], [], [])
                 notes, events, others = rows
                 written = 0
+        count_bm25(self.conn, record_id - self.next_id, total_length)
         self.next_id = record_id
         self._write(rows)
 
@@ -347,6 +350,17 @@ def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[Rec
     inserter.flush()
 
 
+def count_bm25(conn: sqlite3.Connection, records: int, length: int) -> None:
+    """Add `records` records of total bm25 `length` (negative: taken out) to bm25_stats."""
+    if records:
+        conn.execute(
+            "INSERT INTO bm25_stats (id, records, length) VALUES (0, ?, ?) ON CONFLICT (id)"
+            " DO UPDATE SET records = records + excluded.records,"
+            " length = length + excluded.length",
+            (records, length),
+        )
+
+
 def bm25_terms(kind: str, ref: str, text: str) -> dict[str, int]:
     """A record's bm25 terms and weighted frequencies: a note's heading (its ref) weighs more."""
     return tokens.counts(text, ref if kind == "note" else None)
@@ -385,6 +399,10 @@ def delete_records(conn: sqlite3.Connection, ids: list[int]) -> None:
     postings.remove_pairs(conn, stored_bm25_postings(conn, ids))
     for start in range(0, len(ids), 500):
         chunk = ",".join(str(int(record_id)) for record_id in ids[start : start + 500])
+        gone, length = conn.execute(
+            f"SELECT count(*), coalesce(sum(bm25_length), 0) FROM records WHERE id IN ({chunk})"
+        ).fetchone()
+        count_bm25(conn, -gone, -length)
         conn.execute(f"DELETE FROM records WHERE id IN ({chunk})")
 
 
