@@ -46,14 +46,7 @@ WARM_PATH = {
     "mem.layout",
     "mem.render",
 }
-# mem.core.tokens: the sync keeps the bm25 ranking's postings too (issue 25).
-SYNC_PATH = {
-    "mem.index.records",
-    "mem.index.resync",
-    "mem.index.sync",
-    "mem.index.tables",
-    "mem.core.tokens",
-}
+SYNC_PATH = {"mem.index.records", "mem.index.resync", "mem.index.sync", "mem.index.tables"}
 # Each costs a recall from 1 to 20 ms on this project's machines: typing alone costs more
 # than a warm recall's query (and brings re, enum and contextlib with it).
 FORBIDDEN = {
