@@ -111,7 +111,7 @@ def _add_file(
                     f'{memory.file} already has a section headed "{heading}"; nothing added.'
                 )
         base = team.note_file_name(
-            name, now[:10], js.trim(heading.split(" — ", 1)[-1]), team.writer_id(root)
+            name, now[:10], js.trim(heading.split(" — ", 1)[-1]), writing.writer_id(root)
         )
         relative, number = base, 1
         while not writing.create_new(root, relative, section):

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 MEMORY_FILES = layout.MEMORY_FILES
-is_memory_file = layout.is_memory_file
 CONTEXT_HEAD_CHARS = 1200  # the head of context.md, cut at a line
 OPEN_POINTS_CHARS = 1200  # the newest handoff's open points, cut at a line
 SUMMARY_CHARS = 240  # a memory's body in the brief, cut at a word
@@ -231,7 +230,7 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
     def collect(open_index: index.OpenIndex) -> tuple[list[Entry], int]:
         project = open_index(root)
         conn = project.conn
-        files = {row.id: row for path, row in project.files.items() if is_memory_file(path)}
+        files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
         file_ids = list(files)
         retired = _retired(root, conn, files) if index.has_lifecycle_events(conn) else set()
         ranks = {file_id: row.rank for file_id, row in files.items()}
@@ -282,7 +281,7 @@ def prompt_matches(
     def collect(open_index: index.OpenIndex) -> list[Entry]:
         project = open_index(root)
         conn = project.conn
-        files = {row.id: row for path, row in project.files.items() if is_memory_file(path)}
+        files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
         ranks = {file_id: row.rank for file_id, row in files.items()}
         scores = relevance(conn, words, ranks, at_most + len(seen))
         kept = {record_id: value for record_id, value in scores.items() if value > threshold}

@@ -28,6 +28,7 @@ DEFAULTS = {key: values[0] for key, values in CHOICES.items()}
 TEAM_TEXT = '# mem settings (docs/team.md)\nlayout = "team"\n'
 
 WRITER_FILE = f"{layout.LOCAL_DIR}/writer"
+LOCAL_IGNORE = f"{layout.LOCAL_DIR}/.gitignore"  # `*`: the folder is never committed
 SHARD_SUFFIX = ".ndjson"
 # store path (classic) -> its shard folder
 SHARD_FOLDERS = {relative: layout.SHARD_DIRS[name] for name, relative in layout.ARCHIVABLE.items()}
@@ -163,80 +164,26 @@ def team_note_files(root: str) -> list[str]:
 def note_file_name(kind_file: str, date: str, title: str, writer: str) -> str:
     """Pure: where a team layout keeps a new note of the classic file `kind_file`:
     `<folder>/<date>-<slug>-<writer>.md` (the slug: the title's letters and digits)."""
-    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in title.lower())
-    slug = "-".join(part for part in slug.split("-") if part)[:48].strip("-") or "note"
-    return f"{layout.NOTE_DIRS[kind_file]}/{date}-{slug}-{writer}.md"
+    return f"{layout.NOTE_DIRS[kind_file]}/{date}-{_slug(title, 48) or 'note'}-{writer}.md"
 
 
-def writer_id(root: str) -> str:
-    """This clone's writer id, made on first use (call it under the writer lock). Links at
-    or below the root are refused, as for every memory path."""
-    path = _unlinked(root, WRITER_FILE)
-    _unlinked(root, f"{layout.LOCAL_DIR}/.gitignore")
-    try:
-        with open(path, encoding="ascii") as handle:
-            found = handle.read().strip()
-    except FileNotFoundError:
-        found = ""
-    except (OSError, UnicodeDecodeError) as error:
-        raise MemError(f"Cannot read {WRITER_FILE}: {error}.") from None
-    if found:
-        if not (found.isascii() and found.isalnum() and len(found) <= 64):
-            raise MemError(f"{WRITER_FILE} must hold a writer id of letters and digits.")
-        return found
-    folder = os.path.dirname(path)
-    ignore = os.path.join(folder, ".gitignore")
-    made = os.urandom(6).hex()
-    try:
-        os.makedirs(folder, exist_ok=True)
-        if not os.path.exists(ignore):
-            _write_whole(ignore, "# per clone: never committed\n*\n")
-        _write_whole(path, made + "\n")
-    except OSError as error:
-        raise MemError(
-            f"Cannot write {error.filename or path}: {error.strerror}; nothing was written."
-        ) from None
-    return made
+def _slug(text: str, length: int) -> str:
+    """Pure: a file-name part of a text: its ASCII letters and digits, lower-cased, runs of
+    anything else as one `-`, at most `length` characters."""
+    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in text.lower())
+    return "-".join(part for part in slug.split("-") if part)[:length].strip("-")
 
 
-def _write_whole(path: str, text: str) -> None:
-    """The file whole or not at all (a full disk leaves no empty writer id behind)."""
-    temp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(temp, "w", encoding="ascii") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except OSError:
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
-        raise
+def is_sharded(root: str, relative: str) -> bool:
+    """Whether appends to the store at `relative` go to shards: a store, in team layout."""
+    return relative in SHARD_FOLDERS and is_team(root)
 
 
-def _unlinked(root: str, relative: str) -> str:
-    """root/relative, refused when a part of it at or below the root is a link (as
-    safe_paths.safe_path refuses, which imports this module)."""
-    import stat
-
-    current = root
-    for segment in relative.split("/"):
-        current = os.path.join(current, segment)
-        try:
-            if stat.S_ISLNK(os.lstat(current).st_mode):
-                raise MemError("Memory paths cannot follow symbolic links or junctions.")
-        except (FileNotFoundError, NotADirectoryError):
-            break
-    return os.path.join(root, relative)
-
-
-def shard_for(root: str, relative: str, month: str) -> str:
-    """Where this clone appends to the store at `relative` in a month (`YYYY-MM`): its
-    writer id and, in a git work tree, the branch it is on, since two branches of one
-    clone that each add the same new file would conflict when merged."""
-    name = writer_id(root)
+def shard_for(root: str, relative: str, month: str, writer: str) -> str:
+    """Where this clone (`writer`, its id) appends to the store at `relative` in a month
+    (`YYYY-MM`): its writer id and, in a git work tree, the branch it is on, since two
+    branches of one clone that each add the same new file would conflict when merged."""
+    name = writer
     branch = current_branch(root)
     if branch:
         name += "-" + branch_tag(branch)
@@ -258,8 +205,7 @@ def branch_tag(branch: str) -> str:
     6 hex digits of its hash, so that `feature/x` and `feature-x` stay apart."""
     import hashlib
 
-    slug = "".join(c if c.isascii() and c.isalnum() else "-" for c in branch.lower())
-    slug = "-".join(part for part in slug.split("-") if part)[:24].strip("-")
+    slug = _slug(branch, 24)
     digest = hashlib.sha256(branch.encode("utf-8")).hexdigest()[:6]
     return f"{slug}-{digest}" if slug else digest
 
@@ -277,10 +223,3 @@ def month_of(line: str) -> str:
         if ts[5:7].isdigit():
             return ts[:7]
     return "undated"
-
-
-def append_target(root: str, relative: str, line: str) -> str:
-    """The file an append to `relative` goes to: a shard in team layout, else `relative`."""
-    if relative not in SHARD_FOLDERS or not is_team(root):
-        return relative
-    return shard_for(root, relative, month_of(line.partition("\n")[0]))

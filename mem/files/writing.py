@@ -30,7 +30,9 @@ def append_line(root: str, relative: str, line: str) -> None:
 
     In team layout the line goes to this clone's shard of the store (deviation D13)."""
     with writer_lock(root):
-        relative = team.append_target(root, relative, line)
+        if team.is_sharded(root, relative):
+            month = team.month_of(line.partition("\n")[0])
+            relative = team.shard_for(root, relative, month, writer_id(root))
         path = safe_path(root, relative)
         finish_interrupted_archive(root, relative)
         prior_size = check_appendable(root, relative, line)
@@ -91,6 +93,29 @@ def write_atomic(root: str, relative: str, text: str) -> None:
     data = check_replaceable(text)
     with writer_lock(root):
         replace_path(safe_path(root, relative), data)
+
+
+def writer_id(root: str) -> str:
+    """This clone's writer id in team layout (deviation D13), made on first use; call it
+    under the writer lock. Its folder gets a `.gitignore` of `*`, so it is never committed."""
+    path = safe_path(root, team.WRITER_FILE)
+    try:
+        with open(path, encoding="ascii") as handle:
+            found = handle.read().strip()
+    except FileNotFoundError:
+        found = ""
+    except (OSError, UnicodeDecodeError) as error:
+        raise MemError(f"Cannot read {team.WRITER_FILE}: {error}.") from None
+    if found:
+        if not (found.isascii() and found.isalnum() and len(found) <= 64):
+            raise MemError(f"{team.WRITER_FILE} must hold a writer id of letters and digits.")
+        return found
+    made = os.urandom(6).hex()
+    ignore = safe_path(root, team.LOCAL_IGNORE)
+    if not os.path.exists(ignore):
+        replace_path(ignore, b"# per clone: never committed\n*\n")
+    replace_path(path, (made + "\n").encode("ascii"))
+    return made
 
 
 def replace_owned(root: str, relative: str, text: str) -> None:
