@@ -12,15 +12,14 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from mem.core import parse
+
 TOP = 5
 IDENTIFIERS_PER_NOTE = 3
 # Words no one types to find a note: English function words (the headings of the notes
-# mem serves are mostly English) and the tokenizer's single characters, already dropped.
-STOP_WORDS = frozenset(
-    "about after all also an and are as at be been before but by can do does for from has have"
-    " how if in into is it its may more must no not of on or our over should so than that the"
-    " their them then there these they this those to too under up use used uses using via was"
-    " we were what when where which while who why will with within without you your".split()
+# mem serves are mostly English) and a heading's usual verbs of choice.
+STOP_WORDS = parse.FUNCTION_WORDS | frozenset(
+    "may must use used uses using via within without".split()
 )
 # An identifier or path: word characters joined by - _ . / (uuid-v7, server_idle_timeout,
 # src/app.py, 12-factor), or a camelCase word. Dates and version numbers are left out.

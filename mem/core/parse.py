@@ -11,6 +11,20 @@ from collections import Counter
 
 from mem.core import js
 
+# English function words: what says nothing of a note or a task, for the readers that pick
+# a text's content words (the brief's relevance, findability's queries), never recall.
+FUNCTION_WORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers him his how i if in into is it its itself
+    just let like me more most my no nor not now of off on once only or other our ours out over
+    own please same she should so some such than that the their them then there these they
+    this those through to too under until up us very was we were what when where which while
+    who whom why will with would you your yours
+    """.split()
+)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re

@@ -39,15 +39,8 @@ KINDS = {"decisions.md": "decision", "lessons.md": "lesson", "patterns.md": "pat
 
 # Words that say nothing about the work: English function words, and what every path,
 # branch name and commit holds.
-STOP_WORDS = frozenset(
+STOP_WORDS = parse.FUNCTION_WORDS | frozenset(
     """
-    a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers him his how i if in into is it its itself
-    just let like me more most my no nor not now of off on once only or other our ours out over
-    own please same she should so some such than that the their them then there these they
-    this those through to too under until up us very was we were what when where which while
-    who whom why will with would you your yours
     add added adds change changed changes fix fixed fixes feat feature chore wip update
     updated make made use used new old main master head dev develop branch merge test tests
     src lib py js ts tsx jsx md txt json yaml yml toml lock cfg ini rs go java rb sh html css
