@@ -54,6 +54,7 @@ CREATE TABLE records (
     ref TEXT NOT NULL,              -- note: heading; event: its id, else String(ts)
     text TEXT NOT NULL,             -- note: trimmed heading and body; event: its scored text
     tokens INTEGER NOT NULL,        -- document length n of the lexical score
+    bm25_length INTEGER NOT NULL,   -- the bm25 ranking's length: Σ of its weighted frequencies
     agent TEXT,                     -- event: who wrote it (this and below: NULL for notes)
     ts TEXT,                        -- event: ts as written in the journal
     ts_ms REAL,                     -- event: ts in epoch milliseconds; NULL when it does not parse
@@ -89,6 +90,36 @@ CREATE TABLE postings (
     records BLOB NOT NULL,          -- records.id of the part, 8-byte integers in machine order
     PRIMARY KEY (term, band, tf, part)
 ) WITHOUT ROWID;
+
+-- The bm25 ranking's terms (mem/core/tokens.py: words of every script, identifiers whole
+-- and in parts, accents folded, stemmed), once each.
+CREATE TABLE bm25_terms (
+    id INTEGER PRIMARY KEY,         -- surrogate key, referenced by bm25_postings.term
+    term TEXT NOT NULL UNIQUE       -- a term as the bm25 tokenizer makes it
+);
+
+-- The bm25 ranking's postings: a group is the records of one length class holding the term
+-- tf times, where tf counts a note's heading words 3 times (BM25F). Each record is there with
+-- its bm25_length, so a term's groups give its df and each record's BM25 term weight without
+-- reading the records, and the class bounds the weight of a group unread (mem/index/bm25.py).
+CREATE TABLE bm25_postings (
+    term INTEGER NOT NULL,          -- bm25_terms.id
+    band INTEGER NOT NULL,          -- the length class of the records' bm25_length (as in
+                                    -- postings, without a time bucket): it bounds their weight
+    tf INTEGER NOT NULL,            -- the weighted frequency of the term in each record
+    part INTEGER NOT NULL,          -- as in postings
+    records BLOB NOT NULL,          -- (records.id, bm25_length) of each record of the part:
+                                    -- pairs of 4-byte unsigned integers in machine order
+    PRIMARY KEY (term, band, tf, part)
+) WITHOUT ROWID;
+
+-- What the bm25 ranking needs of the whole index, kept by every write of records in the same
+-- transaction: a recall reads it instead of counting the records.
+CREATE TABLE bm25_stats (
+    id INTEGER PRIMARY KEY CHECK (id = 0),  -- the one row
+    records INTEGER NOT NULL,       -- N: the records of the index
+    length INTEGER NOT NULL         -- Σ of their bm25_length
+);
 
 -- One row per note: a '###' section of a memory file.
 CREATE VIEW notes AS

@@ -40,12 +40,13 @@ def recall_output(
     from mem.commands import recall
 
     query = " ".join(words)
+    root = safe_paths.project_root(options["directory"])
     request = recall.Request(
         query=query,
         scope=options["scope"] or "project",
         portfolio=options["portfolio"],
         limit=options["limit"],
-        ranking=options["ranking"] or "lexical",
+        ranking=options["ranking"] or recall.default_ranking(root),
         context_scope=options["context_scope"],
         include_archive=include_archive,
         with_evidence=bool(options.get("with_evidence")),
@@ -53,7 +54,6 @@ def recall_output(
         explain=bool(options.get("explain")),
         projects=tuple(options.get("projects") or ()),
     )
-    root = safe_paths.project_root(options["directory"])
     if request.scope == "all":
         return _portfolio_output(root, request, as_json)
     results = recall.recall(root, request, clock.now_iso())

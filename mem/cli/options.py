@@ -62,7 +62,11 @@ LEGACY_OPTIONS: list[LegacyOption] = [
         ("--limit",), "<n>", "Results to show, 1 to 1000 (default 8).", _used_by("recall")
     ),
     LegacyOption(
-        ("--ranking",), "<mode>", "lexical or evidence (default lexical).", _used_by("recall")
+        ("--ranking",),
+        "<mode>",
+        "lexical, evidence or bm25 (default: $MEM_RANKING, mem.toml, your config.toml,"
+        " else lexical).",
+        _used_by("recall"),
     ),
     LegacyOption(
         ("--context-scope",),

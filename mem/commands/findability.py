@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from mem import clock, index, layout
-from mem.core import findability, js, parse, score
+from mem.core import findability, js, parse, score, tokens
 from mem.domain import lifecycle_events
 from mem.errors import MemError
 from mem.files import brain as brains
-from mem.index import topk
+from mem.index import bm25, topk
 
 # The rankings measured, each by its name in `recall --ranking`.
-RANKINGS = ("lexical",)
+RANKINGS = ("lexical", "bm25")
 SCOPES = ("project", "all")
 
 
@@ -66,7 +66,7 @@ def _project(root: str, opened: index.Opened, now_ms: float | None) -> dict[str,
     searched = index.RecallFiles.given({row.id: row.rank for row in files.values()})
     notes = _notes(conn, [row.id for row in files.values()], hidden, "")
     results = _Results(conn, now_ms, hidden)
-    return _report(notes, lambda note, terms: results.top(terms, searched))
+    return _report(notes, lambda ranking, note, query: results.top(ranking, query, searched))
 
 
 def _portfolio(opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
@@ -81,7 +81,9 @@ def _portfolio(opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
         notes += _notes(conn, file_ids, hidden, row.path)
         searched[row.path] = index.RecallFiles(conn, {row.id: row.path}, include_archive=False)
     results = _Results(conn, now_ms, hidden)
-    report = _report(notes, lambda note, terms: results.top(terms, searched[note.project]))
+    report = _report(
+        notes, lambda ranking, note, query: results.top(ranking, query, searched[note.project])
+    )
     report["projects"] = len(projects)
     report["nearDuplicates"] = findability.near_duplicates(notes)
     return report
@@ -106,13 +108,16 @@ class _Results:
         self.conn = conn
         self.now_ms = now_ms
         self.hidden = hidden
-        self.kept: dict[tuple[int, tuple[str, ...]], list[int]] = {}
+        self.kept: dict[tuple[str, int, tuple[str, ...]], list[int]] = {}
 
-    def top(self, terms: tuple[str, ...], files: index.RecallFiles) -> list[int]:
-        key = (id(files), terms)
+    def top(self, ranking: str, query: str, files: index.RecallFiles) -> list[int]:
+        """The ids of the query's top notes and events, as `recall --ranking` ranks them."""
+        terms = tuple(tokens.query_terms(query) if ranking == "bm25" else parse.query_tokens(query))
+        key = (ranking, id(files), terms)
         if key not in self.kept:
             wanted = findability.TOP + len(self.hidden)
-            ranked = topk.search(
+            search = bm25.search if ranking == "bm25" else topk.search
+            ranked = search(
                 self.conn, list(terms), files, self.now_ms, wanted, clock.local_offset_ms
             )
             top = [item.id for item in score.order(ranked, wanted) if item.id not in self.hidden]
@@ -130,7 +135,7 @@ def _report(notes: list[findability.Note], top: Any) -> dict[str, Any]:
         outcomes: dict[int, list[findability.Outcome]] = {}
         for note in notes:
             for query in asked[note.id]:
-                found = top(note, tuple(parse.query_tokens(query.text)))
+                found = top(ranking, note, query.text)
                 place = found.index(note.id) + 1 if note.id in found else None
                 above = found if place is None else found[: place - 1]
                 outcomes.setdefault(note.id, []).append(

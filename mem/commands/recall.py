@@ -89,10 +89,43 @@ def context_scope(text: str | None) -> list[str]:
     return receipts.scope_items([js.trim(item) for item in text.split(",")] if text else [])
 
 
+RANKINGS = ("lexical", "evidence", "bm25")
+
+
+def default_ranking(root: str) -> str:
+    """The ranking a recall uses when none is asked for: $MEM_RANKING, else the project's
+    `.agents/memory/mem.toml`, else the user's `~/.config/mem/config.toml` (`ranking = ...`),
+    else the reference's lexical ranking."""
+    from mem.files import team
+
+    return (
+        os.environ.get("MEM_RANKING")
+        or team.settings(root).get("ranking")
+        or team.user_settings().get("ranking")
+        or "lexical"
+    )
+
+
+def bm25_recall(root: str, query: str, limit: int, now: str) -> list[dict[str, Any]]:
+    """The bm25 ranking's top `limit` for `query` in the project at `root` (D10 rules
+    applied): the one call the session brief and the per-prompt recall need."""
+    return recall(root, Request(query=query, limit=str(limit), ranking="bm25"), now)
+
+
+def query_terms(request: Request) -> list[str]:
+    """The query's terms as the chosen ranking's tokenizer makes them."""
+    if request.ranking == "bm25":
+        from mem.core import tokens  # bm25 only: a lexical recall does not pay the import
+
+        return tokens.query_terms(request.query)
+    return parse.query_tokens(request.query)
+
+
 def validate(request: Request) -> int:
     if not js.trim(request.query):
         raise MemError("recall: query must be a non-empty string")
-    if request.ranking not in ("lexical", "evidence"):
+    if request.ranking not in RANKINGS:
+        # The reference's message, kept for its golden case: bm25 is this project's own.
         raise MemError("recall: ranking must be lexical or evidence")
     if request.scope not in SCOPES:
         raise MemError("recall: --scope must be project, portfolio or all")
@@ -110,7 +143,7 @@ def recall(
     limit = validate(request)
     now_parsed = js.parse_date(now)
     now_ms = None if now_parsed is None else now_parsed.ms
-    terms = parse.query_tokens(request.query)
+    terms = query_terms(request)
     if request.scope == "all":
         return _recall_all(root, request, limit, terms, now_ms, progress).entries
     entries, evidence, terminations = index.answer(
@@ -125,7 +158,7 @@ def recall(
         from mem.domain import memory_status
 
         entries = memory_status.annotate_recall(root, entries)
-    if request.explain:
+    if request.explain and request.ranking != "bm25":  # bm25's explanations are made in _top
         for entry in entries:
             entry["explain"] = _explanation(entry, terms)
     return entries
@@ -173,6 +206,7 @@ def _ranked(
         index.RecallFiles.given({row.id: row.rank for row in project_files.values()}),
         now_ms,
         candidate_limit,
+        request.ranking,
     )
     ranked = [item for item in ranked if item.id not in hidden]
     sources: dict[int, tuple[index.Connection, str]] = {
@@ -193,6 +227,7 @@ def _ranked(
         index.RecallFiles.given({row.id: row.rank for row in brain_files}),
         now_ms,
         candidate_limit,
+        request.ranking,
     )
     for row in brain_files:
         relative = os.path.relpath(os.path.join(brain_root, row.path), root)
@@ -214,7 +249,10 @@ def _top(
     """The best `limit` (None: all) of the ranked entries, read while their indexes are open."""
     top = score.order(ranked, len(ranked) if limit is None else limit)
     entries = _entries(top, sources)
-    if request.explain:
+    if request.explain and request.ranking == "bm25":
+        for item, entry in zip(top, entries, strict=True):
+            entry["explain"] = _bm25_explanation(sources[item.rank][0], item.id, terms, now_ms)
+    elif request.explain:
         _stash_score_inputs(entries, top, sources, terms, now_ms)
     if request.include_retired:
         for item, entry in zip(top, entries, strict=True):
@@ -249,8 +287,13 @@ def _rank(
     files: index.RecallFiles,
     now_ms: float | None,
     limit: int | None,
+    ranking: str = "lexical",
 ) -> list[score.Ranked]:
     """Exact scores (V8's arithmetic, to the bit) for every record that can reach the top."""
+    if ranking == "bm25":
+        from mem.index import bm25  # bm25 only
+
+        return bm25.search(conn, terms, files, now_ms, limit, clock.local_offset_ms)
     from mem.index import topk
 
     return topk.search(conn, terms, files, now_ms, limit, clock.local_offset_ms)
@@ -337,6 +380,21 @@ def _stash_score_inputs(
         entry["explain"] = (found.frequencies, found.tokens, age_days(event_ms, now_ms))
 
 
+def _bm25_explanation(
+    conn: index.Connection, record_id: int, terms: list[str], now_ms: float | None
+) -> dict[str, Any]:
+    from mem.core.explain import age_days  # --explain only
+    from mem.index import bm25
+
+    kind, ts_ms, ts_local = conn.execute(
+        "SELECT kind, ts_ms, coalesce(ts_local, 0) FROM records WHERE id = ?", (record_id,)
+    ).fetchone()
+    event_ms = ts_ms if kind == "event" else None
+    if event_ms is not None and ts_local:
+        event_ms += clock.local_offset_ms(event_ms)
+    return bm25.explain(conn, record_id, terms, age_days(event_ms, now_ms))
+
+
 def _explanation(entry: dict[str, Any], terms: list[str]) -> dict[str, Any]:
     from mem.core import explain  # --explain only: a plain recall does not pay the import
 
@@ -374,7 +432,7 @@ def recall_portfolio(
     limit = validate(request)
     now_parsed = js.parse_date(now)
     now_ms = None if now_parsed is None else now_parsed.ms
-    return _recall_all(root, request, limit, parse.query_tokens(request.query), now_ms, progress)
+    return _recall_all(root, request, limit, query_terms(request), now_ms, progress)
 
 
 if TYPE_CHECKING:
@@ -417,12 +475,16 @@ def _recall_all(
             conn, {row.id: row.path for row in roots}, request.include_archive
         )
         retired = index.retired_notes(conn, project_ids)
-        found = _rank(conn, terms, files, now_ms, limit + len(retired))
+        found = _rank(conn, terms, files, now_ms, limit + len(retired), request.ranking)
         if not request.include_retired:
             found = [item for item in found if item.id not in retired]
         top = score.order(found, limit)
         ids = [item.id for item in top]
-        inputs = index.score_inputs(conn, ids, terms) if request.explain else {}
+        inputs: dict[int, Any] = {}
+        if request.explain and request.ranking == "bm25":
+            inputs = {item.id: _bm25_explanation(conn, item.id, terms, now_ms) for item in top}
+        elif request.explain:
+            inputs = index.score_inputs(conn, ids, terms)
         return roots, skipped, retired, top, index.fetch(conn, ids), inputs
 
     roots, skipped, retired, top, stored, inputs = index.answer(ranked, progress)
@@ -440,7 +502,9 @@ def _recall_all(
         project = by_id[record.project_id]
         entry["project"] = project.path
         entry["projectName"] = project.name
-        if request.explain:
+        if request.explain and request.ranking == "bm25":
+            entry["explain"] = inputs[item.id]
+        elif request.explain:
             found = inputs[item.id]
             event_ms = found.ts_ms if entry["kind"] == "event" else None
             if event_ms is not None and found.ts_local:

@@ -23,8 +23,15 @@ from mem.errors import MemError
 
 SETTINGS = layout.SETTINGS
 # Each setting and the values it takes; the first is the default. Later settings join here.
-CHOICES: dict[str, tuple[str, ...]] = {"layout": ("classic", "team")}
-DEFAULTS = {key: values[0] for key, values in CHOICES.items()}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "layout": ("classic", "team"),
+    "ranking": ("lexical", "bm25", "evidence"),
+}
+# A setting with no default here falls through to the user's file, then to mem's default.
+DEFAULTS = {"layout": "classic"}
+# The user's own settings file, for what is a person's choice rather than the project's.
+USER_SETTINGS = ("mem", "config.toml")  # under $XDG_CONFIG_HOME, else ~/.config
+USER_CHOICES = {"ranking": CHOICES["ranking"]}
 TEAM_TEXT = '# mem settings (docs/team.md)\nlayout = "team"\n'
 
 WRITER_FILE = f"{layout.LOCAL_DIR}/writer"
@@ -37,21 +44,36 @@ SHARD_FOLDERS[layout.REINFORCEMENTS] = layout.SHARD_DIRS["reinforcements"]
 
 def settings(root: str) -> dict[str, str]:
     """The project's settings: the defaults, overridden by what mem.toml says."""
-    path = os.path.join(root, SETTINGS)
+    data = _read(os.path.join(root, SETTINGS), SETTINGS)
+    return DEFAULTS if data is None else parse_settings(data)
+
+
+def user_settings() -> dict[str, str]:
+    """The user's settings file (a ranking of their own), or {} without one."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    path = os.path.join(base, *USER_SETTINGS)
+    data = _read(path, path)
+    return {} if data is None else _checked(_table(data, path), path, USER_CHOICES)
+
+
+def _read(path: str, shown: str) -> bytes | None:
     try:
         with open(path, "rb") as handle:
-            data = handle.read(64 * 1024 + 1)
+            return handle.read(64 * 1024 + 1)
     except (FileNotFoundError, NotADirectoryError):
-        return DEFAULTS
+        return None
     except OSError as error:
-        raise MemError(f"Cannot read {SETTINGS}: {error.strerror}.") from None
-    return parse_settings(data)
+        raise MemError(f"Cannot read {shown}: {error.strerror}.") from None
 
 
 def parse_settings(data: bytes) -> dict[str, str]:
     """Pure: the settings a mem.toml's bytes give, or a MemError naming the file."""
+    return {**DEFAULTS, **_checked(_table(data, SETTINGS), SETTINGS, CHOICES)}
+
+
+def _table(data: bytes, shown: str) -> dict[str, object]:
     if len(data) > 64 * 1024:
-        raise MemError(f"{SETTINGS} is larger than 64 KiB.")
+        raise MemError(f"{shown} is larger than 64 KiB.")
     table = _simple_table(data)
     if table is None:
         import tomllib  # 7 ms with the `re` it loads: only for a file beyond the simple form
@@ -59,17 +81,23 @@ def parse_settings(data: bytes) -> dict[str, str]:
         try:
             table = tomllib.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            raise MemError(f"{SETTINGS} is not valid TOML: {error}.") from None
-    found = dict(DEFAULTS)
+            raise MemError(f"{shown} is not valid TOML: {error}.") from None
+    return table
+
+
+def _checked(
+    table: dict[str, object], shown: str, choices: dict[str, tuple[str, ...]]
+) -> dict[str, str]:
+    found: dict[str, str] = {}
     for key, value in table.items():
-        choices = CHOICES.get(key)
-        if choices is None:
-            known = ", ".join(sorted(CHOICES))
-            raise MemError(f'{SETTINGS}: unknown setting "{key}" (known: {known}).')
-        if value not in choices:
-            allowed = " or ".join(f'"{choice}"' for choice in choices)
-            raise MemError(f"{SETTINGS}: {key} must be {allowed}, not {_shown(value)}.")
-        found[key] = value
+        allowed_values = choices.get(key)
+        if allowed_values is None:
+            known = ", ".join(sorted(choices))
+            raise MemError(f'{shown}: unknown setting "{key}" (known: {known}).')
+        if value not in allowed_values:
+            allowed = " or ".join(f'"{choice}"' for choice in allowed_values)
+            raise MemError(f"{shown}: {key} must be {allowed}, not {_shown(value)}.")
+        found[key] = str(value)
     return found
 
 

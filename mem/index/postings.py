@@ -18,8 +18,8 @@ from operator import itemgetter
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from typing import Final
+    from collections.abc import Iterable, Mapping, Sequence
+    from typing import Any, Final
 
 # Exact lengths below this; above, classes an eighth of a power of two wide: a class's
 # bound is at most 6 % above its longest record's, and a common term has few groups.
@@ -69,10 +69,10 @@ class Posted:
 
     __slots__ = ("id", "band", "counts")
 
-    def __init__(self, id: int, band: int, counts: Mapping[bytes, int]) -> None:
+    def __init__(self, id: int, band: int, counts: Mapping[Any, int]) -> None:
         self.id = id
         self.band = band
-        self.counts = counts  # token (Latin-1 bytes) -> tf
+        self.counts = counts  # token (Latin-1 bytes; bm25: str) -> tf
 
 
 def dated_ms(kind: str, ts_ms: float | None, ts_local: int | None) -> float | None:
@@ -82,13 +82,41 @@ def dated_ms(kind: str, ts_ms: float | None, ts_local: int | None) -> float | No
     return ts_ms
 
 
-# Where a fresh index's batches of postings wait until they are all written (see flush).
-STAGED = "temp.staged_postings"
-_UPSERT = (
-    " ON CONFLICT (term, band, tf, part) DO UPDATE"
-    # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB again.
-    " SET records = CAST(records || excluded.records AS BLOB)"
-)
+class Tables:
+    """Where one ranking's postings live: the lexical ranking's, or bm25's (mem.index.bm25).
+
+    Both keep the same layout (a term's records grouped by band and tf); their terms are
+    keyed by Latin-1 bytes (the contract's tokens) or by text (bm25's terms of any script).
+    """
+
+    __slots__ = ("postings", "terms", "staged", "latin1", "key", "upsert")
+
+    def __init__(self, postings: str, terms: str, latin1: bool, key: str) -> None:
+        self.postings = postings
+        self.terms = terms
+        # Where a fresh index's batches of postings wait until they are all written.
+        self.staged = f"temp.staged_{postings}"
+        self.latin1 = latin1  # terms are Latin-1 bytes, else str
+        self.key = key  # a group's key columns, `part` aside
+        self.upsert = (
+            f" ON CONFLICT ({key}, part) DO UPDATE"
+            # `||` makes TEXT of two BLOBs (bytes kept as they are); the CAST makes it a BLOB.
+            " SET records = CAST(records || excluded.records AS BLOB)"
+        )
+
+    def text(self, term: bytes | str) -> str:
+        return term.decode("latin-1") if isinstance(term, bytes) else term
+
+    def term_key(self, text: str) -> bytes | str:
+        return text.encode("latin-1") if self.latin1 else text
+
+
+LEXICAL = Tables("postings", "terms", latin1=True, key="term, band, tf")
+# bm25's groups are a term's records holding it tf times, whatever their length: each
+# record is there as a pair (its id, its bm25_length), PAIR's two 4-byte unsigned integers.
+# A group is one length class's (band: length_class of the bm25_length, no time bucket).
+BM25 = Tables("bm25_postings", "bm25_terms", latin1=False, key="term, band, tf")
+PAIR_ITEM: Final = "I"  # a bm25 pair's two numbers, read in place: memoryview.cast(PAIR_ITEM)
 _sink: deque[object] = deque(maxlen=0)
 _consume = _sink.extend  # runs an iterator to its end, keeping nothing
 
@@ -100,10 +128,10 @@ class Groups:
         # band -> (term, tf) -> record ids, already in the blob's format (ITEM, machine
         # order): keyed by the very pairs counts.items() yields. A bytearray also binds as
         # it is, where bytes would first be offered to the sqlite3 module's adapters.
-        self.bands: dict[int, defaultdict[tuple[bytes, int], bytearray]] = {}
+        self.bands: dict[int, defaultdict[tuple[Any, int], bytearray]] = {}
         self.size = 0
 
-    def add(self, record_id: int, band: int, counts: Mapping[bytes, int]) -> None:
+    def add(self, record_id: int, band: int, counts: Mapping[Any, int]) -> None:
         groups = self.bands.get(band)
         if groups is None:
             groups = self.bands[band] = defaultdict(bytearray)
@@ -112,9 +140,7 @@ class Groups:
         _consume(map(bytearray.extend, map(groups.__getitem__, counts.items()), repeat(item)))
         self.size += len(counts)
 
-    def rows(
-        self, ids: Mapping[bytes, int], part: int
-    ) -> list[tuple[int, int, int, int, bytearray]]:
+    def rows(self, ids: Mapping[Any, int], part: int) -> list[tuple[int, int, int, int, bytearray]]:
         """(term id, band, tf, part, records) of every group, in term order."""
         groups: list[tuple[int, int, int, int, bytearray]] = []
         for band, band_groups in self.bands.items():
@@ -151,42 +177,104 @@ class Groups:
         rows = self.rows(term_ids.resolve(conn, terms), part)
         self.bands = {}
         self.size = 0
-        if staged:
-            conn.execute(
-                f"CREATE TABLE IF NOT EXISTS {STAGED}"
-                " (term INTEGER, band INTEGER, tf INTEGER, part INTEGER, records BLOB)"
+        tables = term_ids.tables
+        _write(conn, tables, rows, staged, fresh)
+
+
+def _write(
+    conn: sqlite3.Connection,
+    tables: Tables,
+    rows: Sequence[tuple[object, ...]],
+    staged: bool,
+    fresh: bool,
+) -> None:
+    """Write groups' rows (key columns, part, records) as Groups.flush says."""
+    if staged:
+        columns = ", ".join(f"{column} INTEGER" for column in tables.key.split(", "))
+        conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {tables.staged} ({columns}, part INTEGER, records BLOB)"
+        )
+        _insert(conn, f"INSERT INTO {tables.staged} VALUES ", "", rows)
+    else:
+        # A fresh index's only batch meets no group already there: no upsert needed.
+        tail = "" if fresh else tables.upsert
+        head = f"INSERT INTO {tables.postings} ({tables.key}, part, records) VALUES "
+        _insert(conn, head, tail, rows)
+
+
+class PairGroups:
+    """bm25's postings gathered in memory (see BM25): Groups' counterpart, flushed alike."""
+
+    def __init__(self) -> None:
+        # band -> (term, tf) -> the pairs of its records, in the blob's format: keyed by the
+        # very pairs counts.items() yields, as in Groups.
+        self.bands: dict[int, defaultdict[tuple[str, int], bytearray]] = {}
+        self.size = 0
+        from struct import Struct  # builds and syncs only
+
+        self.pack = Struct("=" + PAIR_ITEM * 2).pack
+
+    def add(self, record_id: int, length: int, counts: Mapping[str, int]) -> None:
+        # Raises struct.error past 2**32 - 1 (an id or a length no index reaches).
+        item = self.pack(record_id, length)
+        band = length_class(length)
+        groups = self.bands.get(band)
+        if groups is None:
+            groups = self.bands[band] = defaultdict(bytearray)
+        _consume(map(bytearray.extend, map(groups.__getitem__, counts.items()), repeat(item)))
+        self.size += len(counts)
+
+    def flush(
+        self,
+        conn: sqlite3.Connection,
+        term_ids: TermIds,
+        part: int = 0,
+        staged: bool = False,
+        fresh: bool = False,
+    ) -> None:
+        if not self.bands:
+            return
+        ids = term_ids.resolve(conn, set(map(_TERM, chain.from_iterable(self.bands.values()))))
+        rows: list[tuple[int, int, int, int, bytearray]] = []
+        for band, groups in self.bands.items():
+            keys = groups.keys()
+            rows += zip(
+                map(ids.__getitem__, map(_TERM, keys)),
+                repeat(band),
+                map(_TF, keys),
+                repeat(part),
+                groups.values(),
             )
-            _insert(conn, f"INSERT INTO {STAGED} VALUES ", "", rows)
-        else:
-            # A fresh index's only batch meets no group already there: no upsert needed.
-            tail = "" if fresh else _UPSERT
-            _insert(
-                conn, "INSERT INTO postings (term, band, tf, part, records) VALUES ", tail, rows
-            )
+        rows.sort(key=_TERM)
+        self.bands = {}
+        self.size = 0
+        _write(conn, term_ids.tables, rows, staged, fresh)
 
 
 # Rows per INSERT: one statement step for many rows costs SQLite and Python less per row.
 ROWS_PER_INSERT = 100
-_ROW = "(?, ?, ?, ?, ?)"
 
 
 def _insert(
     conn: sqlite3.Connection,
     head: str,
     tail: str,
-    rows: Iterable[tuple[int, int, int, int, bytes | bytearray]],
+    rows: Sequence[tuple[object, ...]],
 ) -> None:
     """`head` VALUES of every row, then `tail`, as a few multi-row INSERTs."""
-    many = head + ",".join([_ROW] * ROWS_PER_INSERT) + tail
+    if not rows:
+        return
+    row = "(" + ", ".join("?" * len(rows[0])) + ")"
+    many = head + ",".join([row] * ROWS_PER_INSERT) + tail
     remaining = iter(rows)
     while chunk := list(islice(remaining, ROWS_PER_INSERT)):
         if len(chunk) == ROWS_PER_INSERT:
             conn.execute(many, list(chain.from_iterable(chunk)))
         else:
-            conn.executemany(head + _ROW + tail, chunk)
+            conn.executemany(head + row + tail, chunk)
 
 
-def unstage(conn: sqlite3.Connection) -> None:
+def unstage(conn: sqlite3.Connection, tables: Tables = LEXICAL) -> None:
     """Move staged batches into the postings at once, each group whole, in key order.
 
     Written batch by batch, each batch's groups would land between every earlier one's and
@@ -197,25 +285,28 @@ def unstage(conn: sqlite3.Connection) -> None:
     # group_concat joins the parts' bytes whole (a BLOB read as TEXT keeps its bytes, NULs
     # included; the CAST makes it a BLOB again). Whatever order it met the parts in, a
     # group holds the same records: readers never rely on their order.
+    key = tables.key
     conn.execute(
-        "INSERT INTO postings (term, band, tf, part, records)"
-        f" SELECT term, band, tf, {MERGED_PART}, CAST(group_concat(records, '') AS BLOB)"
-        f" FROM {STAGED}"
+        f"INSERT INTO {tables.postings} ({key}, part, records)"
+        f" SELECT {key}, {MERGED_PART}, CAST(group_concat(records, '') AS BLOB)"
+        f" FROM {tables.staged}"
         # WHERE true: SQLite's upsert after a SELECT needs one to parse unambiguously.
-        " WHERE true GROUP BY term, band, tf" + _UPSERT
+        f" WHERE true GROUP BY {key}" + tables.upsert
     )
-    conn.execute(f"DROP TABLE {STAGED}")
+    conn.execute(f"DROP TABLE {tables.staged}")
 
 
-def merge_segment(conn: sqlite3.Connection, schema: str) -> None:
+def merge_segment(conn: sqlite3.Connection, schema: str, tables: Tables = LEXICAL) -> None:
     """Add the postings of another database attached as `schema` (a build's segment, its
     terms already copied into the main one by text): a group both hold becomes one."""
+    rest = tables.key.removeprefix("term, ")
+    selected = ", ".join(f"p.{column}" for column in rest.split(", "))
     conn.execute(
-        "INSERT INTO main.postings (term, band, tf, part, records)"
-        " SELECT t.id, p.band, p.tf, p.part, p.records"
-        f" FROM {schema}.postings AS p JOIN {schema}.terms AS s ON s.id = p.term"
-        " JOIN main.terms AS t ON t.term = s.term"
-        " WHERE true" + _UPSERT
+        f"INSERT INTO main.{tables.postings} ({tables.key}, part, records)"
+        f" SELECT t.id, {selected}, p.part, p.records"
+        f" FROM {schema}.{tables.postings} AS p JOIN {schema}.{tables.terms} AS s ON s.id = p.term"
+        f" JOIN main.{tables.terms} AS t ON t.term = s.term"
+        " WHERE true" + tables.upsert
     )
 
 
@@ -227,25 +318,29 @@ _TF = itemgetter(1)
 class TermIds:
     """Term -> id, assigned on first sight; remembers what it looked up or created."""
 
-    def __init__(self) -> None:
-        self.known: dict[bytes, int] = {}
+    def __init__(self, tables: Tables = LEXICAL) -> None:
+        self.tables = tables
+        self.known: dict[Any, int] = {}  # bytes or str, as the tables' terms are keyed
 
-    def resolve(self, conn: sqlite3.Connection, terms: Iterable[bytes]) -> dict[bytes, int]:
+    def resolve(self, conn: sqlite3.Connection, terms: Iterable[Any]) -> dict[Any, int]:
         known = self.known
+        tables = self.tables
         missing = [term for term in terms if term not in known]
         for start in range(0, len(missing), 500):
             chunk = missing[start : start + 500]
-            texts = [term.decode("latin-1") for term in chunk]
+            texts = [tables.text(term) for term in chunk]
             marks = ",".join("?" * len(chunk))
             for term_id, text in conn.execute(
-                f"SELECT id, term FROM terms WHERE term IN ({marks})", texts
+                f"SELECT id, term FROM {tables.terms} WHERE term IN ({marks})", texts
             ):
-                known[text.encode("latin-1")] = term_id
+                known[tables.term_key(text)] = term_id
         new = [term for term in missing if term not in known]
         if new:
-            next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM terms").fetchone()[0]
-            rows = [(next_id + offset, term.decode("latin-1")) for offset, term in enumerate(new)]
-            conn.executemany("INSERT INTO terms (id, term) VALUES (?, ?)", rows)
+            next_id = conn.execute(
+                f"SELECT coalesce(max(id), 0) + 1 FROM {tables.terms}"
+            ).fetchone()[0]
+            rows = [(next_id + offset, tables.text(term)) for offset, term in enumerate(new)]
+            conn.executemany(f"INSERT INTO {tables.terms} (id, term) VALUES (?, ?)", rows)
             for offset, term in enumerate(new):
                 known[term] = next_id + offset
         return known
@@ -255,51 +350,104 @@ class TermIds:
 BULK_GROUPS = 20_000
 
 
-def remove(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
+def remove(conn: sqlite3.Connection, posted: Iterable[Posted], tables: Tables = LEXICAL) -> None:
     """Take records out of their groups (a group left empty is deleted)."""
-    doomed: dict[tuple[bytes, int, int], set[int]] = {}
+    doomed: dict[tuple[Any, int, int], set[int]] = {}
     for record in posted:
         for term, tf in record.counts.items():
             doomed.setdefault((term, record.band, tf), set()).add(record.id)
     if not doomed:
         return
     if len(doomed) > BULK_GROUPS:
-        _remove_everywhere(conn, {record_id for ids in doomed.values() for record_id in ids})
+        _remove_everywhere(
+            conn, {record_id for ids in doomed.values() for record_id in ids}, tables
+        )
         return
-    ids = TermIds().resolve(conn, {term for term, _, _ in doomed})
+    ids = TermIds(tables).resolve(conn, {term for term, _, _ in doomed})
     for (term, band, tf), gone in doomed.items():
         for part, blob in conn.execute(
-            "SELECT part, records FROM postings WHERE term = ? AND band = ? AND tf = ?",
+            f"SELECT part, records FROM {tables.postings} WHERE term = ? AND band = ? AND tf = ?",
             (ids[term], band, tf),
         ).fetchall():
             group = decode(blob)
             if not gone.isdisjoint(group):
-                _rewrite(conn, (ids[term], band, tf, part), group, gone)
+                _rewrite(conn, (ids[term], band, tf, part), group, gone, tables)
 
 
-def _remove_everywhere(conn: sqlite3.Connection, gone: set[int]) -> None:
+def remove_pairs(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
+    """bm25's remove: take records (Posted's band is their bm25_length) out of their groups."""
+    keys: set[tuple[str, int, int]] = set()
+    gone: set[int] = set()
+    for record in posted:
+        band = length_class(record.band)
+        keys.update((term, band, tf) for term, tf in record.counts.items())
+        gone.add(record.id)
+    if not keys:
+        return
+    tables = BM25
+    found: list[tuple[int, int, int, int, bytes]]
+    columns = "term, band, tf, part, records"
+    if len(keys) > BULK_GROUPS:
+        found = conn.execute(f"SELECT {columns} FROM {tables.postings}").fetchall()
+    else:
+        term_ids = TermIds(tables).resolve(conn, {term for term, _, _ in keys})
+        found = []
+        for term, band, tf in keys:
+            found += conn.execute(
+                f"SELECT {columns} FROM {tables.postings} WHERE term = ? AND band = ? AND tf = ?",
+                (term_ids[term], band, tf),
+            ).fetchall()
+    where = "WHERE term = ? AND band = ? AND tf = ? AND part = ?"
+    for term_id, band, tf, part, blob in found:
+        pairs = decode_pairs(blob)
+        kept = [
+            pairs[place : place + 2].tobytes()
+            for place in range(0, len(pairs), 2)
+            if pairs[place] not in gone
+        ]
+        if len(kept) * 2 == len(pairs):
+            continue
+        key = (term_id, band, tf, part)
+        if kept:
+            conn.execute(
+                f"UPDATE {tables.postings} SET records = ? {where}", (b"".join(kept), *key)
+            )
+        else:
+            conn.execute(f"DELETE FROM {tables.postings} {where}", key)
+
+
+def _remove_everywhere(conn: sqlite3.Connection, gone: set[int], tables: Tables) -> None:
     changed = []
     for term, band, tf, part, blob in conn.execute(
-        "SELECT term, band, tf, part, records FROM postings"
+        f"SELECT term, band, tf, part, records FROM {tables.postings}"
     ):
         group = decode(blob)
         if not gone.isdisjoint(group):
             changed.append(((term, band, tf, part), group))
     for key, group in changed:
-        _rewrite(conn, key, group, gone)
+        _rewrite(conn, key, group, gone, tables)
 
 
 def _rewrite(
-    conn: sqlite3.Connection, key: tuple[int, int, int, int], group: Iterable[int], gone: set[int]
+    conn: sqlite3.Connection,
+    key: tuple[int, int, int, int],
+    group: Iterable[int],
+    gone: set[int],
+    tables: Tables,
 ) -> None:
     from array import array
 
     kept = array(ITEM, (record_id for record_id in group if record_id not in gone))
     where = "WHERE term = ? AND band = ? AND tf = ? AND part = ?"
     if kept:
-        conn.execute(f"UPDATE postings SET records = ? {where}", (kept.tobytes(), *key))
+        conn.execute(f"UPDATE {tables.postings} SET records = ? {where}", (kept.tobytes(), *key))
     else:
-        conn.execute(f"DELETE FROM postings {where}", key)
+        conn.execute(f"DELETE FROM {tables.postings} {where}", key)
+
+
+def decode_pairs(blob: bytes) -> memoryview:
+    """A bm25 group's pairs, read in place: id, length, id, length, ..."""
+    return memoryview(blob).cast(PAIR_ITEM)
 
 
 def decode(blob: bytes) -> memoryview:

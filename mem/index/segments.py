@@ -316,8 +316,19 @@ def _merge(conn: connection.Connection, segment: str) -> int:
             conn.execute(
                 "INSERT OR IGNORE INTO main.terms (term) SELECT term FROM segment.terms ORDER BY id"
             )
+            conn.execute(
+                "INSERT OR IGNORE INTO main.bm25_terms (term)"
+                " SELECT term FROM segment.bm25_terms ORDER BY id"
+            )
             copied = conn.execute("INSERT INTO main.records SELECT * FROM segment.records")
+            tables.count_bm25(
+                conn,
+                *conn.execute(
+                    "SELECT count(*), coalesce(sum(bm25_length), 0) FROM segment.records"
+                ).fetchone(),
+            )
             postings.merge_segment(conn, "segment")
+            postings.merge_segment(conn, "segment", postings.BM25)
     finally:
         conn.execute("DETACH DATABASE segment")
         conn.execute("BEGIN")

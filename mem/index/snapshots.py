@@ -23,6 +23,15 @@ def postings_vectors(conn: Connection) -> dict[int, list[tuple[str, int, int]]]:
     ):
         for record_id in postings.decode(blob):
             vectors.setdefault(record_id, []).append((term, band, tf))
+    # bm25's postings too (their terms marked so that they never equal a lexical one).
+    # Their band: the record's bm25_length, which each pair carries.
+    for term, tf, blob in conn.execute(
+        "SELECT t.term, p.tf, p.records FROM bm25_postings AS p"
+        " JOIN bm25_terms AS t ON t.id = p.term"
+    ):
+        pairs = postings.decode_pairs(blob)
+        for record_id, length in zip(pairs[::2], pairs[1::2], strict=True):
+            vectors.setdefault(record_id, []).append((f"bm25:{term}", length, tf))
     return vectors
 
 
@@ -66,6 +75,9 @@ def snapshot(
     if whole:
         # Postings of records that do not exist would be a corruption: show them.
         found["orphan_postings"] = orphan_postings(vectors)
+        # The whole index's, kept by sync: equal to what its records add up to.
+        stats = conn.execute("SELECT records, length FROM bm25_stats").fetchone()
+        found["bm25_stats"] = tuple(stats) if stats is not None else (0, 0)
     return found
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from mem.core import js, parse
+from mem.core import js, parse, tokens
 from mem.index import postings
 from mem.index.rows import RecordRow, file_rows
 from mem.layout import is_archive_rank
@@ -204,7 +204,7 @@ def touch_file(
 
 
 def _insert_records(columns: str) -> str:
-    named = f"id, file_id, ordinal, kind, ref, text, tokens, {columns}"
+    named = f"id, file_id, ordinal, kind, ref, text, tokens, bm25_length, {columns}"
     marks = ", ".join("?" * len(named.split(",")))
     return f"INSERT INTO records ({named}) VALUES ({marks})"
 
@@ -234,15 +234,20 @@ class Inserter:
         self.flush_postings = self.FLUSH_POSTINGS
         self.groups = postings.Groups()
         self.term_ids = postings.TermIds()
+        # The bm25 ranking's postings, kept beside the lexical ones in step with them.
+        self.bm25_groups = postings.PairGroups()
+        self.bm25_ids = postings.TermIds(postings.BM25)
         # Batches of a fresh index are merged into whole groups (postings.MERGED_PART) at the
         # end; later syncs add to the groups' part 0.
         self.parts = 0
+        self.bm25_parts = 0
         # No records yet, so no postings either: batches are staged and sorted in at the end.
         self.fresh = self.next_id == 1
         self.staged = False
         # A fresh build on a terminal: told of the records inserted so far (build_progress).
         self.progress: BuildProgress | None = None
         self.inserted = 0
+        self.bm25_staged = False
 
     def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
         # Rows by which of their columns are NULL (_SHAPES): the sqlite3 module offers a
@@ -250,19 +255,27 @@ class Inserter:
         rows: tuple[list[tuple[object, ...]], ...] = ([], [], [])
         notes, events, others = rows
         add = self.groups.add
+        add_bm25 = self.bm25_groups.add
         record_id = self.next_id
         written = 0
+        total_length = 0
         for record in records:
             head = (record_id, file_id, record.ordinal, record.kind, record.ref, record.text)
             length, digest, line = record.length, record.digest, record.line
+            bm25_counts = bm25_terms(record.kind, record.ref, record.text)
+            bm25_length = tokens.length(bm25_counts.values())
+            lengths = (length, bm25_length)
+            total_length += bm25_length
             memory_id, revision = record.memory_id, record.revision
             event = (record.agent, record.ts, record.ts_ms, record.ts_local, line)
             if event == _UNDATED:
-                notes.append((*head, length, digest, memory_id, revision))
+                notes.append((*head, *lengths, digest, memory_id, revision))
             elif memory_id is None and revision is None:
-                events.append((*head, length, digest, *event))
+                events.append((*head, *lengths, digest, *event))
             else:
-                others.append((*head, length, digest, *event, memory_id, revision))
+                others.append((*head, *lengths, digest, *event, memory_id, revision))
+            if bm25_counts:
+                add_bm25(record_id, bm25_length, bm25_counts)
             if record.counts:
                 if record.kind == "note":
                     band = postings.length_class(record.length)
@@ -277,6 +290,7 @@ class Inserter:
                 rows = ([], [], [])
                 notes, events, others = rows
                 written = 0
+        count_bm25(self.conn, record_id - self.next_id, total_length)
         self.next_id = record_id
         self._write(rows)
 
@@ -285,8 +299,12 @@ class Inserter:
             if shaped:
                 self.conn.executemany(statement, shaped)
         self.counted(sum(map(len, rows)))
+        # Each ranking's postings are written when they alone reach their share: bm25's
+        # (8 bytes each, in few groups) may wait for four times as many as the lexical ones.
         if self.groups.size >= self.flush_postings:
             self._spill(staged=self.fresh)
+        if self.bm25_groups.size >= 4 * self.flush_postings:
+            self._spill_bm25(staged=self.fresh)
 
     def counted(self, records: int) -> None:
         """`records` more are in the index (here, or merged from a worker's segment)."""
@@ -299,6 +317,11 @@ class Inserter:
         self.staged = self.staged or staged
         self.parts += 1
 
+    def _spill_bm25(self, staged: bool) -> None:
+        self.bm25_groups.flush(self.conn, self.bm25_ids, self.bm25_parts, staged)
+        self.bm25_staged = self.bm25_staged or staged
+        self.bm25_parts += 1
+
     def flush(self) -> None:
         """Write every posting gathered so far; call it once all records are inserted."""
         if self.staged:
@@ -310,6 +333,14 @@ class Inserter:
             self.groups.flush(self.conn, self.term_ids, postings.MERGED_PART, fresh=True)
         else:
             self._spill(staged=False)
+        if self.bm25_staged:
+            self._spill_bm25(staged=True)
+            postings.unstage(self.conn, postings.BM25)
+            self.bm25_staged = False
+        elif self.fresh:
+            self.bm25_groups.flush(self.conn, self.bm25_ids, postings.MERGED_PART, fresh=True)
+        else:
+            self._spill_bm25(staged=False)
         self.fresh = False
 
 
@@ -317,6 +348,34 @@ def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[Rec
     inserter = Inserter(conn)
     inserter.insert(file_id, records)
     inserter.flush()
+
+
+def count_bm25(conn: sqlite3.Connection, records: int, length: int) -> None:
+    """Add `records` records of total bm25 `length` (negative: taken out) to bm25_stats."""
+    if records:
+        conn.execute(
+            "INSERT INTO bm25_stats (id, records, length) VALUES (0, ?, ?) ON CONFLICT (id)"
+            " DO UPDATE SET records = records + excluded.records,"
+            " length = length + excluded.length",
+            (records, length),
+        )
+
+
+def bm25_terms(kind: str, ref: str, text: str) -> dict[str, int]:
+    """A record's bm25 terms and weighted frequencies: a note's heading (its ref) weighs more."""
+    return tokens.counts(text, ref if kind == "note" else None)
+
+
+def stored_bm25_postings(conn: sqlite3.Connection, ids: list[int]) -> list[postings.Posted]:
+    """What stored records contribute to bm25's postings, recomputed from their text."""
+    found = []
+    for start in range(0, len(ids), 500):
+        chunk = ",".join(str(int(record_id)) for record_id in ids[start : start + 500])
+        for record_id, kind, ref, text, length in conn.execute(
+            f"SELECT id, kind, ref, text, bm25_length FROM records WHERE id IN ({chunk})"
+        ):
+            found.append(postings.Posted(record_id, length, bm25_terms(kind, ref, text)))
+    return found
 
 
 def stored_postings(conn: sqlite3.Connection, ids: list[int]) -> list[postings.Posted]:
@@ -337,8 +396,13 @@ def delete_records(conn: sqlite3.Connection, ids: list[int]) -> None:
     if not ids:
         return
     postings.remove(conn, stored_postings(conn, ids))
+    postings.remove_pairs(conn, stored_bm25_postings(conn, ids))
     for start in range(0, len(ids), 500):
         chunk = ",".join(str(int(record_id)) for record_id in ids[start : start + 500])
+        gone, length = conn.execute(
+            f"SELECT count(*), coalesce(sum(bm25_length), 0) FROM records WHERE id IN ({chunk})"
+        ).fetchone()
+        count_bm25(conn, -gone, -length)
         conn.execute(f"DELETE FROM records WHERE id IN ({chunk})")
 
 

@@ -116,7 +116,7 @@ def _recall(root: str, arguments: Arguments) -> Answer:
         scope=arguments.get("scope", "project"),
         portfolio=arguments.get("portfolio"),
         limit=_option(arguments.get("limit")),
-        ranking=arguments.get("ranking", "lexical"),
+        ranking=arguments.get("ranking") or recall.default_ranking(root),
         context_scope=arguments.get("context_scope"),
         include_archive=arguments.get("include_archive", False),
         with_evidence=arguments.get("with_evidence", False),
@@ -259,8 +259,12 @@ TOOLS = [
             "limit": {"type": "integer", "description": "1 to 1000 (default 8)."},
             "ranking": {
                 "type": "string",
-                "enum": ["lexical", "evidence"],
-                "description": "evidence boosts notes backed by accepted Nexus work.",
+                "enum": ["lexical", "evidence", "bm25"],
+                "description": (
+                    "evidence boosts notes backed by accepted Nexus work; bm25 finds words of"
+                    " every script, parts of identifiers and stems (default: $MEM_RANKING,"
+                    " the project's mem.toml, the user's config.toml, else lexical)."
+                ),
             },
             "context_scope": {
                 "type": "string",

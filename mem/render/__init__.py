@@ -89,6 +89,8 @@ def _explain_lines(parts: dict[str, Any]) -> list[str]:
     def num(value: float) -> str:
         return js.number_to_string(value)
 
+    if parts.get("ranking") == "bm25":
+        return _bm25_explain_lines(parts, num)
     lines = [
         f"       score {num(parts['score'])} = lexical {num(parts['lexical'])}"
         f" × decay {num(parts['decay'])} × evidence {num(parts['evidence'])}",
@@ -99,6 +101,22 @@ def _explain_lines(parts: dict[str, Any]) -> list[str]:
         lines.append(f"       {term['term']}: tf {term['tf']}, +{num(term['contribution'])}")
     if parts["ageDays"] is not None:
         lines.append(f"       decay = 0.5 ^ (ageDays {num(parts['ageDays'])} / 30)")
+    return lines
+
+
+def _bm25_explain_lines(parts: dict[str, Any], num: Any) -> list[str]:
+    lines = [
+        f"       score {num(parts['score'])} = bm25 {num(parts['bm25'])}"
+        f" × decay {num(parts['decay'])}",
+        f"       bm25 = Σ idf × tf (k1 + 1) / (tf + k1 (1 - b + b len / avg))"
+        f" (k1 {num(parts['k1'])}, b {num(parts['b'])}, len {parts['length']},"
+        f" avg {num(parts['averageLength'])}, N {parts['records']})",
+    ]
+    for term in parts["terms"]:
+        lines.append(
+            f"       {term['term']}: tf {term['tf']}, df {term['df']},"
+            f" idf {num(term['idf'])}, +{num(term['weight'])}"
+        )
     return lines
 
 

@@ -40,7 +40,7 @@ def test_init_without_team_writes_no_settings_file(tmp_path: Path, run_mem: RunM
     [
         ('layout = "teams"\n', 'layout must be "classic" or "team", not "teams".'),
         ("layout = 1\n", 'layout must be "classic" or "team", not 1.'),
-        ('ranking = "bm25"\n', 'unknown setting "ranking" (known: layout).'),
+        ('rank = "bm25"\n', 'unknown setting "rank" (known: layout, ranking).'),
         ("layout = \n", "is not valid TOML"),
     ],
 )
