@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 # Bump when the records produced for the same bytes change (mem.core.tokens' terms included):
 # the index version includes it.
-PARSER_VERSION = 4
+PARSER_VERSION = 5
 
 # Token characters (section 7). Every one is Latin-1, so a lower-cased text encoded to
 # Latin-1 (anything else becoming "?", a separator) keeps one byte per character, and one

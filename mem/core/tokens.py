@@ -26,13 +26,16 @@ from __future__ import annotations
 from collections import _count_elements  # type: ignore[attr-defined]  # Counter's loop, in C
 from itertools import chain
 
+from mem.core.parse import FUNCTION_WORDS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
-# Bump when the terms of some text change: the index version includes it (via parse).
-TOKENIZER_VERSION = 1
+# English function words are no terms: they say nothing of a note, and they are most of the
+# postings a build would write (the brief and findability leave them out of queries too).
+STOP_WORDS = FUNCTION_WORDS
 JOINERS = "-_./"
 # A note's heading counts this many times its body's words (BM25F's field weight).
 HEADING_WEIGHT = 3
@@ -184,6 +187,8 @@ def _word_terms(piece: str) -> list[str]:
         term = fold(_stem_russian(piece.casefold()))
     else:
         term = fold(piece)
+        if term in STOP_WORDS:
+            return []
         if term.isascii() and not term.isdigit():
             term = _stem_english(term)
     return [term] if len(term) > 1 else []
@@ -196,6 +201,8 @@ def chunk_terms(chunk: str) -> tuple[str, ...]:
         # then lower case, or digits): its folded, stemmed self. general_terms agrees.
         if chunk.islower() or chunk.isdigit() or (chunk[0].isupper() and chunk[1:].islower()):
             term = chunk.lower()
+            if term in STOP_WORDS:
+                return ()
             if not term.isdigit():
                 term = _stem_english(term)
             return (term,) if len(term) > 1 else ()
@@ -283,32 +290,17 @@ def counts(text: str, heading: str | None = None) -> dict[str, int]:
     `text` holds the heading too (a note's trimmed heading and body): the heading's terms
     are counted again HEADING_WEIGHT - 1 times. Equal to counting terms(text) and terms of
     the heading, but every term is counted in C (a build counts every record's): Python
-    runs only for a run of bytes never seen before, a run of several terms, and the
-    heading's distinct terms.
+    runs only for a run of bytes never seen before and a run of several terms.
     """
-    if not heading:
-        return _counted(text)
-    cut = len(heading)
-    if text.startswith(heading) and (len(text) == cut or text[cut].isspace()):
-        # A note's text: its heading, a separator, its body. Each is read once.
-        found = _counted(text[cut:])
-        weight = HEADING_WEIGHT
-    else:
-        found = _counted(text)
-        weight = HEADING_WEIGHT - 1
-    get = found.get
-    for term, count in _counted(heading).items():
-        found[term] = get(term, 0) + weight * count
-    return found
-
-
-def _counted(text: str) -> dict[str, int]:
-    """Counter(terms(text)), from its UTF-8 runs (see _RunTerm)."""
     if len(_SEVERAL) >= CACHE_LIMIT:
         _SEVERAL.clear()  # between counts only: a count finds every tuple it counted
     found: dict[Any, int] = {}
     runs = text.encode("utf-8", "surrogatepass").translate(_RUN_BYTES).split()
-    _count_elements(found, map(_RUN_TERM.__getitem__, runs))
+    term_of = _RUN_TERM.__getitem__
+    _count_elements(found, map(term_of, runs))
+    if heading:
+        head_runs = heading.encode("utf-8", "surrogatepass").translate(_RUN_BYTES).split()
+        _count_elements(found, map(term_of, head_runs * (HEADING_WEIGHT - 1)))
     found.pop("", None)
     several = _SEVERAL.intersection(found) if _SEVERAL else ()
     for terms_of in several:

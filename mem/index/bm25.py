@@ -17,10 +17,10 @@ Functions take a connection and return ranked records: no state outlives a call.
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 import math
 import sqlite3
 from collections.abc import Callable
-from itertools import repeat
 
 from mem.core import score
 from mem.index import postings
@@ -36,7 +36,6 @@ B = 0.75
 PAIR_BYTES = 8  # a posting: (id, length), two 4-byte unsigned integers
 READ_ON = 64  # past the stop, groups of at most 1/READ_ON the records met are still read
 SLACK = 1 + 1e-9  # over a plain sum of bounds: the relative error of a few additions
-DICT_AFTER = 16  # look-ups in one class's groups before they are made a dict
 ROW_BATCH = 8  # records whose rows are read at once when one is needed (most are not)
 
 
@@ -150,7 +149,7 @@ class _Pruned:
                 sorted(
                     (
                         (
-                            term_idf * weight(tf, postings.shortest_length(band), self.average),
+                            term_idf * weight(tf, postings.bm25_shortest(band), self.average),
                             band,
                             tf,
                             parts,
@@ -279,21 +278,46 @@ class _Pruned:
 
     def _finish(self, threshold: float, limit: int) -> list[score.Ranked]:
         """The records met that can be among the best `limit`, scored exactly: taken best
-        bound first, each exact score raising the threshold the next ones must reach."""
+        bound first, each exact score raising the threshold the next ones must reach.
+
+        A record met lacks a term's value only if its tf is in a group left of its own
+        length class: the highest tf left there, at the record's own length, bounds it.
+        """
         width = self.width
-        bounds = [self._remaining(place) for place in range(width)]
-        masks = self.masks
-        # The bounds of the terms a record was not met in, by the set of those it was.
-        missing = {
-            mask: sum([bound for place, bound in enumerate(bounds) if not mask >> place & 1])
-            for mask in set(masks.values())
-        }
-        # A plain sum (at most `width` roundings) raised by SLACK is above the exact one.
-        candidates = [
-            (upper, record_id)
-            for record_id, known in self.sums.items()
-            if (upper := (known + missing[masks[record_id]]) * SLACK) >= threshold
-        ]
+        average = self.average
+        # per place: length class -> the highest tf of its groups left (none: no bound)
+        highest: list[dict[int, int]] = []
+        for left in self.left:
+            tfs: dict[int, int] = {}
+            for _, band, tf, _, _ in left:
+                if tf > tfs.get(band, 0):
+                    tfs[band] = tf
+            highest.append(tfs)
+        idfs = self.idfs
+
+        def missing_bound(mask: int, band: int) -> float:
+            shortest = postings.bm25_shortest(band)
+            return sum(
+                [
+                    idfs[place] * weight(tfs[band], shortest, average)
+                    for place, tfs in enumerate(highest)
+                    if not mask >> place & 1 and band in tfs
+                ]
+            )
+
+        masks, lengths = self.masks, self.lengths
+        # The bounds of the terms a record was not met in, by the set of those it was and
+        # its length class.
+        missing: dict[tuple[int, int], float] = {}
+        candidates = []
+        for record_id, known in self.sums.items():
+            key = (masks[record_id], lengths[record_id].bit_length())
+            bound = missing.get(key)
+            if bound is None:
+                bound = missing[key] = missing_bound(*key)
+            # A plain sum (at most `width` roundings) raised by SLACK is above the exact one.
+            if (upper := (known + bound) * SLACK) >= threshold:
+                candidates.append((upper, record_id))
         candidates.sort(reverse=True)
         best: list[float] = []  # a heap of the best `limit` exact scores so far
         ranked: list[score.Ranked] = []
@@ -303,20 +327,26 @@ class _Pruned:
             if len(best) >= limit and upper < best[0]:
                 break  # neither this record nor any after it reaches the best `limit`
             known = self.parts[record_id]
-            length = self.lengths[record_id]
+            length = lengths[record_id]
+            band = postings.bm25_class(length)
+            # What each missing term can add, at the record's own length (0: no group left).
+            cap = [
+                idfs[place] * weight(highest[place][band], length, average)
+                if value is None and band in highest[place]
+                else 0.0
+                for place, value in enumerate(known)
+            ]
             # Missing terms are looked up cheapest first (fewest records left to search):
             # the bound falls as each is known, and may drop the record before the costly.
             for place in sorted(
                 (place for place, value in enumerate(known) if value is None),
                 key=lookup.cost.__getitem__,
             ):
+                upper = SLACK * sum([cap[p] if v is None else v for p, v in enumerate(known)])
                 if len(best) >= limit and upper < best[0]:
                     break
-                tf = lookup.tf(place, record_id, length) if bounds[place] else None
-                known[place] = (
-                    0.0 if tf is None else self.idfs[place] * weight(tf, length, self.average)
-                )
-                upper = SLACK * sum([bounds[p] if v is None else v for p, v in enumerate(known)])
+                tf = lookup.tf(place, record_id, length) if cap[place] else None
+                known[place] = 0.0 if tf is None else idfs[place] * weight(tf, length, average)
             if None in known:
                 continue  # dropped: its bound is below the best `limit` exact scores
             total = math.fsum(v or 0.0 for v in known)
@@ -341,47 +371,31 @@ class _Pruned:
 
 
 class _Lookup:
-    """A record's tf in the groups left of a term, found in the groups of its length class."""
+    """A record's tf in the groups left of a term, found in the groups of its length class:
+    each part of a group lists its records in increasing id order (tables.Inserter), so a
+    record is found by halves."""
 
     def __init__(self, search: _Pruned) -> None:
-        from struct import Struct
-
         self.search = search
-        self.pack = Struct("=" + postings.PAIR_ITEM * 2).pack
-        self.blobs: dict[tuple[int, int], list[tuple[int, bytes]]] = {}  # (place, band) ->
+        # (place, band) -> (tf, the record ids of one part) of the term's groups left there
+        self.parts: dict[tuple[int, int], list[tuple[int, memoryview]]] = {}
         self.cost = [sum(group[4] for group in left) for left in search.left]
-        # (place, band) -> record id -> tf: made once a class is searched often.
-        self.tfs: dict[tuple[int, int], dict[int, int]] = {}
-        self.searched: dict[tuple[int, int], int] = {}
 
     def tf(self, place: int, record_id: int, length: int) -> int | None:
-        band = postings.length_class(length)
-        key = (place, band)
-        tfs = self.tfs.get(key)
-        if tfs is not None:
-            return tfs.get(record_id)
-        searched = self.searched[key] = self.searched.get(key, 0) + 1
-        found = self.blobs.get(key)
+        band = postings.bm25_class(length)
+        found = self.parts.get((place, band))
         if found is None:
             search = self.search
-            found = self.blobs[(place, band)] = [
-                (tf, pairs.tobytes())
+            found = self.parts[(place, band)] = [
+                (tf, pairs[::2])
                 for _, group_band, tf, parts, _ in search.left[place]
                 if group_band == band
                 for pairs in search._pairs(place, band, tf, parts)
             ]
-        if searched >= DICT_AFTER:
-            tfs = self.tfs[key] = {}
-            for tf, blob in found:
-                tfs.update(zip(memoryview(blob).cast(postings.PAIR_ITEM)[::2], repeat(tf)))
-            return tfs.get(record_id)
-        needle = self.pack(record_id, length)
-        for tf, blob in found:
-            at = blob.find(needle)
-            while at >= 0:
-                if at % PAIR_BYTES == 0:
-                    return tf
-                at = blob.find(needle, at + 1)
+        for tf, ids in found:
+            at = bisect_left(ids, record_id)
+            if at < len(ids) and ids[at] == record_id:
+                return tf
         return None
 
 

@@ -48,6 +48,16 @@ def shortest_length(band: int) -> int:
     return (8 + (cls - EXACT_LENGTHS) % 8) << (exponent - 3)
 
 
+def bm25_class(length: int) -> int:
+    """bm25's length class: lengths within a power of two share one (few groups to build)."""
+    return length.bit_length()
+
+
+def bm25_shortest(band: int) -> int:
+    """The smallest bm25_length of a bm25 class's records: it bounds their weight from above."""
+    return 1 << (band - 1) if band else 0
+
+
 def band_of(length: int, dated_ms: float | None) -> int:
     """The band of a record; `dated_ms` is the ts of an event whose decay it bounds, else None."""
     cls = length_class(length)
@@ -217,7 +227,7 @@ class PairGroups:
     def add(self, record_id: int, length: int, counts: Mapping[str, int]) -> None:
         # Raises struct.error past 2**32 - 1 (an id or a length no index reaches).
         item = self.pack(record_id, length)
-        band = length_class(length)
+        band = bm25_class(length)
         groups = self.bands.get(band)
         if groups is None:
             groups = self.bands[band] = defaultdict(bytearray)
@@ -225,13 +235,9 @@ class PairGroups:
         self.size += len(counts)
 
     def flush(
-        self,
-        conn: sqlite3.Connection,
-        term_ids: TermIds,
-        part: int = 0,
-        staged: bool = False,
-        fresh: bool = False,
+        self, conn: sqlite3.Connection, term_ids: TermIds, part: int, fresh: bool = False
     ) -> None:
+        """Write the groups as `part` of each; `fresh`: no group has that part yet."""
         if not self.bands:
             return
         ids = term_ids.resolve(conn, set(map(_TERM, chain.from_iterable(self.bands.values()))))
@@ -248,7 +254,7 @@ class PairGroups:
         rows.sort(key=_TERM)
         self.bands = {}
         self.size = 0
-        _write(conn, term_ids.tables, rows, staged, fresh)
+        _write(conn, term_ids.tables, rows, staged=False, fresh=fresh)
 
 
 # Rows per INSERT: one statement step for many rows costs SQLite and Python less per row.
@@ -296,14 +302,18 @@ def unstage(conn: sqlite3.Connection, tables: Tables = LEXICAL) -> None:
     conn.execute(f"DROP TABLE {tables.staged}")
 
 
-def merge_segment(conn: sqlite3.Connection, schema: str, tables: Tables = LEXICAL) -> None:
+def merge_segment(
+    conn: sqlite3.Connection, schema: str, tables: Tables = LEXICAL, part_offset: int = 0
+) -> None:
     """Add the postings of another database attached as `schema` (a build's segment, its
-    terms already copied into the main one by text): a group both hold becomes one."""
+    terms already copied into the main one by text): a group both hold becomes one; with a
+    `part_offset` no part of the segment's meets one already there, and its groups stay
+    apart (nothing of the main database is rewritten)."""
     rest = tables.key.removeprefix("term, ")
     selected = ", ".join(f"p.{column}" for column in rest.split(", "))
     conn.execute(
         f"INSERT INTO main.{tables.postings} ({tables.key}, part, records)"
-        f" SELECT t.id, {selected}, p.part, p.records"
+        f" SELECT t.id, {selected}, p.part + {int(part_offset)}, p.records"
         f" FROM {schema}.{tables.postings} AS p JOIN {schema}.{tables.terms} AS s ON s.id = p.term"
         f" JOIN main.{tables.terms} AS t ON t.term = s.term"
         " WHERE true" + tables.upsert
@@ -379,7 +389,7 @@ def remove_pairs(conn: sqlite3.Connection, posted: Iterable[Posted]) -> None:
     keys: set[tuple[str, int, int]] = set()
     gone: set[int] = set()
     for record in posted:
-        band = length_class(record.band)
+        band = bm25_class(record.band)
         keys.update((term, band, tf) for term, tf in record.counts.items())
         gone.add(record.id)
     if not keys:

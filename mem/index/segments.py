@@ -39,6 +39,9 @@ BYTES_PER_WORKER = 1 << 20
 # outweighs the share of the parse another one would take.
 MAX_WORKERS = 8
 WORKERS_VARIABLE = "MEM_BUILD_WORKERS"
+# bm25's parts of the n-th worker's segment are numbered from n times this on, apart from
+# the builder's and every other worker's.
+SEGMENT_PARTS = 1 << 20
 
 
 class Piece(NamedTuple):
@@ -230,7 +233,7 @@ class Builder:
             self.reaped.add(worker.pid)
             if message:
                 raise pickle.loads(message)
-            self.inserter.counted(_merge(conn, worker.segment))
+            self.inserter.counted(_merge(conn, worker.segment, len(self.reaped)))
             building.remove(worker.segment)
 
     def close(self) -> None:
@@ -301,7 +304,7 @@ def _write_all(pipe: int, message: bytes) -> None:
         view = view[os.write(pipe, view) :]
 
 
-def _merge(conn: connection.Connection, segment: str) -> int:
+def _merge(conn: connection.Connection, segment: str, number: int) -> int:
     """Copy a worker's segment in: terms by their text, records as they are, postings
     appended to the groups of the same (term, band, tf) that are already there; the
     number of records copied.
@@ -328,7 +331,9 @@ def _merge(conn: connection.Connection, segment: str) -> int:
                 ).fetchone(),
             )
             postings.merge_segment(conn, "segment")
-            postings.merge_segment(conn, "segment", postings.BM25)
+            # bm25's groups stay the worker's own parts, each still in record order, appended
+            # where merging them into the builder's groups would rewrite those.
+            postings.merge_segment(conn, "segment", postings.BM25, number * SEGMENT_PARTS)
     finally:
         conn.execute("DETACH DATABASE segment")
         conn.execute("BEGIN")

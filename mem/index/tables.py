@@ -225,6 +225,7 @@ class Inserter:
     # build's memory; fewer, larger batches mean fewer parts for recall to read.
     FLUSH_POSTINGS = 1_000_000
     ROWS_PER_WRITE = 5_000
+    BM25_POSTINGS = 8_000_000  # 64 MB of pairs
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -240,14 +241,14 @@ class Inserter:
         # Batches of a fresh index are merged into whole groups (postings.MERGED_PART) at the
         # end; later syncs add to the groups' part 0.
         self.parts = 0
-        self.bm25_parts = 0
+        # bm25's batches of a fresh index are parts of their own, from MERGED_PART on.
+        self.bm25_part = postings.MERGED_PART
         # No records yet, so no postings either: batches are staged and sorted in at the end.
         self.fresh = self.next_id == 1
         self.staged = False
         # A fresh build on a terminal: told of the records inserted so far (build_progress).
         self.progress: BuildProgress | None = None
         self.inserted = 0
-        self.bm25_staged = False
 
     def insert(self, file_id: int, records: Iterable[RecordRow]) -> None:
         # Rows by which of their columns are NULL (_SHAPES): the sqlite3 module offers a
@@ -299,12 +300,13 @@ class Inserter:
             if shaped:
                 self.conn.executemany(statement, shaped)
         self.counted(sum(map(len, rows)))
-        # Each ranking's postings are written when they alone reach their share: bm25's
-        # (8 bytes each, in few groups) may wait for four times as many as the lexical ones.
+        # Each ranking's postings are written when they alone reach their share. bm25's
+        # (8 bytes each, in few groups) wait for BM25_POSTINGS whatever the build's processes:
+        # a build of 200,000 notes writes them once.
         if self.groups.size >= self.flush_postings:
             self._spill(staged=self.fresh)
-        if self.bm25_groups.size >= 4 * self.flush_postings:
-            self._spill_bm25(staged=self.fresh)
+        if self.bm25_groups.size >= self.BM25_POSTINGS:
+            self._spill_bm25()
 
     def counted(self, records: int) -> None:
         """`records` more are in the index (here, or merged from a worker's segment)."""
@@ -317,10 +319,16 @@ class Inserter:
         self.staged = self.staged or staged
         self.parts += 1
 
-    def _spill_bm25(self, staged: bool) -> None:
-        self.bm25_groups.flush(self.conn, self.bm25_ids, self.bm25_parts, staged)
-        self.bm25_staged = self.bm25_staged or staged
-        self.bm25_parts += 1
+    def _spill_bm25(self) -> None:
+        """Write bm25's postings gathered so far. Every part of a group lists its records in
+        increasing id order (bm25's look-ups search it by halves): a fresh index's batches
+        are parts of their own, and a later sync's records, numbered after every record
+        there, are appended to part 0."""
+        if self.fresh:
+            self.bm25_groups.flush(self.conn, self.bm25_ids, self.bm25_part, fresh=True)
+            self.bm25_part += 1
+        else:
+            self.bm25_groups.flush(self.conn, self.bm25_ids, 0)
 
     def flush(self) -> None:
         """Write every posting gathered so far; call it once all records are inserted."""
@@ -333,14 +341,7 @@ class Inserter:
             self.groups.flush(self.conn, self.term_ids, postings.MERGED_PART, fresh=True)
         else:
             self._spill(staged=False)
-        if self.bm25_staged:
-            self._spill_bm25(staged=True)
-            postings.unstage(self.conn, postings.BM25)
-            self.bm25_staged = False
-        elif self.fresh:
-            self.bm25_groups.flush(self.conn, self.bm25_ids, postings.MERGED_PART, fresh=True)
-        else:
-            self._spill_bm25(staged=False)
+        self._spill_bm25()
         self.fresh = False
 
 

@@ -10,6 +10,7 @@ every file is read.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -32,7 +33,7 @@ from support import indexes
 
 from mem import clock
 from mem.core import score, tokens
-from mem.index import RecallFiles, bm25
+from mem.index import RecallFiles, bm25, segments, tables
 
 __all__ = ["scratch"]  # the fixture, shared with test_bm25_exact
 
@@ -97,4 +98,47 @@ def test_pruned_top_k_equals_the_exhaustive_scorer(
     _write(root, files)
     pruned, every = _both(root, words, size, skip)
     # Scores compared as floats with ==: equal to the bit, not approximately.
+    assert _key(pruned) == _key(every)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(
+    files=big_corpus,
+    later=st.lists(section, min_size=1, max_size=12),
+    later_events=st.lists(long_event, max_size=10),
+    words=query,
+    size=limit,
+    workers=st.sampled_from(["1", "2"]),
+)
+def test_pruned_top_k_holds_over_parts_workers_and_later_syncs(
+    scratch: Path,
+    files: dict[str, object],
+    later: list[str],
+    later_events: list[str],
+    words: str,
+    size: int,
+    workers: str,
+) -> None:
+    """A group in several parts (a build's batches, its workers' segments, a later sync's
+    appends) is still searched right: each part in record order."""
+    root = scratch / f"project-{len(list(scratch.iterdir()))}"
+    _write(root, files)
+    previous = tables.Inserter.BM25_POSTINGS, os.environ.get(segments.WORKERS_VARIABLE)
+    tables.Inserter.BM25_POSTINGS = 40  # a batch every few records
+    os.environ[segments.WORKERS_VARIABLE] = workers
+    try:
+        with indexes.opened(str(root)):
+            pass
+        with open(root / NOTES, "a", encoding="utf-8") as notes:
+            notes.write("".join(later))
+        (root / JOURNAL).parent.mkdir(parents=True, exist_ok=True)
+        with open(root / JOURNAL, "a", encoding="utf-8") as journal:
+            journal.write("".join(later_events))
+        pruned, every = _both(root, words, size, set())
+    finally:
+        tables.Inserter.BM25_POSTINGS = previous[0]
+        if previous[1] is None:
+            del os.environ[segments.WORKERS_VARIABLE]
+        else:
+            os.environ[segments.WORKERS_VARIABLE] = previous[1]
     assert _key(pruned) == _key(every)
