@@ -104,12 +104,14 @@ CREATE TABLE bm25_terms (
 -- reading the records, and the class bounds the weight of a group unread (mem/index/bm25.py).
 CREATE TABLE bm25_postings (
     term INTEGER NOT NULL,          -- bm25_terms.id
-    band INTEGER NOT NULL,          -- the length class of the records' bm25_length (as in
-                                    -- postings, without a time bucket): it bounds their weight
+    band INTEGER NOT NULL,          -- the length class: bm25_length's bit length (the lengths
+                                    -- from 2^(band-1) to 2^band - 1); it bounds their weight
     tf INTEGER NOT NULL,            -- the weighted frequency of the term in each record
-    part INTEGER NOT NULL,          -- as in postings
-    records BLOB NOT NULL,          -- (records.id, bm25_length) of each record of the part:
-                                    -- pairs of 4-byte unsigned integers in machine order
+    part INTEGER NOT NULL,          -- 0: added by later syncs; from 1: a fresh build's batches,
+                                    -- and its workers' from n * 2^20 on
+    records BLOB NOT NULL,          -- (records.id, bm25_length) of each record of the part, in
+                                    -- increasing id order: pairs of 4-byte unsigned integers
+                                    -- in machine order
     PRIMARY KEY (term, band, tf, part)
 ) WITHOUT ROWID;
 

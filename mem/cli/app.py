@@ -765,8 +765,8 @@ def mcp_command(directory: str | None, tool_set: str) -> None:
 )
 @click.option(
     "--threshold",
-    metavar="SCORE",
-    help="prompt: the lowest recall score worth injecting (default 0.15).",
+    metavar="SHARE",
+    help="prompt: the least share of the prompt's weight a memory must hold, 0 to 1 (default 0.2).",
 )
 @directory_option
 def hook_command(

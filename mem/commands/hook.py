@@ -47,7 +47,10 @@ EMPTY = {"claude-code": "", "codex": "", "gemini": "{}\n"}
 SESSION_BUDGET = 6000  # characters: well under the 10,000 Claude Code and Codex keep
 PROMPT_BUDGET = 1500
 PROMPT_AT_MOST = 8  # memories one prompt can bring
-THRESHOLD = 0.15  # a lexical score below this is a passing mention, not a match
+# A memory holding less than this share of a prompt's weight (brief.prompt_matches) is a
+# passing mention, not a match: on the demo, "How should the api configure postgres
+# connection pooling?" holds 0.72 of the pooling decision and 0.13 of the retry budget.
+THRESHOLD = 0.2
 # Seconds a hook may take before it gives up and answers nothing; below the timeouts
 # `mem init --hooks` writes (30 s and 5 s), so the host never has to kill it.
 DEADLINES = {"session-start": 20.0, "prompt": 4.0}
@@ -164,8 +167,8 @@ def _request(
 
 def _threshold(text: str) -> float:
     value = js.to_number(text)
-    if not (value == value and 0 <= value < float("inf")):
-        raise MemError(f"--threshold must be a number of at least 0, not {text!r}")
+    if not (value == value and 0 <= value <= 1):
+        raise MemError(f"--threshold must be a number from 0 to 1, not {text!r}")
     return value
 
 

@@ -11,7 +11,9 @@ bm25 ranking only and is deterministic (same text, same terms):
   run starts or ends. Each part is case-folded and its accents folded (NFKD without the
   combining diacritical marks U+0300-U+036F, then NFC) and stemmed: Snowball's English
   stemmer for Latin letters, its Russian one for Cyrillic (PyStemmer, C). Parts of one
-  character are dropped, but a lone CJK character.
+  character are dropped, but a lone CJK character, and so are English function words
+  (mem.core.parse.FUNCTION_WORDS, before stemming: `the`, `was`, `not`): they say nothing
+  of a note, and would be a fifth of a build's postings.
 - A CJK run (Han, kana, Hangul, Thai, Lao, Khmer, Myanmar: scripts written without spaces)
   gives its overlapping bigrams instead (`冪等キー` -> 冪等, 等キ, キー).
 - A chunk of several parts also gives the whole identifier, folded but not stemmed
@@ -33,9 +35,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
-# English function words are no terms: they say nothing of a note, and they are most of the
-# postings a build would write (the brief and findability leave them out of queries too).
-STOP_WORDS = FUNCTION_WORDS
 JOINERS = "-_./"
 # A note's heading counts this many times its body's words (BM25F's field weight).
 HEADING_WEIGHT = 3
@@ -187,7 +186,7 @@ def _word_terms(piece: str) -> list[str]:
         term = fold(_stem_russian(piece.casefold()))
     else:
         term = fold(piece)
-        if term in STOP_WORDS:
+        if term in FUNCTION_WORDS:
             return []
         if term.isascii() and not term.isdigit():
             term = _stem_english(term)
@@ -201,7 +200,7 @@ def chunk_terms(chunk: str) -> tuple[str, ...]:
         # then lower case, or digits): its folded, stemmed self. general_terms agrees.
         if chunk.islower() or chunk.isdigit() or (chunk[0].isupper() and chunk[1:].islower()):
             term = chunk.lower()
-            if term in STOP_WORDS:
+            if term in FUNCTION_WORDS:
                 return ()
             if not term.isdigit():
                 term = _stem_english(term)

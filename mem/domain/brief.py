@@ -7,8 +7,9 @@ one), then the newest. Retired memories are left out. The entries do not depend 
 budget: `mem.render.brief` keeps the longest prefix that fits, so a larger budget always
 holds every entry of a smaller one. Same files and git state, same entries: no clock.
 
-Relevance has one seat, `relevance()`: today the contract's lexical recall over the
-memory files (mem.index.topk); a better ranking replaces that one function.
+Relevance has one seat, `relevance()`: the bm25 ranking over the memory files
+(mem.index.bm25), whose tokenizer reads words of every script and finds `pooling` for
+`pool`; it is asked for the terms of the current work (`query_terms`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import functools
 
 from mem import index, layout
-from mem.core import parse, score
+from mem.core import parse, score, tokens
 from mem.core.memory_ids import memory_id, revision_of
 from mem.files import safe_paths
 
@@ -31,7 +32,7 @@ CONTEXT_HEAD_CHARS = 1200  # the head of context.md, cut at a line
 OPEN_POINTS_CHARS = 1200  # the newest handoff's open points, cut at a line
 SUMMARY_CHARS = 240  # a memory's body in the brief, cut at a word
 PROMPT_CHARS = 20_000  # of a prompt, read for its words
-QUERY_TERMS = 24  # words of the current work (or of a prompt) a ranking is asked for
+QUERY_TERMS = 24  # terms of the current work (or of a prompt) the ranking is asked for
 RELEVANT_AT_MOST = 50  # memories taken in relevance order; the rest follow by recency
 # The smallest entry the renderer can print; it bounds how many entries one budget can hold.
 SMALLEST_ENTRY = 40
@@ -98,29 +99,34 @@ class Entry:
 class Brief:
     """The entries in order of value, and how many there are in all (memories included)."""
 
-    __slots__ = ("entries", "total", "words")
+    __slots__ = ("entries", "total", "terms")
 
-    def __init__(self, entries: list[Entry], total: int, words: list[str]) -> None:
+    def __init__(self, entries: list[Entry], total: int, terms: list[str]) -> None:
         self.entries = entries  # at most what the budget could hold; the rest are counted
         self.total = total
-        self.words = words  # what relevance was judged by
+        self.terms = terms  # what relevance was judged by
 
 
-def query_words(texts: Iterable[str], limit: int = QUERY_TERMS) -> list[str]:
-    """The distinct content words of these texts, in order: no function words, and each
-    hyphenated or underscored identifier also in its parts."""
+def query_terms(texts: Iterable[str], limit: int = QUERY_TERMS) -> list[str]:
+    """The distinct bm25 terms of these texts' content words, in order: words of every
+    script, identifiers whole and in parts, stemmed; none of STOP_WORDS and no numbers."""
     found: dict[str, None] = {}
     for text in texts:
-        for token in parse.tokenize(text):
-            for word in (token, *token.replace("_", "-").split("-")):
-                if len(word) > 1 and not word.isdigit() and word not in STOP_WORDS:
-                    found.setdefault(word, None)
+        for term in tokens.terms(text):
+            if not term.isdigit() and term not in _stop_terms():
+                found.setdefault(term, None)
     return list(found)[:limit]
 
 
-def work_words(root: str) -> list[str]:
-    """Words of the current work: the branch name and the paths changed lately (none of
-    the memory's own files)."""
+@functools.cache
+def _stop_terms() -> frozenset[str]:
+    """STOP_WORDS as the bm25 tokenizer makes them (`changes` -> `chang`)."""
+    return frozenset(tokens.terms(" ".join(STOP_WORDS)))
+
+
+def work_texts(root: str) -> list[str]:
+    """What says what the current work is: the branch name and the paths changed lately
+    (none of the memory's own files)."""
     from mem.files import worktree  # subprocess costs a prompt's hook 12 ms it never needs
 
     work = worktree.work_in_progress(root)
@@ -131,22 +137,23 @@ def work_words(root: str) -> list[str]:
         for path in work.changed
         if not path.startswith((layout.BMAD_MEMORY + "/", layout.AGENTS_MEMORY + "/"))
     ]
-    return query_words([work.branch or "", *paths])
+    return [work.branch or "", *paths]
 
 
 def relevance(
-    conn: index.Connection, words: list[str], file_ranks: dict[int, int], limit: int
+    conn: index.Connection, terms: list[str], file_ranks: dict[int, int], limit: int
 ) -> dict[int, float]:
-    """Record id -> score of the notes that match these words best (at most `limit`), best first.
+    """Record id -> score of the notes that match these bm25 terms best (at most `limit`),
+    best first.
 
-    The one place the brief and the prompt hook rank memories: the contract's lexical score
-    today. Scores of 0 are never returned.
+    The one place the brief and the prompt hook rank memories: the bm25 ranking's score.
+    Scores of 0 are never returned.
     """
-    if not words or not file_ranks:
+    if not terms or not file_ranks:
         return {}
-    from mem.index import topk
+    from mem.index import bm25
 
-    found = topk.search(conn, words, index.RecallFiles.given(file_ranks), None, limit, _no_offset)
+    found = bm25.search(conn, terms, index.RecallFiles.given(file_ranks), None, limit, _no_offset)
     top = score.order(found, limit)
     return {item.id: item.score for item in top if item.score > 0}
 
@@ -217,7 +224,7 @@ def _parts(root: str) -> list[Entry]:
 
 def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
     """The brief's entries in order of value: as many as `budget` characters could hold."""
-    words = query_words([*work_words(root), (prompt or "")[:PROMPT_CHARS]])
+    terms = query_terms([*work_texts(root), (prompt or "")[:PROMPT_CHARS]])
     parts = _parts(root)
 
     def collect(open_index: index.OpenIndex) -> tuple[list[Entry], int]:
@@ -227,7 +234,7 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
         file_ids = list(files)
         retired = _retired(root, conn, files) if index.has_lifecycle_events(conn) else set()
         ranks = {file_id: row.rank for file_id, row in files.items()}
-        scores = relevance(conn, words, ranks, RELEVANT_AT_MOST)
+        scores = relevance(conn, terms, ranks, RELEVANT_AT_MOST)
         relevant = [record_id for record_id in scores if record_id not in retired]
         # Equal scores: the newer first.
         _, newest_relevant = index.notes_by_recency(conn, file_ids, len(relevant), relevant)
@@ -246,7 +253,7 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
 
     memories, count = index.answer(collect)
     entries = parts + memories
-    return Brief(entries, len(parts) + count, words)
+    return Brief(entries, len(parts) + count, terms)
 
 
 def _memory_entry(record: index.StoredRecord, relevance: float | None) -> Entry:
@@ -266,18 +273,27 @@ def prompt_matches(
     root: str, prompt: str, threshold: float, seen: set[str], at_most: int
 ) -> tuple[list[Entry], list[str]]:
     """Memories that match a prompt above `threshold`, best first, none of `seen` (a set of
-    `<id> <revision>`); and the words they were matched on."""
-    words = query_words([prompt[:PROMPT_CHARS]])  # a pasted log says no more past its start
-    if not words:
-        return [], words
+    `<id> <revision>`); and the terms they were matched on.
+
+    A memory matches by the share of the prompt's weight it holds: its bm25 score over the
+    most any record could score for the prompt's terms (bm25.most), from 0 to 1. Words no
+    memory holds weigh nothing, and common ones little, so a long prompt is not diluted by
+    words the project never uses.
+    """
+    terms = query_terms([prompt[:PROMPT_CHARS]])  # a pasted log says no more past its start
+    if not terms:
+        return [], terms
 
     def collect(open_index: index.OpenIndex) -> list[Entry]:
+        from mem.index import bm25
+
         project = open_index(root)
         conn = project.conn
         files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
         ranks = {file_id: row.rank for file_id, row in files.items()}
-        scores = relevance(conn, words, ranks, at_most + len(seen))
-        kept = {record_id: value for record_id, value in scores.items() if value > threshold}
+        scores = relevance(conn, terms, ranks, at_most + len(seen))
+        most = bm25.most(conn, terms) if scores else 0.0
+        kept = {record_id: value for record_id, value in scores.items() if value > threshold * most}
         if kept and index.has_lifecycle_events(conn):
             for record_id in _retired(root, conn, files):
                 kept.pop(record_id, None)
@@ -289,4 +305,4 @@ def prompt_matches(
                 entries.append(entry)
         return entries[:at_most]
 
-    return index.answer(collect), words
+    return index.answer(collect), terms

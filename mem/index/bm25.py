@@ -79,6 +79,23 @@ def term_groups(conn: sqlite3.Connection, terms: list[str]) -> list[list[tuple[i
     return found
 
 
+def most(conn: sqlite3.Connection, terms: list[str]) -> float:
+    """More than any record's score for these terms can be: Σ idf × (k1 + 1), the weight of
+    each term at an endless tf. A term no record holds adds nothing."""
+    records = Stats(conn).records
+    total = 0.0
+    for term in terms:
+        row = conn.execute(
+            "SELECT sum(length(p.records)) FROM bm25_terms AS t"
+            " JOIN bm25_postings AS p ON p.term = t.id WHERE t.term = ?",
+            (term,),
+        ).fetchone()
+        df = (row[0] or 0) // PAIR_BYTES
+        if df:
+            total += idf(records, df) * (K1 + 1)
+    return total
+
+
 def document_frequency(groups: list[tuple[int, memoryview]]) -> int:
     return sum(len(pairs) for _, pairs in groups) // 2
 

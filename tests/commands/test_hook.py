@@ -137,6 +137,34 @@ def test_a_prompt_gets_nothing_when_nothing_matches(run_mem: RunMem, project: Pa
     )
 
 
+def test_a_passing_mention_is_not_injected(run_mem: RunMem, project: Path) -> None:
+    # The retry budget shares "connection" with the prompt, the Redis decision "api"; only
+    # the pooling decision holds more than the default share of the prompt's weight.
+    output, _ = hook(run_mem, "claude-code", "prompt", _inputs("claude-code", "prompt", project))
+    context = json.loads(output)["hookSpecificOutput"]["additionalContext"]
+    assert "Postgres connection pooling" in context
+    assert "Retry budget" not in context and "redis" not in context.lower()
+    loose = {**_inputs("claude-code", "prompt", project), "session_id": "loose"}
+    output, _ = hook(run_mem, "claude-code", "prompt", loose, "--threshold", "0.05")
+    assert "Retry budget" in json.loads(output)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_prompt_finds_memories_by_stem_and_in_any_script(run_mem: RunMem, project: Path) -> None:
+    decisions = project / ".agents/memory/decisions.md"
+    decisions.write_text(
+        decisions.read_text(encoding="utf-8")
+        + "\n### 2026-09-20 — Миграции базы данных только вперёд\nОткат через новую миграцию.\n",
+        encoding="utf-8",
+    )
+    for prompt, heading in (
+        ("which pool do we use for postgres?", "Postgres connection pooling"),
+        ("как откатить миграцию?", "Миграции базы данных"),
+    ):
+        payload = {**_inputs("codex", "prompt", project), "prompt": prompt, "session_id": prompt}
+        output, _ = hook(run_mem, "codex", "prompt", payload)
+        assert heading in json.loads(output)["hookSpecificOutput"]["additionalContext"]
+
+
 def test_nothing_already_injected_in_the_session_comes_again(
     run_mem: RunMem, project: Path
 ) -> None:
