@@ -17,9 +17,9 @@ Functions take a connection and return ranked records: no state outlives a call.
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left
 import math
 import sqlite3
+from bisect import bisect_left
 from collections.abc import Callable
 
 from mem.core import score
@@ -300,15 +300,14 @@ class _Pruned:
         A record met lacks a term's value only if its tf is in a group left of its own
         length class: the highest tf left there, at the record's own length, bounds it.
         """
-        width = self.width
         average = self.average
         # per place: length class -> the highest tf of its groups left (none: no bound)
         highest: list[dict[int, int]] = []
         for left in self.left:
             tfs: dict[int, int] = {}
-            for _, band, tf, _, _ in left:
-                if tf > tfs.get(band, 0):
-                    tfs[band] = tf
+            for _, band, group_tf, _, _ in left:
+                if group_tf > tfs.get(band, 0):
+                    tfs[band] = group_tf
             highest.append(tfs)
         idfs = self.idfs
 
@@ -327,13 +326,13 @@ class _Pruned:
         # its length class.
         missing: dict[tuple[int, int], float] = {}
         candidates = []
-        for record_id, known in self.sums.items():
-            key = (masks[record_id], lengths[record_id].bit_length())
+        for record_id, met in self.sums.items():
+            key = (masks[record_id], lengths[record_id].bit_length())  # postings.bm25_class
             bound = missing.get(key)
             if bound is None:
                 bound = missing[key] = missing_bound(*key)
             # A plain sum (at most `width` roundings) raised by SLACK is above the exact one.
-            if (upper := (known + bound) * SLACK) >= threshold:
+            if (upper := (met + bound) * SLACK) >= threshold:
                 candidates.append((upper, record_id))
         candidates.sort(reverse=True)
         best: list[float] = []  # a heap of the best `limit` exact scores so far
