@@ -54,7 +54,8 @@ CREATE TABLE records (
     ref TEXT NOT NULL,              -- note: heading; event: its id, else String(ts)
     text TEXT NOT NULL,             -- note: trimmed heading and body; event: its scored text
     tokens INTEGER NOT NULL,        -- document length n of the lexical score
-    bm25_length INTEGER NOT NULL,   -- the bm25 ranking's length: Σ of its weighted frequencies
+    bm25_length INTEGER NOT NULL,   -- the bm25 ranking's length: Σ of its weighted frequencies (0
+                                    -- in an index that keeps no bm25 postings)
     agent TEXT,                     -- event: who wrote it (this and below: NULL for notes)
     ts TEXT,                        -- event: ts as written in the journal
     ts_ms REAL,                     -- event: ts in epoch milliseconds; NULL when it does not parse
@@ -116,7 +117,8 @@ CREATE TABLE bm25_postings (
 ) WITHOUT ROWID;
 
 -- What the bm25 ranking needs of the whole index, kept by every write of records in the same
--- transaction: a recall reads it instead of counting the records.
+-- transaction: a recall reads it instead of counting the records. No row: the index keeps no
+-- bm25 postings (none was asked for since it was built; a bm25 read builds it again, with them).
 CREATE TABLE bm25_stats (
     id INTEGER PRIMARY KEY CHECK (id = 0),  -- the one row
     records INTEGER NOT NULL,       -- N: the records of the index

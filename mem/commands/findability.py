@@ -40,10 +40,12 @@ def findability_report(
     if scope == "all":
         brain = brains.portfolio_brain(root, portfolio)
         result = index.answer(
-            lambda open_index: _portfolio(open_index(brain, index.PORTFOLIO), now_ms)
+            lambda open_index: _portfolio(open_index(brain, index.PORTFOLIO, bm25=True), now_ms)
         )
     else:
-        result = index.answer(lambda open_index: _project(root, open_index(root), now_ms))
+        result = index.answer(
+            lambda open_index: _project(root, open_index(root, bm25=True), now_ms)
+        )
     if min_recall is not None:
         result["minRecall"] = min_recall
         result["belowMinRecall"] = [

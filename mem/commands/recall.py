@@ -177,7 +177,8 @@ def _ranked(
     open_index: OpenIndex,
 ) -> tuple[list[dict[str, Any]], Evidence | None, list[dict[str, Any]]]:
     """The ranked entries, and what evidence ranking still has to apply to them."""
-    project = open_index(root)
+    bm25 = request.ranking == "bm25"
+    project = open_index(root, bm25=bm25)
     conn = project.conn
     project_files = {
         path: row
@@ -217,7 +218,7 @@ def _ranked(
     if brain_root is None:
         entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired)
         return entries, evidence, terminations
-    brain = open_index(brain_root, index.BRAIN)
+    brain = open_index(brain_root, index.BRAIN, bm25=bm25)
     brain_conn = brain.conn
     seen = {row.real_path for row in project_files.values()}
     brain_files = [row for row in brain.files.values() if row.real_path not in seen]
@@ -467,7 +468,7 @@ def _recall_all(
     brain = brains.portfolio_brain(root, request.portfolio)
 
     def ranked(open_index: OpenIndex) -> PortfolioTop:
-        conn = open_index(brain, index.PORTFOLIO).conn
+        conn = open_index(brain, index.PORTFOLIO, bm25=request.ranking == "bm25").conn
         rows = index.project_rows(conn, with_cache=False)
         roots, skipped = chosen_roots(rows, request.projects)
         project_ids = [row.id for row in roots]

@@ -228,7 +228,7 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
     parts = _parts(root)
 
     def collect(open_index: index.OpenIndex) -> tuple[list[Entry], int]:
-        project = open_index(root)
+        project = open_index(root, bm25=True)
         conn = project.conn
         files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
         file_ids = list(files)
@@ -287,7 +287,7 @@ def prompt_matches(
     def collect(open_index: index.OpenIndex) -> list[Entry]:
         from mem.index import bm25
 
-        project = open_index(root)
+        project = open_index(root, bm25=True)
         conn = project.conn
         files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
         ranks = {file_id: row.rank for file_id, row in files.items()}

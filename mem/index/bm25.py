@@ -46,7 +46,10 @@ class Stats:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         row = conn.execute("SELECT records, length FROM bm25_stats").fetchone()
-        records, total = row if row is not None else (0, 0)
+        if row is None:
+            # A bug, not a cache to heal: the index was opened without bm25=True.
+            raise RuntimeError("this index keeps no bm25 postings: open it with bm25=True")
+        records, total = row
         self.records = int(records)
         self.average = total / records if records else 1.0
 

@@ -133,20 +133,20 @@ def check(root: str) -> dict[str, Any]:
     """Sync as every read does, run SQLite's own integrity checks, then compare the index
     with a fresh build in a temp directory. A damaged index is reported and rebuilt."""
 
-    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], bool]:
+    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], bool, bool]:
         opened = open_index(root)
         check_integrity(opened.conn)
-        return snapshots.snapshot(opened.conn), opened.cached
+        return snapshots.snapshot(opened.conn), opened.cached, connection.has_bm25(opened.conn)
 
     path = location.index_path(root, "project")
     before = state(root)
-    (actual, cached), fault = opening.healed(inspect)
+    (actual, cached, bm25), fault = opening.healed(inspect)
     if fault is None and before["state"] == "damaged":
         # Opening already replaced it (a file that is not an index of this version).
         fault = before.get("error", "the file does not open as an index of this version")
     with building.temporary_directory() as scratch:
         fresh_path = location.index_path(root, "project", scratch)
-        sync.build_fresh(root, "project", fresh_path)
+        sync.build_fresh(root, "project", fresh_path, bm25)  # as the index was built
         fresh = connection.connect(fresh_path)
         assert fresh is not None, "a freshly built index must open"
         try:
@@ -191,17 +191,18 @@ def _build(root: str, path: str) -> sync.FileChanges:
 def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> dict[str, Any]:
     """As `check`, for the portfolio index of a brain: every root, compared with a fresh build."""
 
-    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], bool, list[str]]:
+    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], bool, list[str], bool]:
         opened = open_index(brain, location.PORTFOLIO)
         check_integrity(opened.conn)
         roots = [row.path for row in project_rows(opened.conn) if row.role == "project"]
-        return portfolio.snapshot(opened.conn), opened.cached, roots
+        bm25 = connection.has_bm25(opened.conn)
+        return portfolio.snapshot(opened.conn), opened.cached, roots, bm25
 
     path = portfolio.index_path(brain)
-    (actual, cached, roots), fault = opening.healed(inspect, progress)
+    (actual, cached, roots, bm25), fault = opening.healed(inspect, progress)
     with building.temporary_directory() as scratch:
         fresh_path = portfolio.index_path(brain, scratch)
-        portfolio.build_portfolio(brain, fresh_path)
+        portfolio.build_portfolio(brain, fresh_path, bm25=bm25)  # as the index was built
         fresh = connection.connect(fresh_path)
         assert fresh is not None, "a freshly built index must open"
         try:

@@ -74,6 +74,21 @@ def keep_open(at_most: int) -> None:
         _kept.pop(next(iter(_kept)))[0].close()
 
 
+def has_bm25(conn: sqlite3.Connection) -> bool:
+    """Whether the index keeps the bm25 ranking's postings: an index is built with them for
+    a bm25 read, and keeps them from then on (its bm25_stats row says so)."""
+    return conn.execute("SELECT 1 FROM bm25_stats").fetchone() is not None
+
+
+def usable(conn: sqlite3.Connection | None, bm25: bool) -> sqlite3.Connection | None:
+    """The connection, unless it is to an index without the bm25 postings asked for: that
+    one is closed (None), and a build with them replaces the index."""
+    if conn is not None and bm25 and not has_bm25(conn):
+        conn.close()
+        return None
+    return conn
+
+
 def take_kept(path: str) -> sqlite3.Connection | None:
     """The connection kept open for the index at `path`, if it is still that file's."""
     kept = _kept.pop(path, None)

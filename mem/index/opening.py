@@ -1,7 +1,8 @@
 """The one way to read an index: in step with the files, and healed when the cache is damaged.
 
-`answer(use)` calls `use(open_index)`; `open_index(root, role)` returns the index of a
-project, a brain or a brain's portfolio, synced with the files as they are now and held
+`answer(use)` calls `use(open_index)`; `open_index(root, role, bm25=False)` returns the
+index of a project, a brain or a brain's portfolio (with the bm25 ranking's postings when
+`bm25` asks for them), synced with the files as they are now and held
 in one read transaction (every query sees the same state, and SQLite takes its WAL read
 lock once rather than per statement) until `use` returns. Then every index it opened is
 closed, or kept open for the next call in a long-running process (connection.keep_open).
@@ -95,7 +96,7 @@ def _attempt(
     held: list[tuple[str, Connection, bool]] = []  # (path, connection, may it be kept)
     scratch: list[TemporaryDirectory[str]] = []
 
-    def open_index(root: str, role: str = location.PROJECT) -> Opened:
+    def open_index(root: str, role: str = location.PROJECT, bm25: bool = False) -> Opened:
         opened.append(location.index_path(root, role))
         directory = None if in_scratch else location.usable_cache_dir()
         cached = directory is not None
@@ -110,12 +111,12 @@ def _attempt(
         if role == location.PORTFOLIO:
             from mem.index import portfolio  # --scope all and portfolio commands only
 
-            conn, changes = portfolio.open_portfolio_index(root, path, progress)
+            conn, changes = portfolio.open_portfolio_index(root, path, progress, bm25)
             found = Opened(conn, changes, {})
             held.append((path, conn, False))
         else:
             kept = connection.take_kept(path) if cached else None
-            found = project_index(root, role, path, kept)
+            found = project_index(root, role, path, kept, bm25)
             held.append((path, found.conn, cached))
         found.cached = cached
         found.conn.execute("BEGIN")
@@ -142,10 +143,13 @@ def _attempt(
     return result
 
 
-def project_index(root: str, role: str, path: str, kept: Connection | None) -> Opened:
+def project_index(
+    root: str, role: str, path: str, kept: Connection | None, bm25: bool = False
+) -> Opened:
     """A project's or brain's index in step with its files: as it is when their stat data
-    says so (a warm recall), else after mem.index.sync has brought it there."""
-    conn = kept or connection.connect(path)
+    says so (a warm recall), else after mem.index.sync has brought it there. `bm25`: with
+    the bm25 ranking's postings, which an index has once a bm25 read built it."""
+    conn = connection.usable(kept or connection.connect(path), bm25)
     if conn is not None:
         try:
             files = file_rows(conn)
@@ -157,7 +161,7 @@ def project_index(root: str, role: str, path: str, kept: Connection | None) -> O
             raise
     from mem.index import sync  # something changed: only then are the sync's modules loaded
 
-    return Opened(*sync.open_project_index(root, role, path, conn))
+    return Opened(*sync.open_project_index(root, role, path, conn, bm25))
 
 
 def sync_project(root: str) -> None:

@@ -85,21 +85,22 @@ class RootChanges:
 
 
 def open_portfolio_index(
-    brain: str, path: str, progress: Progress | None
+    brain: str, path: str, progress: Progress | None, bm25: bool = False
 ) -> tuple[connection.Connection, RootChanges]:
     """The portfolio index at `path` brought in step with the brain and every project its
-    registry names, and what that took. Callers go through mem.index.opening, which decides
-    what a damaged cache costs."""
-    conn = connection.connect(path)
+    registry names, and what that took; `bm25`: with the bm25 ranking's postings (an index
+    without them is built again, with them). Callers go through mem.index.opening, which
+    decides what a damaged cache costs."""
+    conn = connection.usable(connection.connect(path), bm25)
     if conn is None:
         from mem.index import building  # a first sync: never a warm recall
 
         with building.write_lock(path):
-            conn = connection.connect(path)
+            conn = connection.usable(connection.connect(path), bm25)
             if conn is None:
                 building.remove(path)
                 building.remove_other_versions(path)
-                changes = build_portfolio(brain, path, progress)
+                changes = build_portfolio(brain, path, progress, bm25)
                 return connection.connect_built(path), changes
     stale = _stale_roots(conn, brain)
     if stale is None:
@@ -109,11 +110,16 @@ def open_portfolio_index(
     return conn, tables.write_transaction(conn, lambda: _update(conn, brain, progress, stale))
 
 
-def build_portfolio(brain: str, path: str, progress: Progress | None = None) -> RootChanges:
-    """A whole new portfolio index at `path` (replacing any file there)."""
+def build_portfolio(
+    brain: str, path: str, progress: Progress | None = None, bm25: bool = False
+) -> RootChanges:
+    """A whole new portfolio index at `path` (replacing any file there); `bm25`: with the
+    bm25 ranking's postings."""
     from mem.index import building
 
     with building.build(path, brain) as fresh:
+        if bm25:
+            tables.start_bm25(fresh)
         changes = _update(fresh, brain, progress, None, path)
     changes.rebuilt = True
     return changes

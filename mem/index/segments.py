@@ -214,7 +214,7 @@ class Builder:
             os.close(read_end)
             for other in self.started:
                 os.close(other.pipe)
-            _work(segment, self.share, write_end, self.parent, self.count)
+            _work(segment, self.share, write_end, self.parent, self.count, self.inserter.bm25)
         os.close(write_end)
         self.started.append(_Worker(pid, read_end, segment))
         self.share = []
@@ -235,7 +235,8 @@ class Builder:
             self.reaped.add(worker.pid)
             if message:
                 raise pickle.loads(message)
-            self.inserter.counted(_merge(conn, worker.segment, len(self.reaped)))
+            merged = _merge(conn, worker.segment, len(self.reaped), self.inserter.bm25)
+            self.inserter.counted(merged)
             building.remove(worker.segment)
 
     def close(self) -> None:
@@ -256,14 +257,14 @@ def _stop(pid: int) -> None:
         os.waitpid(pid, 0)
 
 
-def _inserter(conn: connection.Connection, count: int) -> tables.Inserter:
+def _inserter(conn: connection.Connection, count: int, bm25: bool) -> tables.Inserter:
     """An Inserter that holds as many postings in memory as its share of a build's."""
-    inserter = tables.Inserter(conn)
+    inserter = tables.Inserter(conn, bm25)
     inserter.flush_postings = tables.Inserter.FLUSH_POSTINGS // count
     return inserter
 
 
-def _work(segment: str, share: list[Piece], pipe: int, parent: int, count: int) -> None:
+def _work(segment: str, share: list[Piece], pipe: int, parent: int, count: int, bm25: bool) -> None:
     """A worker's whole life: build the segment, report, exit (never return to the caller)."""
     import pickle
 
@@ -276,7 +277,7 @@ def _work(segment: str, share: list[Piece], pipe: int, parent: int, count: int) 
             conn.execute(f"PRAGMA cache_size = -{building.BUILD_CACHE_KIB}")
             conn.executescript(location.schema())
             conn.execute("BEGIN")
-            inserter = _inserter(conn, count)
+            inserter = _inserter(conn, count, bm25)
             _insert(inserter, share, parent)
             inserter.flush()
             conn.execute("COMMIT")
@@ -306,7 +307,7 @@ def _write_all(pipe: int, message: bytes) -> None:
         view = view[os.write(pipe, view) :]
 
 
-def _merge(conn: connection.Connection, segment: str, number: int) -> int:
+def _merge(conn: connection.Connection, segment: str, number: int, bm25: bool) -> int:
     """Copy a worker's segment in: terms by their text, records as they are, postings
     appended to the groups of the same (term, band, tf) that are already there; the
     number of records copied.
@@ -321,21 +322,22 @@ def _merge(conn: connection.Connection, segment: str, number: int) -> int:
             conn.execute(
                 "INSERT OR IGNORE INTO main.terms (term) SELECT term FROM segment.terms ORDER BY id"
             )
-            conn.execute(
-                "INSERT OR IGNORE INTO main.bm25_terms (term)"
-                " SELECT term FROM segment.bm25_terms ORDER BY id"
-            )
             copied = conn.execute("INSERT INTO main.records SELECT * FROM segment.records")
-            tables.count_bm25(
-                conn,
-                *conn.execute(
-                    "SELECT count(*), coalesce(sum(bm25_length), 0) FROM segment.records"
-                ).fetchone(),
-            )
             postings.merge_segment(conn, "segment")
-            # bm25's groups stay the worker's own parts, each still in record order, appended
-            # where merging them into the builder's groups would rewrite those.
-            postings.merge_segment(conn, "segment", postings.BM25, number * SEGMENT_PARTS)
+            if bm25:
+                conn.execute(
+                    "INSERT OR IGNORE INTO main.bm25_terms (term)"
+                    " SELECT term FROM segment.bm25_terms ORDER BY id"
+                )
+                tables.count_bm25(
+                    conn,
+                    *conn.execute(
+                        "SELECT count(*), coalesce(sum(bm25_length), 0) FROM segment.records"
+                    ).fetchone(),
+                )
+                # bm25's groups stay the worker's own parts, each still in record order,
+                # appended where merging them into the builder's groups would rewrite those.
+                postings.merge_segment(conn, "segment", postings.BM25, number * SEGMENT_PARTS)
     finally:
         conn.execute("DETACH DATABASE segment")
         conn.execute("BEGIN")

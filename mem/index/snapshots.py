@@ -77,7 +77,7 @@ def snapshot(
         found["orphan_postings"] = orphan_postings(vectors)
         # The whole index's, kept by sync: equal to what its records add up to.
         stats = conn.execute("SELECT records, length FROM bm25_stats").fetchone()
-        found["bm25_stats"] = tuple(stats) if stats is not None else (0, 0)
+        found["bm25_stats"] = None if stats is None else tuple(stats)
     return found
 
 

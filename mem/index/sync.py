@@ -386,15 +386,16 @@ def would_change(work: Plan, indexed: dict[str, FileRow]) -> bool:
 
 
 def open_project_index(
-    root: str, role: str, path: str, kept: Connection | None = None
+    root: str, role: str, path: str, kept: Connection | None = None, bm25: bool = False
 ) -> tuple[Connection, FileChanges, dict[str, FileRow]]:
     """The index at `path` (or the `kept` connection to it) brought in step with the files
-    of a project or brain: its connection, what the sync did, and its files rows.
+    of a project or brain: its connection, what the sync did, and its files rows. `bm25`:
+    with the bm25 ranking's postings (an index without them is built again, with them).
 
     Callers go through mem.index.opening, which decides what a damaged cache costs.
     """
     specs = specs_for(root, role)
-    conn = kept or connection.connect(path)
+    conn = connection.usable(kept or connection.connect(path), bm25)
     reads: Reads = {}
     resync.checked_blocks.clear()  # what an earlier sync checked and did not re-sync
     if conn is not None:
@@ -406,7 +407,7 @@ def open_project_index(
         if found is not None:
             return found
     try:
-        return _under_writers_lock(root, role, path, conn, reads)
+        return _under_writers_lock(root, role, path, conn, reads, bm25)
     except BaseException:
         if conn is not None:
             conn.close()
@@ -445,17 +446,17 @@ def _without_writers_lock(
 
 
 def _under_writers_lock(
-    root: str, role: str, path: str, conn: Connection | None, reads: Reads
+    root: str, role: str, path: str, conn: Connection | None, reads: Reads, bm25: bool
 ) -> tuple[Connection, FileChanges, dict[str, FileRow]]:
     from mem.index import building  # a rebuild, or a long sync: never a warm recall
 
     with building.write_lock(path):
         if conn is None:
-            conn = connection.connect(path)
+            conn = connection.usable(connection.connect(path), bm25)
         if conn is None:
             building.remove(path)
             building.remove_other_versions(path)
-            done = _build_fresh(root, role, path, reads)
+            done = _build_fresh(root, role, path, reads, bm25)
             conn = connection.connect_built(path)
             return conn, FileChanges(done.added, rebuilt=True), file_rows(conn)
         with building.transaction(conn):
@@ -465,19 +466,20 @@ def _under_writers_lock(
         return conn, done, file_rows(conn)
 
 
-def build_fresh(root: str, role: str, path: str) -> FileChanges:
-    """A whole new index of the root's files at `path` (replacing any file there)."""
-    return _build_fresh(root, role, path, {})
+def build_fresh(root: str, role: str, path: str, bm25: bool = False) -> FileChanges:
+    """A whole new index of the root's files at `path` (replacing any file there); `bm25`:
+    with the bm25 ranking's postings."""
+    return _build_fresh(root, role, path, {}, bm25)
 
 
-def _build_fresh(root: str, role: str, path: str, reads: Reads) -> FileChanges:
+def _build_fresh(root: str, role: str, path: str, reads: Reads, bm25: bool) -> FileChanges:
     from mem.index import building
 
     with building.build(path, root) as fresh:
         project_id = tables.add_project(fresh, root, os.path.basename(root), role, found=True)
         assert project_id == ONLY_PROJECT
         present = index_sources.stat_sources(root, specs_for(root, role))
-        return fill(fresh, project_id, present, path, reads)
+        return fill(fresh, project_id, present, path, reads, bm25)
 
 
 def record_bytes(sources: Iterable[SourceStat]) -> int:
@@ -492,15 +494,17 @@ def fill(
     present: list[SourceStat],
     path: str,
     reads: Reads | None = None,
+    bm25: bool = False,
 ) -> FileChanges:
     """Index a root's files in the index being built at `path`: as apply does, or, when
-    its notes and journals are big enough, in several processes (mem.index.segments)."""
+    its notes and journals are big enough, in several processes (mem.index.segments);
+    `bm25`: with the bm25 ranking's postings."""
     from mem.index import build_progress, segments
 
     sized = record_bytes(present)
     workers = segments.workers(sized)
     shown = build_progress.shown
-    inserter = tables.Inserter(conn)
+    inserter = tables.Inserter(conn, bm25)
     inserter.progress = shown
     try:
         if workers == 1:

@@ -10,6 +10,7 @@ import sqlite3
 
 from mem.core import js, parse, tokens
 from mem.index import postings
+from mem.index.connection import has_bm25
 from mem.index.rows import RecordRow, file_rows
 from mem.layout import is_archive_rank
 
@@ -227,7 +228,8 @@ class Inserter:
     ROWS_PER_WRITE = 5_000
     BM25_POSTINGS = 8_000_000  # 64 MB of pairs
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, bm25: bool | None = None) -> None:
+        """`bm25`: keep the bm25 ranking's postings too (None: if the index keeps them)."""
         self.conn = conn
         self.next_id: int = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[
             0
@@ -235,7 +237,13 @@ class Inserter:
         self.flush_postings = self.FLUSH_POSTINGS
         self.groups = postings.Groups()
         self.term_ids = postings.TermIds()
-        # The bm25 ranking's postings, kept beside the lexical ones in step with them.
+        # The bm25 ranking's postings, kept beside the lexical ones in step with them by an
+        # index that has them (built so for a bm25 read: has_bm25).
+        if bm25 is None:
+            bm25 = has_bm25(conn)
+        elif bm25 and not has_bm25(conn):
+            start_bm25(conn)
+        self.bm25 = bm25
         self.bm25_groups = postings.PairGroups()
         self.bm25_ids = postings.TermIds(postings.BM25)
         # Batches of a fresh index are merged into whole groups (postings.MERGED_PART) at the
@@ -257,13 +265,14 @@ class Inserter:
         notes, events, others = rows
         add = self.groups.add
         add_bm25 = self.bm25_groups.add
+        keep_bm25 = self.bm25
         record_id = self.next_id
         written = 0
         total_length = 0
         for record in records:
             head = (record_id, file_id, record.ordinal, record.kind, record.ref, record.text)
             length, digest, line = record.length, record.digest, record.line
-            bm25_counts = bm25_terms(record.kind, record.ref, record.text)
+            bm25_counts = bm25_terms(record.kind, record.ref, record.text) if keep_bm25 else {}
             bm25_length = tokens.length(bm25_counts.values())
             lengths = (length, bm25_length)
             total_length += bm25_length
@@ -291,7 +300,8 @@ class Inserter:
                 rows = ([], [], [])
                 notes, events, others = rows
                 written = 0
-        count_bm25(self.conn, record_id - self.next_id, total_length)
+        if keep_bm25:
+            count_bm25(self.conn, record_id - self.next_id, total_length)
         self.next_id = record_id
         self._write(rows)
 
@@ -351,6 +361,11 @@ def insert_records(conn: sqlite3.Connection, file_id: int, records: Iterable[Rec
     inserter.flush()
 
 
+def start_bm25(conn: sqlite3.Connection) -> None:
+    """Make a new index keep the bm25 ranking's postings (connection.has_bm25)."""
+    conn.execute("INSERT INTO bm25_stats (id, records, length) VALUES (0, 0, 0)")
+
+
 def count_bm25(conn: sqlite3.Connection, records: int, length: int) -> None:
     """Add `records` records of total bm25 `length` (negative: taken out) to bm25_stats."""
     if records:
@@ -397,13 +412,16 @@ def delete_records(conn: sqlite3.Connection, ids: list[int]) -> None:
     if not ids:
         return
     postings.remove(conn, stored_postings(conn, ids))
-    postings.remove_pairs(conn, stored_bm25_postings(conn, ids))
+    bm25 = has_bm25(conn)
+    if bm25:
+        postings.remove_pairs(conn, stored_bm25_postings(conn, ids))
     for start in range(0, len(ids), 500):
         chunk = ",".join(str(int(record_id)) for record_id in ids[start : start + 500])
-        gone, length = conn.execute(
-            f"SELECT count(*), coalesce(sum(bm25_length), 0) FROM records WHERE id IN ({chunk})"
-        ).fetchone()
-        count_bm25(conn, -gone, -length)
+        if bm25:
+            gone, length = conn.execute(
+                f"SELECT count(*), coalesce(sum(bm25_length), 0) FROM records WHERE id IN ({chunk})"
+            ).fetchone()
+            count_bm25(conn, -gone, -length)
         conn.execute(f"DELETE FROM records WHERE id IN ({chunk})")
 
 

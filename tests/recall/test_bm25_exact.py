@@ -95,7 +95,7 @@ def _counts(text: str, heading: str | None) -> dict[str, int]:
 
 def _plain(root: Path, words: str, limit: int) -> list[tuple[float, str, str]]:
     """Every record tokenized again and scored, the whole corpus: BM25 as written."""
-    with indexes.opened(str(root)) as result:
+    with indexes.opened(str(root), bm25=True) as result:
         rows = result.conn.execute(
             "SELECT r.id, f.path, r.kind, r.ref, r.text, r.ordinal, r.ts_ms, f.id"
             " FROM records AS r JOIN files AS f ON f.id = r.file_id"
@@ -164,7 +164,7 @@ def test_incremental_sync_equals_a_fresh_build(
 ) -> None:
     root = scratch / f"project-{len(list(scratch.iterdir()))}"
     _write(root, first)
-    with indexes.opened(str(root)):
+    with indexes.opened(str(root), bm25=True):
         pass
     for relative in first:
         if relative not in second:
@@ -173,8 +173,8 @@ def test_incremental_sync_equals_a_fresh_build(
     _write(root, second)
     for relative in second:
         os.utime(root / relative, ns=(1_700_000_000 * 10**9, 1_700_000_000 * 10**9))
-    with indexes.opened(str(root)) as result:
+    with indexes.opened(str(root), bm25=True) as result:
         incremental = snapshots.snapshot(result.conn)
     os.environ["MEM_CACHE_DIR"] = str(root / "fresh-cache")
-    with indexes.opened(str(root)) as result:
+    with indexes.opened(str(root), bm25=True) as result:
         assert snapshots.snapshot(result.conn) == incremental

@@ -71,7 +71,7 @@ limit = (
 
 def _both(root: Path, words: str, size: int, skipped: set[str]) -> tuple[list, list]:
     terms = tokens.query_terms(words)
-    with indexes.opened(str(root)) as result:
+    with indexes.opened(str(root), bm25=True) as result:
         files = RecallFiles.given(
             {row.id: row.rank for path, row in result.files.items() if path not in skipped}
         )
@@ -127,7 +127,7 @@ def test_pruned_top_k_holds_over_parts_workers_and_later_syncs(
     tables.Inserter.BM25_POSTINGS = 40  # a batch every few records
     os.environ[segments.WORKERS_VARIABLE] = workers
     try:
-        with indexes.opened(str(root)):
+        with indexes.opened(str(root), bm25=True):
             pass
         with open(root / NOTES, "a", encoding="utf-8") as notes:
             notes.write("".join(later))

@@ -29,15 +29,17 @@ def cache_at(directory: str | Path) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def opened(root: Path | str, role: str = index.PROJECT) -> Iterator[index.Opened]:
+def opened(
+    root: Path | str, role: str = index.PROJECT, bm25: bool = False
+) -> Iterator[index.Opened]:
     """The root's index in step with its files, as mem.index.answer opens it (a kept
     connection taken and given back), for a `with` block that looks inside it."""
     path = index.index_path(str(root), role, index.usable_cache_dir())
     if role == index.PORTFOLIO:
-        conn, changes = portfolio.open_portfolio_index(str(root), path, None)
+        conn, changes = portfolio.open_portfolio_index(str(root), path, None, bm25)
         found = index.Opened(conn, changes, {})
     else:
-        found = opening.project_index(str(root), role, path, connection.take_kept(path))
+        found = opening.project_index(str(root), role, path, connection.take_kept(path), bm25)
     try:
         yield found
     finally:
