@@ -181,8 +181,21 @@ def rebuild(root: str) -> dict[str, Any]:
 
 def _build(root: str, path: str) -> sync.FileChanges:
     with building.write_lock(path):
+        bm25 = _kept_bm25(path)
         building.remove(path)
-        return sync.build_fresh(root, "project", path)
+        return sync.build_fresh(root, "project", path, bm25)
+
+
+def _kept_bm25(path: str) -> bool:
+    """Whether the index at `path` keeps bm25's postings: a rebuild keeps them too (else
+    the next bm25 read would build it once more)."""
+    conn = connection.connect(path)
+    if conn is None:
+        return False
+    try:
+        return connection.has_bm25(conn)
+    finally:
+        conn.close()
 
 
 # ---- the portfolio index (`--portfolio`)
@@ -273,8 +286,9 @@ def _built_and_counted(path: str, build: Callable[[], int | None]) -> dict[str, 
 
 def _build_portfolio(brain: str, path: str, progress: portfolio.Progress | None) -> None:
     with building.write_lock(path):
+        bm25 = _kept_bm25(path)
         building.remove(path)
-        portfolio.build_portfolio(brain, path, progress)
+        portfolio.build_portfolio(brain, path, progress, bm25)
 
 
 def cached_path(root: str, role: str, progress: portfolio.Progress | None = None) -> str:

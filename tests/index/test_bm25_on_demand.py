@@ -67,6 +67,14 @@ def test_index_check_compares_like_with_like(run_mem: RunMem, project: Path) -> 
         assert json.loads(done.stdout)["ok"], done.stdout
 
 
+def test_a_rebuild_keeps_them(run_mem: RunMem, project: Path) -> None:
+    _found(run_mem, project, "--ranking", "bm25", "postgres")
+    assert run_mem("index", "rebuild", "-d", str(project)).returncode == 0
+    with indexes.opened(project) as opened:
+        has, postings = _bm25_rows(opened.conn)
+        assert has and postings > 0
+
+
 def test_a_portfolio_gets_them_on_its_first_bm25_read(run_mem: RunMem, tmp_path: Path) -> None:
     brain, roots = audited_portfolio(tmp_path)
     lexical = run_mem("recall", "--json", "--scope", "all", "pooling", "-d", str(roots[0]))
