@@ -280,8 +280,9 @@ def _insert(
             conn.executemany(head + row + tail, chunk)
 
 
-def unstage(conn: sqlite3.Connection, tables: Tables = LEXICAL) -> None:
-    """Move staged batches into the postings at once, each group whole, in key order.
+def unstage(conn: sqlite3.Connection) -> None:
+    """Move the lexical postings' staged batches into them at once, each group whole, in
+    key order (bm25's batches are parts of their own: Inserter._spill_bm25).
 
     Written batch by batch, each batch's groups would land between every earlier one's and
     split B-tree pages all over the table, and recall would read every group in as many
@@ -291,6 +292,7 @@ def unstage(conn: sqlite3.Connection, tables: Tables = LEXICAL) -> None:
     # group_concat joins the parts' bytes whole (a BLOB read as TEXT keeps its bytes, NULs
     # included; the CAST makes it a BLOB again). Whatever order it met the parts in, a
     # group holds the same records: readers never rely on their order.
+    tables = LEXICAL
     key = tables.key
     conn.execute(
         f"INSERT INTO {tables.postings} ({key}, part, records)"
