@@ -15,6 +15,8 @@ set -x
 "$mem" recall postgres pooling
 "$mem" recall webhook retries --limit 3 --json
 "$mem" recall hetzner firewall
+"$mem" recall --ranking bm25 pool retry
+"$mem" check findability
 "$mem" reinforce --pattern "chromadb batch ingestion" --eval 0.9 --accept true --ci pass
 "$mem" patterns
 "$mem" status
