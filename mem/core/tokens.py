@@ -145,29 +145,16 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", kept)
 
 
-class _Stemmers:
-    """Snowball's stemmers, made on first use (PyStemmer: one C extension)."""
-
-    english = None
-    russian = None
+_STEMMERS: dict[str, Any] = {}  # language -> Snowball's stemmer (PyStemmer: one C extension)
 
 
-def _stem_english(word: str) -> str:
-    stemmer = _Stemmers.english
+def _stem(language: str, word: str) -> str:
+    """The word's Snowball stem; each language's stemmer is made on first use."""
+    stemmer = _STEMMERS.get(language)
     if stemmer is None:
         import Stemmer
 
-        stemmer = _Stemmers.english = Stemmer.Stemmer("english")
-    stemmed: str = stemmer.stemWord(word)
-    return stemmed
-
-
-def _stem_russian(word: str) -> str:
-    stemmer = _Stemmers.russian
-    if stemmer is None:
-        import Stemmer
-
-        stemmer = _Stemmers.russian = Stemmer.Stemmer("russian")
+        stemmer = _STEMMERS[language] = Stemmer.Stemmer(language)
     stemmed: str = stemmer.stemWord(word)
     return stemmed
 
@@ -183,13 +170,13 @@ def _word_terms(piece: str) -> list[str]:
             return [fold(piece)]
         return [fold(piece[position : position + 2]) for position in range(len(piece) - 1)]
     if _is_cyrillic(piece):
-        term = fold(_stem_russian(piece.casefold()))
+        term = fold(_stem("russian", piece.casefold()))
     else:
         term = fold(piece)
         if term in FUNCTION_WORDS:
             return []
         if term.isascii() and not term.isdigit():
-            term = _stem_english(term)
+            term = _stem("english", term)
     return [term] if len(term) > 1 else []
 
 
@@ -203,7 +190,7 @@ def chunk_terms(chunk: str) -> tuple[str, ...]:
             if term in FUNCTION_WORDS:
                 return ()
             if not term.isdigit():
-                term = _stem_english(term)
+                term = _stem("english", term)
             return (term,) if len(term) > 1 else ()
     return general_terms(chunk)
 

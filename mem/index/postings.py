@@ -124,7 +124,7 @@ class Tables:
 LEXICAL = Tables("postings", "terms", latin1=True, key="term, band, tf")
 # bm25's groups are a term's records holding it tf times, whatever their length: each
 # record is there as a pair (its id, its bm25_length), PAIR's two 4-byte unsigned integers.
-# A group is one length class's (band: length_class of the bm25_length, no time bucket).
+# A group is one length class's (band: bm25_class of the bm25_length, no time bucket).
 BM25 = Tables("bm25_postings", "bm25_terms", latin1=False, key="term, band, tf")
 PAIR_ITEM: Final = "I"  # a bm25 pair's two numbers, read in place: memoryview.cast(PAIR_ITEM)
 _sink: deque[object] = deque(maxlen=0)
@@ -212,19 +212,17 @@ def _write(
         _insert(conn, head, tail, rows)
 
 
-class PairGroups:
-    """bm25's postings gathered in memory (see BM25): Groups' counterpart, flushed alike."""
+class PairGroups(Groups):
+    """bm25's postings gathered in memory (see BM25), written as Groups writes its own."""
 
     def __init__(self) -> None:
-        # band -> (term, tf) -> the pairs of its records, in the blob's format: keyed by the
-        # very pairs counts.items() yields, as in Groups.
-        self.bands: dict[int, defaultdict[tuple[str, int], bytearray]] = {}
-        self.size = 0
+        # band -> (term, tf) -> the pairs of its records, in the blob's format.
+        super().__init__()
         from struct import Struct  # builds and syncs only
 
         self.pack = Struct("=" + PAIR_ITEM * 2).pack
 
-    def add(self, record_id: int, length: int, counts: Mapping[str, int]) -> None:
+    def add(self, record_id: int, length: int, counts: Mapping[Any, int]) -> None:
         # Raises struct.error past 2**32 - 1 (an id or a length no index reaches).
         item = self.pack(record_id, length)
         band = bm25_class(length)
@@ -233,28 +231,6 @@ class PairGroups:
             groups = self.bands[band] = defaultdict(bytearray)
         _consume(map(bytearray.extend, map(groups.__getitem__, counts.items()), repeat(item)))
         self.size += len(counts)
-
-    def flush(
-        self, conn: sqlite3.Connection, term_ids: TermIds, part: int, fresh: bool = False
-    ) -> None:
-        """Write the groups as `part` of each; `fresh`: no group has that part yet."""
-        if not self.bands:
-            return
-        ids = term_ids.resolve(conn, set(map(_TERM, chain.from_iterable(self.bands.values()))))
-        rows: list[tuple[int, int, int, int, bytearray]] = []
-        for band, groups in self.bands.items():
-            keys = groups.keys()
-            rows += zip(
-                map(ids.__getitem__, map(_TERM, keys)),
-                repeat(band),
-                map(_TF, keys),
-                repeat(part),
-                groups.values(),
-            )
-        rows.sort(key=_TERM)
-        self.bands = {}
-        self.size = 0
-        _write(conn, term_ids.tables, rows, staged=False, fresh=fresh)
 
 
 # Rows per INSERT: one statement step for many rows costs SQLite and Python less per row.

@@ -412,16 +412,12 @@ def delete_records(conn: sqlite3.Connection, ids: list[int]) -> None:
     if not ids:
         return
     postings.remove(conn, stored_postings(conn, ids))
-    bm25 = has_bm25(conn)
-    if bm25:
-        postings.remove_pairs(conn, stored_bm25_postings(conn, ids))
+    if has_bm25(conn):
+        gone = stored_bm25_postings(conn, ids)  # a Posted's band is its bm25_length
+        postings.remove_pairs(conn, gone)
+        count_bm25(conn, -len(gone), -sum(record.band for record in gone))
     for start in range(0, len(ids), 500):
         chunk = ",".join(str(int(record_id)) for record_id in ids[start : start + 500])
-        if bm25:
-            gone, length = conn.execute(
-                f"SELECT count(*), coalesce(sum(bm25_length), 0) FROM records WHERE id IN ({chunk})"
-            ).fetchone()
-            count_bm25(conn, -gone, -length)
         conn.execute(f"DELETE FROM records WHERE id IN ({chunk})")
 
 

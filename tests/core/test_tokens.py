@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.plain import plain_bm25_counts
 
 from mem.core import tokens
 
@@ -21,19 +22,10 @@ pieces = st.sampled_from(
 text = st.lists(st.one_of(character, pieces)).map("".join)
 
 
-def _plain(text: str, heading: str | None) -> dict[str, int]:
-    found: dict[str, int] = {}
-    for weight, part in ((1, text), (tokens.HEADING_WEIGHT - 1, heading or "")):
-        for chunk in tokens.chunks(part):
-            for term in tokens.general_terms(chunk):
-                found[term] = found.get(term, 0) + weight
-    return found
-
-
 @settings(max_examples=300, deadline=None)
 @given(text=text, heading=st.one_of(st.none(), text))
 def test_counts_equal_the_plain_count(text: str, heading: str | None) -> None:
-    assert tokens.counts(text, heading) == _plain(text, heading)
+    assert tokens.counts(text, heading) == plain_bm25_counts(text, heading)
 
 
 @settings(max_examples=300, deadline=None)
@@ -41,7 +33,7 @@ def test_counts_equal_the_plain_count(text: str, heading: str | None) -> None:
 def test_a_notes_counts_equal_the_plain_count(heading: str, body: str) -> None:
     # A note's text as the index holds it: its heading, a newline, its body.
     note = f"{heading}\n{body}"
-    assert tokens.counts(note, heading) == _plain(note, heading)
+    assert tokens.counts(note, heading) == plain_bm25_counts(note, heading)
 
 
 @settings(max_examples=300, deadline=None)

@@ -11,15 +11,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from support import indexes
+from support.plain import plain_bm25_counts
 
 from mem.commands import recall
 from mem.core import score, tokens
@@ -68,31 +66,6 @@ def _write(root: Path, files: dict[str, object]) -> None:
         path.write_text(body, encoding="utf-8")
 
 
-@pytest.fixture()
-def scratch() -> Iterator[Path]:
-    directory = Path(tempfile.mkdtemp(prefix="mem-bm25-"))
-    previous = os.environ.get("MEM_CACHE_DIR")
-    os.environ["MEM_CACHE_DIR"] = str(directory / "cache")
-    try:
-        yield directory
-    finally:
-        if previous is None:
-            del os.environ["MEM_CACHE_DIR"]
-        else:
-            os.environ["MEM_CACHE_DIR"] = previous
-        shutil.rmtree(directory)
-
-
-def _counts(text: str, heading: str | None) -> dict[str, int]:
-    """tokens.counts as its docstring says it, chunk by chunk (no shortcut, no cache)."""
-    found: dict[str, int] = {}
-    for weight, part in ((1, text), (tokens.HEADING_WEIGHT - 1, heading or "")):
-        for chunk in tokens.chunks(part):
-            for term in tokens.general_terms(chunk):
-                found[term] = found.get(term, 0) + weight
-    return found
-
-
 def _plain(root: Path, words: str, limit: int) -> list[tuple[float, str, str]]:
     """Every record tokenized again and scored, the whole corpus: BM25 as written."""
     with indexes.opened(str(root), bm25=True) as result:
@@ -101,7 +74,9 @@ def _plain(root: Path, words: str, limit: int) -> list[tuple[float, str, str]]:
             " FROM records AS r JOIN files AS f ON f.id = r.file_id"
         ).fetchall()
         ranks = {row.id: row.rank for row in result.files.values()}
-    counted = {row[0]: _counts(row[4], row[3] if row[2] == "note" else None) for row in rows}
+    counted = {
+        row[0]: plain_bm25_counts(row[4], row[3] if row[2] == "note" else None) for row in rows
+    }
     n = len(rows)
     average = sum(sum(c.values()) for c in counted.values()) / n if n else 1.0
     terms = tokens.query_terms(words)

@@ -26,7 +26,6 @@ from recall.test_bm25_exact import (
     _write,
     corpus,
     note_file,
-    scratch,
     section,
 )
 from support import indexes
@@ -34,8 +33,6 @@ from support import indexes
 from mem import clock
 from mem.core import score, tokens
 from mem.index import RecallFiles, bm25, segments, tables
-
-__all__ = ["scratch"]  # the fixture, shared with test_bm25_exact
 
 # Rare words weigh most: a query mixes them with the common ones.
 RARE = ["pgbouncer", "nurzibre", "冪等", "ошибка-42", "ΩmegaPool"]

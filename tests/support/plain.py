@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem.core import js, parse, score
+from mem.core import js, parse, score, tokens
 from support.corpora import JOURNAL, NOTE_DIRS, NOTE_FILES
 
 
@@ -55,3 +55,14 @@ def plain_recall(root: str, query: str, now: str, limit: int = 8) -> list[dict[s
 def comparable(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     keys = ("score", "kind", "sourceFile", "ref", "text")
     return [{key: entry.get(key) for key in keys} for entry in entries]
+
+
+def plain_bm25_counts(text: str, heading: str | None) -> dict[str, int]:
+    """tokens.counts as its docstring says it, chunk by chunk (no shortcut, no cache): a
+    note's heading words count HEADING_WEIGHT times."""
+    found: dict[str, int] = {}
+    for weight, part in ((1, text), (tokens.HEADING_WEIGHT - 1, heading or "")):
+        for chunk in tokens.chunks(part):
+            for term in tokens.general_terms(chunk):
+                found[term] = found.get(term, 0) + weight
+    return found
