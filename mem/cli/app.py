@@ -857,6 +857,33 @@ def doctor_merge(branches: tuple[str, ...], directory: str | None, json_: bool) 
         sys.exit(1)
 
 
+@doctor_group.command(name="hooks")
+@project_options
+def doctor_hooks(directory: str | None, json_: bool) -> None:
+    """Whether each agent host's mem hooks will really run here, and each fix.
+
+    Per host (Claude Code, Codex, Gemini CLI): where mem's hooks are installed (the
+    project's settings file, the user's), whether the host can read it, whether each
+    hook's command can start (an absolute path, or a name on this shell's PATH), and the
+    host's own trust: Claude Code's trusted folders (~/.claude.json), Codex's project trust
+    and per-hook trust hashes ($CODEX_HOME/config.toml), Gemini CLI's trusted folders
+    (~/.gemini/trustedFolders.json). Reads only; each problem says the step that fixes it.
+    Exit 1 when a problem was found, 0 when every installed hook will run.
+
+    \b
+    Example:
+        mem doctor hooks
+        mem doctor hooks --json
+    """
+    from mem.commands import doctor_hooks as doctor_hooks_
+    from mem.render import report
+
+    result = doctor_hooks_.hooks(safe_paths.project_root(directory))
+    echo(report.doctor_hooks(result, as_json=json_))
+    if result["problems"]:
+        sys.exit(1)
+
+
 @cli.group(name="note")
 def note_group() -> None:
     """Add a decision, lesson or pattern as a well-formed section."""

@@ -44,6 +44,7 @@ HOST_EVENTS = {
 # What a host reads as "nothing to add": Gemini CLI's own examples print {}, and it parses
 # stderr when stdout is empty, so the hook never writes to stderr.
 EMPTY = {"claude-code": "", "codex": "", "gemini": "{}\n"}
+HOOK_CONTEXT = ("<hook_context>", "</hook_context>")  # how Gemini CLI wraps hooks' answers
 SESSION_BUDGET = 6000  # characters: well under the 10,000 Claude Code and Codex keep
 PROMPT_BUDGET = 1500
 PROMPT_AT_MOST = 8  # memories one prompt can bring
@@ -159,7 +160,7 @@ def _request(
         cwd,
         _text_field(found, "session_id"),
         _text_field(found, "source"),
-        _text_field(found, "prompt"),
+        _users_words(host, _text_field(found, "prompt")),
         default if budget is None else budgets.parse_budget(budget),
         THRESHOLD if threshold is None else _threshold(threshold),
     )
@@ -170,6 +171,18 @@ def _threshold(text: str) -> float:
     if not (value == value and 0 <= value <= 1):
         raise MemError(f"--threshold must be a number from 0 to 1, not {text!r}")
     return value
+
+
+def _users_words(host: str, prompt: str | None) -> str | None:
+    """The prompt without what a host put before the user's words: Gemini CLI 0.61 hands its
+    BeforeAgent hook the session-start hooks' answer first, as `<hook_context>...</hook_context>`
+    and a blank line (its `<` and `>` escaped inside, so the first closing tag ends it)."""
+    if host != "gemini" or prompt is None:
+        return prompt
+    words = prompt.lstrip()
+    while words.startswith(HOOK_CONTEXT[0]) and HOOK_CONTEXT[1] in words:
+        words = words.split(HOOK_CONTEXT[1], 1)[1].lstrip()
+    return words or None
 
 
 def _text_field(found: dict[str, Any], name: str) -> str | None:

@@ -7,12 +7,11 @@ plain JSON object, a link in a project path) leaves all of them as they were.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from mem.core import hook_settings, secrets
 from mem.errors import MemError
-from mem.files import host_settings
+from mem.files import host_settings, host_state
 
 
 def hosts_of(names: list[str]) -> list[str]:
@@ -23,19 +22,11 @@ def hosts_of(names: list[str]) -> list[str]:
     return list(dict.fromkeys(names)) or list(hook_settings.HOSTS)
 
 
-def _label(root: str, host: str, user: bool) -> str:
-    if not user:
-        return hook_settings.PROJECT_FILES[host]
-    path = host_settings.user_file(host)
-    home = os.path.expanduser("~")
-    return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
-
-
 def check(root: str, hosts: list[str], user: bool, removing: bool) -> None:
     """Refuse now what install or remove would refuse, before any instruction file is written."""
     for host in hosts:
         folder, relative = host_settings.location(root, host, user)
-        label = _label(root, host, user)
+        label = host_settings.label(host, user)
         before = host_settings.read(folder, relative, label)
         if removing:
             hook_settings.without(before or {}, label)
@@ -44,27 +35,32 @@ def check(root: str, hosts: list[str], user: bool, removing: bool) -> None:
 
 
 def install(root: str, hosts: list[str], user: bool) -> list[dict[str, Any]]:
+    """Merge mem's hooks into each file, run by the absolute path of this very `mem`: a host
+    whose PATH lacks its virtual environment still starts it (docs/hooks.md)."""
+    program = host_state.running_program()
     planned = []
     for host in hosts:
         folder, relative = host_settings.location(root, host, user)
-        label = _label(root, host, user)
-        before = host_settings.read(folder, relative, label)
-        after = hook_settings.merged(before or {}, host, label)
-        commands = [handler["command"] for _, handler in hook_settings.wanted(host).values()]
+        label = host_settings.label(host, user)
+        before, style = host_settings.read_styled(folder, relative, label)
+        after = hook_settings.merged(before or {}, host, label, program)
+        wanted = hook_settings.wanted(host, program).values()
+        commands = [handler["command"] for _, handler in wanted]
         secrets.refuse([("the hook command", command) for command in commands])
-        planned.append((host, folder, relative, label, before, after))
+        planned.append((host, folder, relative, label, before, style, after))
     results = []
-    for host, folder, relative, label, before, after in planned:
+    for host, folder, relative, label, before, style, after in planned:
         if before is not None and host_settings.text_of(before) == host_settings.text_of(after):
             action = "unchanged"
         else:
-            host_settings.write(folder, relative, after)
+            host_settings.write(folder, relative, after, style)
             action = "created" if before is None else "updated"
         results.append(
             {
                 "host": host,
                 "path": label,
                 "action": action,
+                "program": program,
                 "warnings": hook_settings.warnings(after, host),
             }
         )
@@ -75,19 +71,19 @@ def remove(root: str, hosts: list[str], user: bool) -> list[dict[str, Any]]:
     planned = []
     for host in hosts:
         folder, relative = host_settings.location(root, host, user)
-        label = _label(root, host, user)
-        before = host_settings.read(folder, relative, label)
+        label = host_settings.label(host, user)
+        before, style = host_settings.read_styled(folder, relative, label)
         after = None if before is None else hook_settings.without(before, label)
-        planned.append((host, folder, relative, label, before, after))
+        planned.append((host, folder, relative, label, before, style, after))
     results = []
-    for host, folder, relative, label, before, after in planned:
+    for host, folder, relative, label, before, style, after in planned:
         if before is None or not hook_settings.has_ours(before):
             action = "absent"
         elif after is None:
             host_settings.remove(folder, relative, user)
             action = "deleted"
         else:
-            host_settings.write(folder, relative, after)
+            host_settings.write(folder, relative, after, style)
             action = "removed"
         results.append({"host": host, "path": label, "action": action, "warnings": []})
     return results

@@ -11,6 +11,7 @@ key, event, group and handler is kept as it was, in its order.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from mem.errors import MemError
@@ -28,10 +29,10 @@ SESSION_TIMEOUT_S = 30  # a first index build of a big project can take seconds
 PROMPT_TIMEOUT_S = 5
 
 
-def _handler(host: str, event: str, timeout_s: int) -> dict[str, Any]:
+def _handler(host: str, event: str, timeout_s: int, program: str) -> dict[str, Any]:
     handler: dict[str, Any] = {
         "type": "command",
-        "command": f"mem hook {event} --host {host}",
+        "command": f"{shlex.quote(program)} hook {event} --host {host}",
         # Gemini CLI counts milliseconds; Claude Code and Codex, seconds.
         "timeout": timeout_s * 1000 if host == "gemini" else timeout_s,
     }
@@ -40,28 +41,32 @@ def _handler(host: str, event: str, timeout_s: int) -> dict[str, Any]:
     return handler
 
 
-def wanted(host: str) -> dict[str, tuple[str | None, dict[str, Any]]]:
-    """Event name -> (matcher, handler) of mem's hooks for this host."""
+def wanted(host: str, program: str = "mem") -> dict[str, tuple[str | None, dict[str, Any]]]:
+    """Event name -> (matcher, handler) of mem's hooks for this host, run by program."""
     if host == "gemini":
         # Gemini CLI compares a lifecycle matcher as an exact string; "*" matches them all.
         return {
-            "SessionStart": ("*", _handler(host, "session-start", SESSION_TIMEOUT_S)),
-            "BeforeAgent": ("*", _handler(host, "prompt", PROMPT_TIMEOUT_S)),
+            "SessionStart": ("*", _handler(host, "session-start", SESSION_TIMEOUT_S, program)),
+            "BeforeAgent": ("*", _handler(host, "prompt", PROMPT_TIMEOUT_S, program)),
         }
     return {
         "SessionStart": (
             "startup|resume|clear|compact",
-            _handler(host, "session-start", SESSION_TIMEOUT_S),
+            _handler(host, "session-start", SESSION_TIMEOUT_S, program),
         ),
-        "UserPromptSubmit": (None, _handler(host, "prompt", PROMPT_TIMEOUT_S)),
+        "UserPromptSubmit": (None, _handler(host, "prompt", PROMPT_TIMEOUT_S, program)),
     }
 
 
 def is_ours(handler: Any) -> bool:
-    """Whether a handler is one of mem's: its command runs `mem hook <event>`."""
+    """Whether a handler is one of mem's: its command runs `mem hook <event>`, the bare name
+    (as mem wrote it before it wrote absolute paths) or any path to a `mem`."""
     if not isinstance(handler, dict) or not isinstance(handler.get("command"), str):
         return False
-    words = handler["command"].split()
+    try:
+        words = shlex.split(handler["command"])
+    except ValueError:  # an unclosed quote: not a command mem wrote
+        return False
     return (
         len(words) >= 3 and words[0].rsplit("/", 1)[-1] in ("mem", "mem.exe") and words[1] == "hook"
     )
@@ -77,11 +82,11 @@ def _events(settings: dict[str, Any], label: str) -> dict[str, Any]:
     return hooks
 
 
-def merged(settings: dict[str, Any], host: str, label: str) -> dict[str, Any]:
+def merged(settings: dict[str, Any], host: str, label: str, program: str = "mem") -> dict[str, Any]:
     """The settings with mem's hooks for host: each replaced where it stands, else appended."""
     result = dict(settings)
     hooks = dict(_events(settings, label))
-    for event, (matcher, handler) in wanted(host).items():
+    for event, (matcher, handler) in wanted(host, program).items():
         placed = False
         groups = []
         for group in hooks.get(event, []):

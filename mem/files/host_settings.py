@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 
-from mem.core import hook_settings
+from mem.core import hook_settings, json_style
 from mem.errors import MemError
 from mem.files import instructions
 
@@ -27,6 +27,15 @@ def user_file(host: str) -> str:
     return os.path.join(home, hook_settings.PROJECT_FILES[host])
 
 
+def label(host: str, user: bool) -> str:
+    """How messages name the file: project-relative, or under `~` for the user's own."""
+    if not user:
+        return hook_settings.PROJECT_FILES[host]
+    path = user_file(host)
+    home = os.path.expanduser("~")
+    return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
+
+
 def location(root: str, host: str, user: bool) -> tuple[str, str]:
     """(folder, file name relative to it) where the host's settings are written."""
     if not user:
@@ -37,9 +46,16 @@ def location(root: str, host: str, user: bool) -> tuple[str, str]:
 
 def read(folder: str, relative: str, label: str) -> dict[str, object] | None:
     """The file's JSON object; None when there is no file. Anything else is refused."""
+    return read_styled(folder, relative, label)[0]
+
+
+def read_styled(
+    folder: str, relative: str, label: str
+) -> tuple[dict[str, object] | None, json_style.Style]:
+    """The file's JSON object and its own layout (mem's default when there is no file)."""
     text = instructions.read_instructions(folder, relative)
     if text is None:
-        return None
+        return None, json_style.DEFAULT
     try:
         value = json.loads(text)
     except ValueError as error:
@@ -49,15 +65,17 @@ def read(folder: str, relative: str, label: str) -> dict[str, object] | None:
         ) from None
     if not isinstance(value, dict):
         raise MemError(f"{label}: is not a JSON object; mem leaves it alone.")
-    return value
+    return value, json_style.detect(text, value)
 
 
-def text_of(settings: dict[str, object]) -> str:
-    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
+def text_of(settings: dict[str, object], style: json_style.Style = json_style.DEFAULT) -> str:
+    return json_style.render(settings, style)
 
 
-def write(folder: str, relative: str, settings: dict[str, object]) -> None:
-    instructions.write_instructions(folder, relative, text_of(settings))
+def write(folder: str, relative: str, settings: dict[str, object], style: json_style.Style) -> None:
+    """Replace the file, laid out as it was (json_style): taking mem's hooks out again gives
+    back the very bytes it had before they went in."""
+    instructions.write_instructions(folder, relative, text_of(settings, style))
 
 
 def remove(folder: str, relative: str, user: bool) -> None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MORE = (
-    "`mem show <id>` prints one memory whole, `mem recall <words>` searches them all,"
+    "`mem show ID` prints one memory whole, `mem recall WORDS` searches them all,"
     " `mem context` lists every memory."
 )
 TEXT_TITLES = {

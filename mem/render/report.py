@@ -72,6 +72,12 @@ def agents(result: dict[str, Any], *, as_json: bool) -> str:
     for item in result.get("settings", []):
         lines.append("  " + SETTINGS_ACTIONS[item["action"]].format(**item))
         lines += [f"  warning: {warning}" for warning in item["warnings"]]
+    programs = sorted({item["program"] for item in result.get("settings", []) if "program" in item})
+    for program in programs:
+        lines.append(
+            f"  the hooks run {program}: after moving it (a new virtual environment),"
+            " run `mem init --agents --hooks` again; `mem doctor hooks` checks they will run"
+        )
     return _lines(lines)
 
 
@@ -474,4 +480,28 @@ def doctor_merge(result: dict[str, Any], *, as_json: bool) -> str:
             lines.append(f"              fix: {conflict['fix']}")
     if result["conflicting"]:
         lines.append(f"{result['conflicting']} branch(es) would conflict in memory files.")
+    return _lines(lines)
+
+
+def doctor_hooks(result: dict[str, Any], *, as_json: bool) -> str:
+    """`mem doctor hooks`: per host, where mem's hooks are, whether they will run, each fix."""
+    if as_json:
+        return js.stringify(result) + "\n"
+    lines = [f"mem doctor hooks: {result['root']}"]
+    for host in result["hosts"]:
+        if not host["installed"] and not host["problems"]:
+            lines.append(f"  -         {host['host']}: no mem hooks installed")
+            continue
+        files = ", ".join(f"{item['file']} ({item['scope']})" for item in host["installed"])
+        state = "problem" if host["problems"] else "ok"
+        lines.append(f"  {state:<9} {host['host']}: {files or 'no mem hooks read'}")
+        for problem in host["problems"]:
+            lines.append(f"            {problem['problem']}")
+            fix = problem["fix"].replace("\n", "\n                   ")
+            lines.append(f"              fix: {fix}")
+        lines += [f"            note: {note}" for note in host["notes"]]
+    if not any(host["installed"] for host in result["hosts"]):
+        lines.append("No host has mem's hooks: `mem init --agents --hooks` installs them.")
+    if result["problems"]:
+        lines.append(f"{result['problems']} problem(s): those hooks will not run until fixed.")
     return _lines(lines)

@@ -11,7 +11,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.cli import RunMem
+from support.cli import RunMem, mem_command
+
+from mem.core import hook_settings
 
 pytestmark = pytest.mark.process
 
@@ -52,7 +54,7 @@ def _ours(settings: dict[str, object]) -> list[dict[str, object]]:
         for groups in hooks.values()
         for group in groups
         for handler in group["hooks"]
-        if handler["command"].startswith("mem hook ")
+        if hook_settings.is_ours(handler)
     ]
 
 
@@ -131,7 +133,7 @@ def test_an_older_mem_hook_is_renewed_in_place(run_mem: RunMem, project: Path) -
     assert len(groups) == 1 and groups[0]["matcher"] == "startup"
     assert [handler["command"] for handler in groups[0]["hooks"]] == [
         "echo first",
-        "mem hook session-start --host claude-code",
+        f"{mem_command()[0]} hook session-start --host claude-code",
     ]
 
 
