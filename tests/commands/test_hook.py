@@ -149,6 +149,25 @@ def test_a_passing_mention_is_not_injected(run_mem: RunMem, project: Path) -> No
     assert "Retry budget" in json.loads(output)["hookSpecificOutput"]["additionalContext"]
 
 
+def test_gemini_s_prompt_is_matched_on_the_user_s_words_only(
+    run_mem: RunMem, project: Path
+) -> None:
+    output, _ = hook(
+        run_mem, "gemini", "session-start", _inputs("gemini", "session-start", project)
+    )
+    brief = json.loads(output)["hookSpecificOutput"]["additionalContext"]
+    assert "`mem show ID` prints one memory whole" in brief  # Gemini CLI escapes < and >
+    # Gemini CLI 0.61 hands BeforeAgent the session's context first, escaped and wrapped
+    # (as the real host sent it: tests/hosts/payloads of the hosts' end-to-end tests).
+    wrapped = "<hook_context>" + brief.replace("<", "&lt;").replace(">", "&gt;") + "</hook_context>"
+    payload = {**_inputs("gemini", "prompt", project), "session_id": "another"}
+    unrelated = {**payload, "prompt": f"{wrapped}\n\nRename the button label"}
+    assert hook(run_mem, "gemini", "prompt", unrelated)[0] == "{}\n"
+    output, _ = hook(run_mem, "gemini", "prompt", {**payload, "prompt": f"{wrapped}\n\n{PROMPT}"})
+    context = json.loads(output)["hookSpecificOutput"]["additionalContext"]
+    assert "Postgres connection pooling" in context and "Retry budget" not in context
+
+
 def test_a_prompt_finds_memories_by_stem_and_in_any_script(run_mem: RunMem, project: Path) -> None:
     decisions = project / ".agents/memory/decisions.md"
     decisions.write_text(

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.cli import RunMem, mem_command
@@ -271,3 +272,76 @@ def test_gemini_cli_accepts_the_settings_it_is_given(
 )
 def test_claude_code_and_codex_accept_the_settings_they_are_given() -> None:
     """The shape is held to each host's documentation in the tests above instead."""
+
+
+def test_the_hooks_run_the_mem_that_wrote_them_from_a_path_without_it(
+    project: Path, tmp_path: Path
+) -> None:
+    # A console script in a virtual environment the host's PATH does not hold: its #! line
+    # names that environment's Python, as pip writes it.
+    script = tmp_path / "elsewhere/.venv/bin/mem"
+    script.parent.mkdir(parents=True)
+    shutil.copy2(mem_command()[0], script)
+    bare_path = {**os.environ, "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [str(script), "init", "--agents", "--hooks", "--host", "claude-code", "-d", str(project)],
+        env=bare_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"  the hooks run {script}: after moving it" in done.stdout
+    command = _json(project / FILES["claude-code"])["hooks"]["SessionStart"][0]["hooks"][0]
+    assert command["command"] == f"{script} hook session-start --host claude-code"
+    payload = json.dumps(
+        {
+            "session_id": "s",
+            "cwd": str(project),
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+        }
+    )
+
+    def run(command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["/bin/sh", "-c", command],
+            input=payload,
+            env=bare_path,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    answered = run(command["command"])
+    assert answered.returncode == 0
+    assert json.loads(answered.stdout)["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert run("mem hook session-start --host claude-code").returncode == 127  # the bare name
+
+
+@pytest.mark.parametrize(
+    ("host", "layout"),
+    [
+        ("claude-code", {"separators": (",", ":")}),
+        ("codex", {"indent": 2}),
+        ("gemini", {"indent": 4}),
+        ("claude-code", {"indent": "\t"}),
+        ("codex", {"indent": 2, "final": ""}),
+        ("gemini", {"indent": 2, "ensure_ascii": True}),
+    ],
+    ids=["compact", "2-spaces", "4-spaces", "tab", "no-final-newline", "escaped"],
+)
+def test_remove_after_install_gives_back_the_file_byte_for_byte(
+    run_mem: RunMem, project: Path, host: str, layout: dict[str, Any]
+) -> None:
+    path = project / FILES[host]
+    path.parent.mkdir(parents=True)
+    own = {"hooks": USERS_OWN["hooks"]} if host == "codex" else {**USERS_OWN, "name": "Zoë"}
+    final = layout.pop("final", "\n")
+    original = json.dumps(own, ensure_ascii=layout.pop("ensure_ascii", False), **layout) + final
+    path.write_text(original, encoding="utf-8")
+    _init(run_mem, project, "--hooks", "--host", host)
+    installed = path.read_text(encoding="utf-8")
+    assert installed.startswith(original[:12]) and installed.endswith("}" + final)
+    _init(run_mem, project, "--hooks", "--host", host, "--remove")
+    assert path.read_text(encoding="utf-8") == original
