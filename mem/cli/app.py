@@ -664,8 +664,9 @@ def init(
 
     With --hooks, also merges mem's hooks (`mem hook`: the brief at session start, the
     matching memories on each prompt) into .claude/settings.json, .codex/hooks.json and
-    .gemini/settings.json (the home's with --user), keeping every other key and hook;
-    --remove takes out only mem's.
+    .gemini/settings.json (the home's with --user), keeping every other key and hook and
+    the file's layout; the hooks run this mem by its absolute path (run init again after
+    moving it); --remove takes out only mem's. `mem doctor hooks` checks they will run.
 
     With --team, also writes the settings file that turns on the team layout, where
     concurrent clones and branches never append to the same file (docs/team.md).

@@ -110,6 +110,16 @@ def codex_hook_state(config: dict[str, Any], key: str) -> dict[str, Any]:
     return entry if isinstance(entry, dict) else {}
 
 
+def codex_hook_status(state: dict[str, Any], current: str) -> str:
+    """disabled, trusted, modified (trusted as it was before a change) or untrusted."""
+    stored = state.get("trusted_hash")
+    if state.get("enabled") is False:
+        return "disabled"
+    if stored == current:
+        return "trusted"
+    return "modified" if isinstance(stored, str) else "untrusted"
+
+
 def codex_hooks_feature_off(config: dict[str, Any]) -> bool:
     features = config.get("features")
     return isinstance(features, dict) and features.get("hooks") is False

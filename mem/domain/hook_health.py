@@ -137,8 +137,8 @@ def _codex(root: str, top: str) -> dict[str, Any]:
     path = host_state.codex_config_path()
     config = _read(host_state.read_toml, path, report) or {}
     project_trusted = host_trust.codex_project_trusted(config, [top])
-    entries = []
-    report["trust"] = {"file": path, "folder": top, "trusted": project_trusted, "hooks": entries}
+    listed: list[dict[str, Any]] = []
+    report["trust"] = {"file": path, "folder": top, "trusted": project_trusted, "hooks": listed}
     if host_trust.codex_hooks_feature_off(config):
         report["problems"].append(
             _problem(
@@ -151,27 +151,20 @@ def _codex(root: str, top: str) -> dict[str, Any]:
                 _problem(
                     f"Codex does not trust the project {top}, so it ignores"
                     f" {hook_settings.PROJECT_FILES['codex']}",
-                    f"run `codex` in {top} and trust the folder, or add to {path}:\n"
+                    f"run `codex` in {top} and trust the folder, or have in {path}"
+                    " (change the table if it is there):\n"
                     f'[projects.{host_trust.toml_string(top)}]\ntrust_level = "trusted"',
                 )
             )
         source = host_state.codex_home() if user else os.path.join(root, ".codex")
         untrusted = []
-        entries_: dict[str, str] = {}
+        statuses: dict[str, str] = {}
         for entry in host_trust.codex_entries(settings, os.path.join(source, "hooks.json")):
             state = host_trust.codex_hook_state(config, entry.key)
             stored = state.get("trusted_hash")
-            status = (
-                "disabled"
-                if state.get("enabled") is False
-                else "trusted"
-                if stored == entry.hash
-                else "modified"
-                if isinstance(stored, str)
-                else "untrusted"
-            )
-            entries_[entry.key] = status
-            entries.append(
+            status = host_trust.codex_hook_status(state, entry.hash)
+            statuses[entry.key] = status
+            listed.append(
                 {"key": entry.key, "hash": entry.hash, "trustedHash": stored, "status": status}
             )
             if status == "disabled":
@@ -185,7 +178,7 @@ def _codex(root: str, top: str) -> dict[str, Any]:
             elif status != "trusted":
                 untrusted.append(entry)
         if untrusted:
-            changed = any(entries_[e.key] == "modified" for e in untrusted)
+            changed = any(statuses[e.key] == "modified" for e in untrusted)
             said = "changed since they were trusted" if changed else "not trusted yet"
             lines = [
                 f'[hooks.state.{host_trust.toml_string(e.key)}]\ntrusted_hash = "{e.hash}"'
@@ -195,8 +188,8 @@ def _codex(root: str, top: str) -> dict[str, Any]:
                 _problem(
                     f"Codex skips {len(untrusted)} of mem's hooks, {said}, without a word"
                     " (`codex exec` never asks)",
-                    f"run `codex` in {top}, type /hooks and trust them, or add to {path}:\n"
-                    + "\n".join(lines),
+                    f"run `codex` in {top}, type /hooks and trust them, or have in {path}"
+                    " (change a table that is there):\n" + "\n".join(lines),
                 )
             )
     return report
@@ -225,11 +218,12 @@ def _gemini(root: str) -> dict[str, Any]:
             _problem(f"Gemini CLI refuses to start while {path} has {error}", f"fix it in {path}")
         )
     location = host_state.real_path(root)
-    variable = host_state.environment("GEMINI_CLI_TRUST_WORKSPACE")
-    if host_state.environment("GEMINI_RESTRICTED_MODE") == "true" or variable == "false":
-        trusted, source = False, "environment"
-    elif variable == "true":
-        trusted, source = True, "environment (GEMINI_CLI_TRUST_WORKSPACE=true)"
+    override = host_state.gemini_trust_override()
+    if override is not None:
+        trusted, source = (
+            override,
+            "environment (GEMINI_CLI_TRUST_WORKSPACE, GEMINI_RESTRICTED_MODE)",
+        )
     elif not folder_trust:
         trusted, source = True, "folder trust is off (security.folderTrust.enabled = false)"
     else:

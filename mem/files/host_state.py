@@ -114,8 +114,12 @@ def real_path(path: str) -> str:
     return os.path.realpath(path) if os.path.exists(path) else os.path.abspath(path)
 
 
-def environment(name: str) -> str | None:
-    return os.environ.get(name)
+def gemini_trust_override() -> bool | None:
+    """What Gemini CLI's environment says of every folder's trust (None: it says nothing)."""
+    workspace = os.environ.get("GEMINI_CLI_TRUST_WORKSPACE")
+    if os.environ.get("GEMINI_RESTRICTED_MODE") == "true" or workspace == "false":
+        return False
+    return True if workspace == "true" else None
 
 
 def search_path() -> str:
