@@ -180,6 +180,31 @@ def gemini_trusted(rules: list[GeminiRule], location: str) -> bool | None:
     return best.level != "DO_NOT_TRUST"
 
 
+def without_comments(text: str) -> str:
+    """JSON with `//` and `/* */` comments blanked out, strings kept (Gemini CLI's files)."""
+    out = []
+    index, size = 0, len(text)
+    while index < size:
+        char = text[index]
+        if char == '"':
+            end = index + 1
+            while end < size and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            out.append(text[index : end + 1])
+            index = end + 1
+        elif text.startswith("//", index):
+            end = text.find("\n", index)
+            index = size if end < 0 else end
+        elif text.startswith("/*", index):
+            end = text.find("*/", index + 2)
+            index = size if end < 0 else end + 2
+            out.append(" ")
+        else:
+            out.append(char)
+            index += 1
+    return "".join(out)
+
+
 def gemini_setting(layers: list[dict[str, Any]], *names: str) -> Any:
     """A setting as Gemini CLI merges its files (later layers win); None when none sets it."""
     found = None

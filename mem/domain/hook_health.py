@@ -45,10 +45,12 @@ def _installed(root: str, host: str, report: dict[str, Any]) -> list[tuple[bool,
         try:
             settings = host_settings.read(folder, relative, label)
         except MemError as error:
-            report["problems"].append(
-                _problem(f"{error} The host may not read it either.", f"fix {label} by hand")
-            )
-            continue
+            settings = _gemini_with_comments(host, os.path.join(folder, relative))
+            if settings is None:
+                report["problems"].append(
+                    _problem(f"{error} The host may not read it either.", f"fix {label} by hand")
+                )
+                continue
         if settings is None or not hook_settings.has_ours(settings):
             continue
         flag = " --user" if user else ""
@@ -82,6 +84,17 @@ def _installed(root: str, host: str, report: dict[str, Any]) -> list[tuple[bool,
         )
         found.append((user, settings))
     return found
+
+
+def _gemini_with_comments(host: str, path: str) -> dict[str, Any] | None:
+    """Gemini CLI reads its settings with comments (which mem will not rewrite, but checks)."""
+    if host != "gemini":
+        return None
+    try:
+        value = host_state.read_jsonc(path)
+    except host_state.Unreadable:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _our_handlers(settings: dict[str, Any]) -> list[dict[str, Any]]:
@@ -203,7 +216,7 @@ def _gemini(root: str) -> dict[str, Any]:
     defaults, user_layer, system = (
         value if isinstance(value, dict) else {}
         for value in (
-            _read(host_state.read_json, settings_path, report)
+            _read(host_state.read_jsonc, settings_path, report)
             for _, settings_path in host_state.gemini_settings_paths()
         )
     )
@@ -211,7 +224,7 @@ def _gemini(root: str) -> dict[str, Any]:
     enabled = host_trust.gemini_setting(layers, "security", "folderTrust", "enabled")
     folder_trust = enabled is not False
     path = host_state.gemini_trusted_folders_path()
-    rules_value = _read(host_state.read_json, path, report)
+    rules_value = _read(host_state.read_jsonc, path, report)
     rules = rules_value if isinstance(rules_value, dict) else {}
     for error in host_trust.gemini_trust_errors(rules):
         report["problems"].append(

@@ -13,9 +13,11 @@ import sys
 import tomllib
 from typing import Any
 
-from mem.core import js
-from mem.files.safe_paths import STORE_LIMIT
+from mem.core import host_trust, js
+from mem.files.safe_paths import open_regular
 
+# ~/.claude.json keeps every project's state, so it can be larger than a memory store.
+READ_LIMIT = 64 * 1024 * 1024
 CLAUDE_SETTINGS_DIR = ".claude"
 GEMINI_DIR = ".gemini"
 
@@ -30,26 +32,31 @@ def _home() -> str:
 
 def _text(path: str) -> str | None:
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(STORE_LIMIT + 1)
+        with open_regular(path) as handle:  # a FIFO at the name must not hang the doctor
+            data = handle.read(READ_LIMIT + 1)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as error:
         raise Unreadable(f"cannot be read: {error.strerror}") from None
-    if len(data) > STORE_LIMIT:
-        raise Unreadable("is larger than 2 MiB")
+    if len(data) > READ_LIMIT:
+        raise Unreadable(f"is larger than {READ_LIMIT >> 20} MiB")
     return data.decode("utf-8", errors="replace")
 
 
-def read_json(path: str) -> Any:
-    """The file's JSON value; None when there is no file."""
+def read_json(path: str, comments: bool = False) -> Any:
+    """The file's JSON value (with `//` and `/* */` comments, as Gemini CLI reads its own
+    files, when comments); None when there is no file."""
     text = _text(path)
     if text is None:
         return None
     try:
-        return js.parse_json(text)
+        return js.parse_json(host_trust.without_comments(text) if comments else text)
     except ValueError as error:
         raise Unreadable(f"is not valid JSON ({error})") from None
+
+
+def read_jsonc(path: str) -> Any:
+    return read_json(path, comments=True)
 
 
 def read_toml(path: str) -> dict[str, Any] | None:

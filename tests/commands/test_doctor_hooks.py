@@ -10,6 +10,7 @@ put in place.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -266,3 +267,35 @@ def test_user_hooks_are_keyed_under_codex_home(
     )
     assert _doctor(run_mem, project)[0] == 0
     assert hook_settings.has_ours(settings)
+
+
+def test_host_files_that_are_broken_or_not_files_are_problems_not_tracebacks(
+    run_mem: RunMem, project: Path, hosts_home: Path
+) -> None:
+    _install(run_mem, project)
+    (hosts_home / ".claude.json").write_bytes(b"\xff{not json")
+    (hosts_home / ".codex").mkdir()
+    (hosts_home / ".codex/config.toml").write_text('[projects."x"\n', encoding="utf-8")
+    (hosts_home / ".gemini").mkdir()
+    os.mkfifo(hosts_home / ".gemini/trustedFolders.json")  # a plain open would hang
+    code, result = _doctor(run_mem, project)
+    problems = [p["problem"] for host in result["hosts"] for p in host["problems"]]
+    assert code == 1
+    assert f"{hosts_home / '.claude.json'} is not valid JSON" in problems[0]
+    assert any(f"{hosts_home / '.codex/config.toml'} is not valid TOML" in p for p in problems)
+    assert any("trustedFolders.json cannot be read: Not a regular file" in p for p in problems)
+
+
+def test_gemini_settings_with_comments_are_read_as_gemini_cli_reads_them(
+    run_mem: RunMem, project: Path, hosts_home: Path
+) -> None:
+    _install(run_mem, project, "--host", "gemini")
+    path = project / ".gemini/settings.json"
+    path.write_text("// mem's hooks, by hand\n" + path.read_text(encoding="utf-8"), "utf-8")
+    _trust_gemini(hosts_home, {str(project): "TRUST_FOLDER"})
+    (hosts_home / ".gemini/settings.json").write_text(
+        '{\n  // folder trust stays on\n  "security": {"folderTrust": {"enabled": true}}\n}\n',
+        encoding="utf-8",
+    )
+    code, result = _doctor(run_mem, project)
+    assert (code, _hosts(result)["gemini"]["installed"][0]["file"]) == (0, ".gemini/settings.json")

@@ -3,6 +3,8 @@ reports), Gemini CLI's trusted-folder rules, Claude Code's trusted folders."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mem.core import hook_settings, host_trust
@@ -110,3 +112,9 @@ def test_claude_code_trusts_the_work_tree_top_or_a_folder_above_the_start() -> N
     refused = {"/w/p": {"hasTrustDialogAccepted": False}}
     assert not host_trust.claude_trusted({"projects": refused}, "/w/p", "/w/p")
     assert host_trust.ancestors("/w/p") == ["/w/p", "/w", "/"]
+
+
+def test_gemini_s_comments_are_blanked_and_strings_kept() -> None:
+    text = '{\n  // a note "x"\n  "url": "http://a//b", /* why */ "q": "\\"//"\n}'
+    assert json.loads(host_trust.without_comments(text)) == {"url": "http://a//b", "q": '"//'}
+    assert host_trust.without_comments('{"a": 1} /* unclosed') == '{"a": 1}  '
