@@ -13,6 +13,12 @@ from mem.core import hook_settings, secrets
 from mem.errors import MemError
 from mem.files import host_settings, host_state
 
+# Codex keeps a hash of each hook entry it was told to trust, and skips one that changed.
+CODEX_TRUST = [
+    "Codex runs a new or changed hook only once you trust it (`codex`, then /hooks);"
+    " `mem doctor hooks` says what each host still needs"
+]
+
 
 def hosts_of(names: list[str]) -> list[str]:
     """The hosts asked for, each once in the order given; every host when none is named."""
@@ -61,7 +67,8 @@ def install(root: str, hosts: list[str], user: bool) -> list[dict[str, Any]]:
                 "path": label,
                 "action": action,
                 "program": program,
-                "warnings": hook_settings.warnings(after, host),
+                "warnings": hook_settings.warnings(after, host)
+                + (CODEX_TRUST if host == "codex" and action != "unchanged" else []),
             }
         )
     return results

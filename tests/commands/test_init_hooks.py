@@ -159,7 +159,9 @@ def test_codex_root_keys_it_would_refuse_are_kept_and_warned_about(
     result = _init(run_mem, project, "--hooks", "--host", "codex")
     (settings,) = result["settings"]
     assert settings["warnings"] == [
-        "Codex refuses a hooks.json with root keys other than hooks and description: notes"
+        "Codex refuses a hooks.json with root keys other than hooks and description: notes",
+        "Codex runs a new or changed hook only once you trust it (`codex`, then /hooks);"
+        " `mem doctor hooks` says what each host still needs",
     ]
     assert _json(path)["notes"] == "mine"
 
