@@ -191,7 +191,10 @@ def _score(text: str, files: list[Target], names: list[str], rare_words: set[str
 def _path_score(token: str, target: Target) -> int:
     mention = token[2:] if token.startswith("./") else token
     if "/" in mention:
-        if f"/{target.path}".endswith(f"/{mention}") or f"/{mention}".endswith(f"/{target.path}"):
+        # A trailing part of the path, or an absolute path that ends with it.
+        if f"/{target.path}".endswith(f"/{mention}") or (
+            mention.startswith("/") and mention.endswith(f"/{target.path}")
+        ):
             return FOLDER_PATH
         return 0
     if mention == target.name:
