@@ -128,17 +128,17 @@ def _scores(
     if not file_ids:
         return {}
     words = {target.stem for target in files} | set(names)
-    needed = {term for target in files for term in _required_terms(target)}
+    needed = {term for target in files for way in _mention_terms(target) for term in way}
     needed |= {word.lower() for word in words}
     holding = index.records_holding(conn, sorted(needed))
     rare = max(RARE_AT_LEAST, int(index.record_count(conn) * RARE_SHARE))
     rare_words = {word for word in words if len(holding.get(word.lower(), ())) <= rare}
     candidates: set[int] = set()
     for target in files:
-        candidates |= _holding_all([holding.get(term, []) for term in _required_terms(target)])
-    for name in names:
-        if name in rare_words:
-            candidates.update(holding.get(name.lower(), ()))
+        for terms in _mention_terms(target):
+            candidates |= _holding_all([holding.get(term, []) for term in terms])
+    for word in rare_words:
+        candidates.update(holding.get(word.lower(), ()))
     texts = index.note_texts(conn, sorted(candidates), file_ids)
     scores = {
         record_id: score
@@ -150,14 +150,21 @@ def _scores(
     return scores
 
 
-def _required_terms(target: Target) -> list[str]:
-    """The lexical terms every mention of the file holds: its module name's, and its folder's
-    when the name is generic (a mention of `index.js` alone names no file)."""
-    terms = parse.tokenize(target.stem)
-    if _is_generic(target) and "/" in target.path:
-        folder = target.path.rsplit("/", 2)[-2]
-        terms += parse.tokenize(folder)
-    return terms
+def _mention_terms(target: Target) -> list[list[str]]:
+    """The lexical terms a note that names the file holds, one list per way of naming it:
+    its file name (`bm25.py`: bm25, py; a generic one with its folder), or its dotted module
+    (`index.bm25`: index, bm25). A common module word is then read in a few notes only."""
+    folders = target.path.split("/")[:-1]
+    if target.package:  # `index/__init__.py`, `mem.index`
+        above = folders[-2:-1]
+        return [[*parse.tokenize(target.stem), "__init__"]] + (
+            [parse.tokenize(" ".join([*above, target.stem]))] if above else []
+        )
+    generic = _is_generic(target)
+    ways = [parse.tokenize(" ".join([*folders[-1:], target.name] if generic else [target.name]))]
+    if folders and target.dotted:
+        ways.append(parse.tokenize(f"{folders[-1]} {target.stem}"))
+    return ways
 
 
 def _holding_all(postings: list[list[int]]) -> set[int]:
