@@ -23,12 +23,11 @@ def _governing(project: Path, notes: dict[str, str], path: str, text: str = "") 
 @pytest.mark.parametrize(
     ("path", "governs"),
     [
-        # Paths first, then names; the later note first among equals. `bm25` alone is
-        # common here (five of the notes hold it), so the note that only says it is left out.
-        ("mem/index/bm25.py", ["folder and name", "whole path", "module", "name"]),
+        # Paths first, then names; the later note first among equals.
+        ("mem/index/bm25.py", ["folder and name", "whole path", "module", "name", "word"]),
         ("mem/index/__init__.py", ["package"]),
         ("src/index.js", ["generic with folder"]),
-        ("index.js", ["generic alone"]),
+        ("index.js", []),  # a bare `index.js` names a kind of file, wherever it is
         ("mem/index/queries.py", []),
     ],
 )
