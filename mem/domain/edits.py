@@ -83,7 +83,8 @@ class Target:
         if self._unique is None:
             from mem.files import worktree
 
-            self._unique = worktree.files_named(self.root, self.name) == 1
+            # 0: a file about to be created, which no other file names alike.
+            self._unique = worktree.files_named(self.root, self.name) in (0, 1)
         return self._unique
 
 
