@@ -1,7 +1,8 @@
 """`mem hook <event> --host <host>`: memory pushed into an agent's context by its host.
 
 A host (Claude Code, Codex, Gemini CLI) runs the hook with its JSON on stdin (`cwd`,
-`session_id`, `source`, `prompt`) and adds what the hook prints to the model's context:
+`session_id`, `source`, `prompt`, `tool_input`) and adds what the hook prints to the
+model's context:
 
 - `session-start`: the brief (mem.domain.brief) within the host's limit;
 - `prompt`: the memories that match the prompt above a threshold, none already injected
