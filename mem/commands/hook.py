@@ -290,9 +290,7 @@ def _seen(request: Request) -> set[str]:
 def _edit_memories(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
     from mem.domain import edits
 
-    seen = _seen(request)
-    base = edits.base_of(request.cwd)
-    entries = edits.governing(root, request.edit, base, seen, EDIT_AT_MOST)
+    entries = edits.governing(root, request.edit, request.cwd, _seen(request), EDIT_AT_MOST)
     text, shown = _fitted(entries, len(entries), request, "edit") if entries else ("", [])
     return (text, shown) if shown else ("", [])
 

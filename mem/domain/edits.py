@@ -21,8 +21,6 @@ Retired notes never. Best first (evidence, then a path, then a name), then the n
 
 from __future__ import annotations
 
-import os
-
 from mem import index, layout
 from mem.core import edit_targets, parse
 from mem.domain.brief import Entry, memory_entry
@@ -287,8 +285,3 @@ def looks_like_code(word: str) -> bool:
         or "-" in inner
         or (any(c.islower() for c in word) and any(c.isupper() for c in word[1:]))
     )
-
-
-def base_of(cwd: str) -> str:
-    """The folder a host's relative paths start from."""
-    return os.path.realpath(cwd)
