@@ -18,7 +18,8 @@ from mem.errors import MemError
 from mem.files import gitrepo, host_settings, host_state
 
 REINSTALL = "mem init --agents --hooks"
-GEMINI_HOOK_NAMES = ("mem-session-start", "mem-prompt")
+# The names mem gives its Gemini CLI hooks, which `hooksConfig.disabled` can list.
+GEMINI_HOOK_NAMES = tuple(handler["name"] for _, handler in hook_settings.wanted("gemini").values())
 
 
 def check(root: str) -> dict[str, Any]:
