@@ -124,7 +124,7 @@ def test_hooks_no_host_trusts_yet_are_each_a_problem_with_its_fix(
     assert str(hosts_home / ".claude.json") in claude["fix"]
     project_trust, hook_trust = hosts["codex"]["problems"]
     assert f'[projects."{project}"]\ntrust_level = "trusted"' in project_trust["fix"]
-    assert hook_trust["problem"].startswith("Codex skips 2 of mem's hooks, not trusted yet")
+    assert hook_trust["problem"].startswith("Codex skips 3 of mem's hooks, not trusted yet")
     settings = json.loads((project / ".codex/hooks.json").read_text(encoding="utf-8"))
     for entry in host_trust.codex_entries(settings, str(project / ".codex/hooks.json")):
         assert f'[hooks.state."{entry.key}"]\ntrusted_hash = "{entry.hash}"' in hook_trust["fix"]

@@ -32,7 +32,7 @@ def test_other_commands_are_not(command: str) -> None:
 
 def test_the_command_names_the_program_quoted_for_the_host_s_shell() -> None:
     program = "/Users/me/My Tools/.venv/bin/mem"
-    (_, handler), _ = hook_settings.wanted("codex", program).values()
+    (_, handler), _, _ = hook_settings.wanted("codex", program).values()
     assert shlex.split(handler["command"]) == [program, "hook", "session-start", "--host", "codex"]
     merged = hook_settings.merged({}, "gemini", "x", program)
     assert hook_settings.without(merged, "x") is None
