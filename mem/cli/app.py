@@ -1366,7 +1366,8 @@ def audit_command(
     Writes nothing: no store, no index cache, no lock.
 
     With --secrets, list the possible secrets in the memory files and stores (file, line,
-    kind; never the value) and exit 1 if there is any: a CI gate.
+    kind; never the value) and exit 1 if there is any, or a file it could not read: a CI
+    gate.
 
     \b
     Example:
@@ -1409,7 +1410,7 @@ def _audit_secrets(
         limit=limit,
     )
     echo(secret_report.audit(result, as_json=json_))
-    if result["count"]:
+    if result["failed"]:
         sys.exit(1)
 
 

@@ -27,7 +27,7 @@ def _mtime_date(path: str) -> str | None:
 
 def _note_file(directory: str, name: str) -> dict[str, Any]:
     path = os.path.join(directory, name)
-    text = machine_paths.read_small_text(path) if os.path.isfile(path) else None
+    text = machine_paths.read_text(path) if os.path.isfile(path) else None
     return {
         "file": name,
         "exists": text is not None,
@@ -128,7 +128,7 @@ def receipts(root: str) -> int:
     """Live receipts: lines the store's archives hold count there (deviation D14)."""
     relative = layout.ARCHIVABLE["outcomes"]
     path = os.path.join(root, relative)
-    text = machine_paths.read_small_text(path) if os.path.isfile(path) else None
+    text = machine_paths.read_text(path) if os.path.isfile(path) else None
     for shard in team.team_shards(root, relative):  # deviation D13
         shard_text = machine_paths.read_small_text(os.path.join(root, shard))
         if shard_text:
