@@ -2,48 +2,19 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 
 from mem import layout
 from mem.errors import MemError
 from mem.files import team
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import BinaryIO
+from mem.files.regular_files import NotRegularFile as NotRegularFile  # one place for each
+from mem.files.regular_files import open_regular as open_regular
 
 STORE_LIMIT = 2 * 1024 * 1024
 
 
 MEMORY_DIR = layout.BMAD_MEMORY
-
-
-class NotRegularFile(OSError):
-    """What open_regular raises for a directory, FIFO, socket or device."""
-
-
-def open_regular(path: str, follow_links: bool = True) -> BinaryIO:
-    """`path` opened for reading if what it names is a regular file (through a link only
-    when `follow_links`; else a link raises the OS's ELOOP).
-
-    A FIFO, socket or device at a store's name would block a plain open or never end its
-    read, so the open does not block and the opened file (not the name, which can be
-    swapped) is checked; anything else raises NotRegularFile, whose strerror says why.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-    if not follow_links:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags)
-    # Checked before fdopen, which raises its own IsADirectoryError for a directory.
-    mode = os.fstat(fd).st_mode
-    if stat.S_ISREG(mode):
-        return os.fdopen(fd, "rb")
-    os.close(fd)
-    if stat.S_ISDIR(mode):
-        raise NotRegularFile(errno.EISDIR, os.strerror(errno.EISDIR), path)
-    raise NotRegularFile(errno.EINVAL, "Not a regular file", path)
 
 
 def project_root(directory: str | None) -> str:

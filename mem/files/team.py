@@ -20,6 +20,7 @@ import os
 
 from mem import layout
 from mem.errors import MemError
+from mem.files.regular_files import open_regular
 
 SETTINGS = layout.SETTINGS
 # Each setting and the values it takes; the first is the default. Later settings join here.
@@ -57,8 +58,9 @@ def user_settings() -> dict[str, str]:
 
 
 def _read(path: str, shown: str) -> bytes | None:
+    """A settings file's bytes; a FIFO or device there is refused, never waited on."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return handle.read(64 * 1024 + 1)
     except (FileNotFoundError, NotADirectoryError):
         return None
