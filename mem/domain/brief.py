@@ -210,13 +210,13 @@ def open_points(text: str) -> str:
 
 def _parts(root: str) -> list[Entry]:
     entries = []
-    context = safe_paths.read_bounded(root, layout.CONTEXT)
+    context = safe_paths.read_notes(root, layout.CONTEXT)
     if context is not None and context.strip():
         entries.append(Entry("context", layout.CONTEXT, head(context, CONTEXT_HEAD_CHARS)))
     names = safe_paths.regular_files_named(root, layout.SESSIONS, ".md")
     if names:
         relative = f"{layout.SESSIONS}/{names[-1]}"
-        handoff = safe_paths.read_bounded(root, relative)
+        handoff = safe_paths.read_notes(root, relative)
         if handoff is not None and handoff.strip():
             entries.append(Entry("handoff", relative, open_points(handoff)))
     return entries

@@ -22,6 +22,8 @@ from mem.files.safe_paths import (
     read_bounded,
     refused,
     safe_path,
+    shown_path,
+    utf8_text,
 )
 
 
@@ -73,10 +75,7 @@ def _store_bytes(path: str) -> bytes:
     if len(data) > STORE_LIMIT:
         raise MemError("Memory source exceeded 2 MiB while reading.")
     if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise MemError("Memory source must contain valid UTF-8.") from None
+        utf8_text(data, shown_path(path))
     return data
 
 
