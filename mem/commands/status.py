@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from mem import index, layout
-from mem.core import js, ndjson
+from mem.core import js, ndjson, parse
 from mem.domain import stored_secrets
 from mem.files import archives, brain, index_sources, locking, machine_paths, safe_paths, team
 from mem.index import check, portfolio
@@ -33,6 +33,7 @@ def _note_file(directory: str, name: str) -> dict[str, Any]:
         "exists": text is not None,
         "entries": count_entries(text) if text is not None else 0,
         "modified": _mtime_date(path) if text is not None else None,
+        "hiddenByBom": None if text is None else parse.heading_hidden_by_bom(text),
     }
 
 
@@ -128,7 +129,7 @@ def receipts(root: str) -> int:
     """Live receipts: lines the store's archives hold count there (deviation D14)."""
     relative = layout.ARCHIVABLE["outcomes"]
     path = os.path.join(root, relative)
-    text = machine_paths.read_text(path) if os.path.isfile(path) else None
+    text = machine_paths.read_small_text(path) if os.path.isfile(path) else None
     for shard in team.team_shards(root, relative):  # deviation D13
         shard_text = machine_paths.read_small_text(os.path.join(root, shard))
         if shard_text:

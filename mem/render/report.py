@@ -92,6 +92,11 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
             lines.append(
                 f"  {entry['file']:<16} {_mark(entry['exists'])}  {entry['entries']} entries{date}"
             )
+            if entry["hiddenByBom"] is not None:
+                lines.append(
+                    f"    ⚠ a byte order mark before its first ### hides \"{entry['hiddenByBom']}\""
+                    " from recall (as the reference reads it): delete the mark"
+                )
         for name, count in project.get("noteFiles", {}).items():  # team layout (D13)
             folder = name.removesuffix(".md") + "/"
             lines.append(f"  {folder:<16} {_mark(count > 0, '·')}  {count} note file(s)")
