@@ -76,6 +76,7 @@ def parse_settings(data: bytes) -> dict[str, str]:
 def _table(data: bytes, shown: str) -> dict[str, object]:
     if len(data) > 64 * 1024:
         raise MemError(f"{shown} is larger than 64 KiB.")
+    data = data.removeprefix(b"\xef\xbb\xbf")  # Notepad's byte order mark; TOML has none
     table = _simple_table(data)
     if table is None:
         import tomllib  # 7 ms with the `re` it loads: only for a file beyond the simple form
