@@ -180,11 +180,15 @@ def ensure_directory(root: str, relative: str) -> bool:
 
 
 def append_text(root: str, relative: str, text: str) -> None:
-    """Append Markdown to a person's file (created when missing), never rewriting what is there."""
+    """Append Markdown to a person's file (created when missing), never rewriting what is there,
+    in the file's own line endings: CRLF when its first line ends so (a Windows editor's)."""
     path = safe_path(root, relative)
     prior = read_bounded(root, relative) or ""
     if prior and not prior.endswith("\n"):
         text = "\n" + text
+    first_line = prior.partition("\n")[0]
+    if first_line.endswith("\r"):
+        text = text.replace("\r\n", "\n").replace("\n", "\r\n")
     _append(path, text.encode("utf-8"), len(prior.encode("utf-8")))
 
 
