@@ -192,6 +192,8 @@ def _answer(request: Request, now: str) -> str:
 
 def find_project(cwd: str) -> str:
     """The nearest directory at or above cwd that holds project memory."""
+    if "\0" in cwd:
+        raise MemError(f"refused the cwd {js.stringify(cwd)}: a path cannot hold a NUL byte")
     current = os.path.realpath(cwd)
     while True:
         if any(

@@ -108,7 +108,8 @@ def _trim_log() -> None:
 
 
 def _session_file(host: str, session: str) -> str:
-    key = hashlib.sha256(f"{host}\0{session}".encode()).hexdigest()[:32]
+    # surrogatepass: a session id is the host's JSON string, which may hold a lone surrogate
+    key = hashlib.sha256(f"{host}\0{session}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return f"{SESSIONS}/{key}.ids"
 
 
