@@ -684,6 +684,8 @@ def init(
     from mem.render import report
 
     init_agents.check_usage(agents, remove_, list(files), hooks, bool(hosts), user)
+    if team and agents:  # --agents writes only the block: the settings file is plain init's
+        raise click.UsageError("--team cannot be combined with --agents (run mem init --team).")
     if agents:
         root = safe_paths.project_root(directory)
         chosen = init_hooks.hosts_of(list(hosts)) if hooks or hosts else None
@@ -699,8 +701,6 @@ def init(
                 result["settings"] = init_hooks.install(root, chosen or [], user)
         echo(report.agents(result, as_json=json_))
         return
-    if team and agents:
-        raise click.UsageError("--team cannot be combined with --agents.")
     result = init_.init(safe_paths.project_root(directory), clock.now_iso(), team=team)
     for warning in result["warnings"]:
         echo(f"mem init: warning: {warning}\n", err=True)

@@ -102,3 +102,10 @@ def test_a_settings_file_with_a_byte_order_mark_is_read(
     done = run_mem("status", "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "noteFiles" in json.loads(done.stdout)["project"]  # the team layout, as written
+
+
+def test_init_agents_team_is_refused_and_writes_nothing(tmp_path: Path, run_mem: RunMem) -> None:
+    done = run_mem("init", "--agents", "--team", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "--team cannot be combined with --agents (run mem init --team)." in done.stderr
+    assert list(tmp_path.iterdir()) == []
