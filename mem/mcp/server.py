@@ -190,8 +190,9 @@ class _CheckedLines:
 
     Not JSON: -32700 (id null). JSON that is no message: -32600, or -32602 for a request
     whose params do not fit. An id that is neither a number nor a string (JSON-RPC 2.0:
-    "String, Number, or NULL"), or JSON nested too deep to decode: -32600, id null. A lone surrogate (`"a\\ud83d"`, an emoji cut by JSON.stringify),
-    which the SDK cannot handle, is read as U+FFFD, as a byte that is not UTF-8 is.
+    "String, Number, or NULL"), or JSON nested too deep to decode: -32600, id null. A lone
+    surrogate (`"a\\ud83d"`, an emoji cut by JSON.stringify), which the SDK cannot handle,
+    is read as U+FFFD, as a byte that is not UTF-8 is.
     """
 
     def __init__(self, stdin: Any) -> None:

@@ -94,7 +94,7 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
             )
             if entry["hiddenByBom"] is not None:
                 lines.append(
-                    f"    ⚠ a byte order mark before its first ### hides \"{entry['hiddenByBom']}\""
+                    f'    ⚠ a byte order mark before its first ### hides "{entry["hiddenByBom"]}"'
                     " from recall (as the reference reads it): delete the mark"
                 )
         for name, count in project.get("noteFiles", {}).items():  # team layout (D13)

@@ -27,13 +27,10 @@ def _hook(run_mem: RunMem, event: str, payload: str) -> str:
 def test_a_session_id_with_a_lone_surrogate_gets_its_brief_once(
     run_mem: RunMem, project: Path, state: Path
 ) -> None:
-    cwd = json.dumps(str(project))
-    start = '{"session_id": "a\\ud800b", "cwd": %s, "source": "startup"}' % cwd
-    brief = _hook(run_mem, "session-start", start)
+    fields = {"session_id": "a\ud800b", "cwd": str(project)}  # dumped as the escape \ud800
+    brief = _hook(run_mem, "session-start", json.dumps({**fields, "source": "startup"}))
     assert "Postgres connection pooling" in brief
-    prompt = (
-        '{"session_id": "a\\ud800b", "cwd": %s, "prompt": "postgres connection pooling"}' % cwd
-    )
+    prompt = json.dumps({**fields, "prompt": "postgres connection pooling"})
     assert _hook(run_mem, "prompt", prompt) == ""  # the brief brought it already
     assert not (state / "hook.log").exists()
 
@@ -45,5 +42,6 @@ def test_a_cwd_holding_nul_is_refused_in_the_log(
     assert _hook(run_mem, "prompt", payload) == ""
     log = (state / "hook.log").read_text(encoding="utf-8")
     assert "Traceback" not in log
-    assert log.endswith(f' claude-code prompt: refused the cwd "{project}\\u0000x": a path cannot'
-                        " hold a NUL byte\n")
+    assert log.endswith(
+        f' claude-code prompt: refused the cwd "{project}\\u0000x": a path cannot hold a NUL byte\n'
+    )

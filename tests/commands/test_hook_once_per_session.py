@@ -1,4 +1,4 @@
-""""Once per session" under concurrency (issue 35, item 11): prompt hooks of one session that
+"""Once per session under concurrency (issue 35, item 11): prompt hooks of one session that
 run at once inject a memory once, however their reads and writes interleave."""
 
 from __future__ import annotations

@@ -87,13 +87,17 @@ def test_a_possible_secret_is_refused_unless_allowed(run_mem: RunMem, project: P
     assert value not in (project / ".agents/memory/lessons.md").read_text(encoding="utf-8")
 
 
-def test_a_note_added_to_a_crlf_file_keeps_its_line_endings(
-    run_mem: RunMem, project: Path
-) -> None:
+def test_a_note_added_to_a_crlf_file_keeps_its_line_endings(run_mem: RunMem, project: Path) -> None:
     decisions = project / ".agents/memory/decisions.md"
     decisions.write_bytes(b"# Decisions\r\n\r\n### Queue\r\nUse kafka.\r\nTwice.\r\n")
     done = run_mem(
-        "note", "add", "decision", "--title", "Pool", "--body", "One pool.\nPer service.",
+        "note",
+        "add",
+        "decision",
+        "--title",
+        "Pool",
+        "--body",
+        "One pool.\nPer service.",
         cwd=project,
     )
     assert done.returncode == 0, done.stderr

@@ -112,7 +112,9 @@ def test_params_nested_fifty_thousand_deep_are_refused_and_the_server_keeps_serv
     deep = b"[" * 50_000 + b"]" * 50_000
     requests = (
         request_lines(INITIALIZE, INITIALIZED)
-        + b'{"jsonrpc":"2.0","id":2,"method":"tools/list","params":' + deep + b"}\n"
+        + b'{"jsonrpc":"2.0","id":2,"method":"tools/list","params":'
+        + deep
+        + b"}\n"
         + call(3, {"query": "postgres"})
     )
     output, errors = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 3)
