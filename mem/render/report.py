@@ -320,7 +320,13 @@ def cache_clean(result: dict[str, Any], *, as_json: bool) -> str:
         return _json(result)
     count = len(result["removed"])
     size = result["bytes"]
-    return f"mem cache clean: removed {count} file(s), {size} bytes, from {result['directory']}\n"
+    text = f"mem cache clean: removed {count} file(s), {size} bytes, from {result['directory']}\n"
+    for name in result["kept"]:
+        text += (
+            f"  kept {name}: an empty lock file another mem may be waiting on (removing it could"
+            " let two processes write the index at once); `mem cache clean --all` removes it\n"
+        )
+    return text
 
 
 def _index_size(result: dict[str, Any]) -> str:
