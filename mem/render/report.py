@@ -152,7 +152,11 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
         f"🗂  Index: {cache['state']}, {cache['entries']} entries, {cache['bytes']} bytes,"
         f" schema {cache['schemaVersion']}"
     )
-    if cache["state"] == "damaged":
+    if cache["state"] == "stale":
+        # Not a fault: a write since the last read (status reads without syncing), which
+        # `index check` and every read sync first.
+        lines.append("  memory files changed since the last read; the next read syncs it")
+    elif cache["state"] == "damaged":
         lines.append("  the next recall rebuilds it")
     elif cache["state"] == "unwritable":
         lines.append("  the cache directory cannot be written: every read uses a temporary index")
