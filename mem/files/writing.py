@@ -181,13 +181,13 @@ def ensure_directory(root: str, relative: str) -> bool:
 
 def append_text(root: str, relative: str, text: str) -> None:
     """Append Markdown to a person's file (created when missing), never rewriting what is there,
-    in the file's own line endings: CRLF when its first line ends so (a Windows editor's)."""
+    in the file's own line endings: CRLF when its last line break is one (a Windows editor's)."""
     path = safe_path(root, relative)
     prior = read_bounded(root, relative) or ""
+    crlf = prior[: prior.rfind("\n") + 1].endswith("\r\n")
     if prior and not prior.endswith("\n"):
         text = "\n" + text
-    first_line = prior.partition("\n")[0]
-    if first_line.endswith("\r"):
+    if crlf:
         text = text.replace("\r\n", "\n").replace("\n", "\r\n")
     _append(path, text.encode("utf-8"), len(prior.encode("utf-8")))
 
