@@ -444,6 +444,9 @@ def findability(result: dict[str, Any], *, as_json: bool) -> str:
                 f"  {_note_place(note)}  <-  {_note_place(note['by'])}"
                 for note in figures["shadowed"]
             ]
+    if result.get("hiddenByBom"):
+        lines.append("never found: a byte order mark before the file's first ### hides the note")
+        lines += [f"  {note['file']} § {note['heading']}" for note in result["hiddenByBom"]]
     if result["unqueried"]:
         lines.append("no query to try (a heading of stop words only, no identifier or alias):")
         lines += [f"  {_note_place(note)}" for note in result["unqueried"]]
