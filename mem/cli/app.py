@@ -686,6 +686,8 @@ def init(
     from mem.render import report
 
     init_agents.check_usage(agents, remove_, list(files), hooks, bool(hosts), user)
+    if team and agents:  # --agents writes only the block: the settings file is plain init's
+        raise click.UsageError("--team cannot be combined with --agents (run mem init --team).")
     if agents:
         root = safe_paths.project_root(directory)
         chosen = init_hooks.hosts_of(list(hosts)) if hooks or hosts else None
@@ -701,8 +703,6 @@ def init(
                 result["settings"] = init_hooks.install(root, chosen or [], user)
         echo(report.agents(result, as_json=json_))
         return
-    if team and agents:
-        raise click.UsageError("--team cannot be combined with --agents.")
     result = init_.init(safe_paths.project_root(directory), clock.now_iso(), team=team)
     for warning in result["warnings"]:
         echo(f"mem init: warning: {warning}\n", err=True)
@@ -1398,7 +1398,8 @@ def audit_command(
     Writes nothing: no store, no index cache, no lock.
 
     With --secrets, list the possible secrets in the memory files and stores (file, line,
-    kind; never the value) and exit 1 if there is any: a CI gate.
+    kind; never the value) and exit 1 if there is any, or a file it could not read: a CI
+    gate.
 
     \b
     Example:
@@ -1441,7 +1442,7 @@ def _audit_secrets(
         limit=limit,
     )
     echo(secret_report.audit(result, as_json=json_))
-    if result["count"]:
+    if result["failed"]:
         sys.exit(1)
 
 

@@ -152,7 +152,9 @@ def _refuse_undecodable_arguments(arguments: list[str]) -> None:
             name = "the query" if action == "recall" else f"argument {position + 1}"
         message = f"{name} is not valid UTF-8; pass text, not raw bytes"
         if "--json" in arguments:
-            sys.stdout.write('{"error":"' + message.replace('"', '\\"') + '"}\n')
+            from mem import render
+
+            sys.stdout.write(render.action_error(action, message, as_json=True)[1])
         else:
             prefix = "mem" if action == "mem" else f"mem {action}"
             sys.stderr.write(f"{prefix}: {message}\n")

@@ -62,7 +62,7 @@ def gather(root: str, with_evidence: bool) -> dict[str, Any]:
 
 
 def _text_part(root: str, relative: str) -> dict[str, str] | None:
-    text = safe_paths.read_bounded(root, relative)
+    text = safe_paths.read_notes(root, relative)
     return None if text is None else {"path": relative, "text": text}
 
 

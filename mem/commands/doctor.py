@@ -30,8 +30,11 @@ def merge(root: str, branches: list[str]) -> dict[str, Any]:
     is_team = team.is_team(root)
     found = []
     for branch in branches:
-        conflicts = gitrepo.merge_conflicts(root, branch)
+        merged = gitrepo.merge_conflicts(root, branch)
+        conflicts = merged.conflicts
         if conflicts is None:
+            if merged.reason:  # git's words: a read-only checkout, a branch it cannot find...
+                raise MemError(f"git merge-tree cannot merge {branch} with HEAD: {merged.reason}")
             raise MemError(
                 f"git merge-tree cannot merge {branch} with HEAD (no such branch, unrelated"
                 " histories, or a git older than 2.38)."

@@ -235,6 +235,8 @@ def _answer(request: Request, now: str) -> str:
 
 def find_project(cwd: str) -> str:
     """The nearest directory at or above cwd that holds project memory."""
+    if "\0" in cwd:
+        raise MemError(f"refused the cwd {js.stringify(cwd)}: a path cannot hold a NUL byte")
     current = os.path.realpath(cwd)
     while True:
         if any(
@@ -290,7 +292,23 @@ def _prompt_memories(root: str, request: Request) -> tuple[str, list[briefs.Entr
     )
     if not entries:
         return "", []
-    return _fitted(entries, len(entries), request, "prompt")
+    text, shown = _fitted(entries, len(entries), request, "prompt")
+    if not request.session:
+        return text, shown
+    # Once per session, also when prompt hooks run at once: what another claimed first goes.
+    claimed = set(machine_state.claim_injected(request.host, request.session, _keys(shown)))
+    kept = [entry for entry in shown if _key(entry) in claimed]
+    if len(kept) == len(shown) or not kept:
+        return (text, shown) if kept else ("", [])
+    return _fitted(kept, len(kept), request, "prompt")
+
+
+def _key(entry: briefs.Entry) -> str:
+    return f"{entry.id} {entry.revision}"
+
+
+def _keys(entries: list[briefs.Entry]) -> list[str]:
+    return [_key(entry) for entry in entries]
 
 
 def _seen(request: Request) -> set[str]:
@@ -330,9 +348,8 @@ def _record(
         "bytes": len(data),
         "sha256": hashlib.sha256(data).hexdigest(),
     }
-    if request.session:
-        keys = [f"{entry.id} {entry.revision}" for entry in memories]
-        machine_state.remember_injected(request.host, request.session, keys)
+    if request.session and request.event == "session-start":  # a prompt's were claimed
+        machine_state.claim_injected(request.host, request.session, _keys(memories))
     # Last: a record written means the answer goes out (nothing after it can fail).
     machine_state.append_record(js.stringify(record) + "\n")
 

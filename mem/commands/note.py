@@ -138,5 +138,6 @@ def show(root: str, memory_id: str) -> dict[str, Any]:
         **memory.ref(),
         "status": status.status,
         "supersededBy": status.superseded_by,
-        "text": memory.text,
+        # as a person reads it: a CRLF file's carriage returns are its editor's, not the note's
+        "text": memory.text.replace("\r\n", "\n"),
     }

@@ -98,8 +98,12 @@ def default_ranking(root: str) -> str:
     else the reference's lexical ranking."""
     from mem.files import team
 
+    chosen = os.environ.get("MEM_RANKING")
+    if chosen and chosen not in RANKINGS:
+        # Named as the settings files name themselves, so the user knows where to look.
+        raise MemError(f'MEM_RANKING must be "lexical" or "bm25" or "evidence", not "{chosen}".')
     return (
-        os.environ.get("MEM_RANKING")
+        chosen
         or team.settings(root).get("ranking")
         or team.user_settings().get("ranking")
         or "lexical"

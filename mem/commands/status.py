@@ -6,7 +6,7 @@ import os
 from typing import Any
 
 from mem import index, layout
-from mem.core import js, ndjson
+from mem.core import js, ndjson, parse
 from mem.domain import stored_secrets
 from mem.files import archives, brain, index_sources, locking, machine_paths, safe_paths, team
 from mem.index import check, portfolio
@@ -27,12 +27,13 @@ def _mtime_date(path: str) -> str | None:
 
 def _note_file(directory: str, name: str) -> dict[str, Any]:
     path = os.path.join(directory, name)
-    text = machine_paths.read_small_text(path) if os.path.isfile(path) else None
+    text = machine_paths.read_text(path) if os.path.isfile(path) else None
     return {
         "file": name,
         "exists": text is not None,
         "entries": count_entries(text) if text is not None else 0,
         "modified": _mtime_date(path) if text is not None else None,
+        "hiddenByBom": None if text is None else parse.heading_hidden_by_bom(text),
     }
 
 

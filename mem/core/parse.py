@@ -127,6 +127,17 @@ class Note:
         return js.trim(self.text)
 
 
+def heading_hidden_by_bom(content: str) -> str | None:
+    """The heading that a byte order mark at the very start of a file hides, or None.
+
+    The reference reads that first line as body text before any heading, so recall never
+    finds the note (golden case 08); mem reads it the same way and says so instead."""
+    if not content.startswith("\ufeff"):
+        return None
+    first = _heading_at_start().match(content, 1)
+    return None if first is None else js.trim(first.group(2))
+
+
 def split_sections(content: str) -> list[Note]:
     return [Note(ordinal, heading, text) for ordinal, heading, text, _ in sections(content)]
 

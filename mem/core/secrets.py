@@ -498,7 +498,8 @@ OVERLAP = 256
 def _plugin_hits(text: str, kept: _Disjoint) -> None:
     """Add detect-secrets' findings that overlap none already kept. Every plugin reads the whole
     text once (its lines joined); only one that finds something reads line by line, to place
-    each finding."""
+    each finding where its regular expression matched (never by searching for the value,
+    which could land on an earlier word holding the same letters)."""
     segments = _segments(text)
     joined = "\n".join(piece for _, piece in segments)
     for plugin, kind in _plugins():
@@ -506,18 +507,33 @@ def _plugin_hits(text: str, kept: _Disjoint) -> None:
             continue
         hits = set()
         for offset, piece in segments:
-            position = 0
-            for value in plugin.analyze_string(piece):
-                at = piece.find(value, position)
-                if at < 0:
-                    at = piece.find(value)
-                else:
-                    position = at + len(value)
-                if at >= 0 and value:
-                    hits.add(_Hit(offset + at, offset + at + len(value), kind, _documented(value)))
+            values = set(plugin.analyze_string(piece))
+            for regex in plugin.denylist:
+                for match in regex.finditer(piece):
+                    start, end = _secret_span(match, values)
+                    if end > start:
+                        value = piece[start:end]
+                        hits.add(_Hit(offset + start, offset + end, kind, _documented(value)))
         # two windows can see one secret, one of them cut short: the longest is kept
         for hit in sorted(hits, key=lambda hit: (hit.start, hit.start - hit.end)):
             kept.add(hit)
+
+
+# A plugin's regular expression yields its groups when it has some: the secret itself (an
+# AWS key after its `aws_secret = `), or only the prefix naming the token's type (`ghp`,
+# `glpat`), too short to be a secret, whose secret is then the whole match.
+_TYPE_PREFIX_LIMIT = 8
+
+
+def _secret_span(match: re.Match[str], values: set[str]) -> tuple[int, int]:
+    """Where the secret is in a plugin's match, or (0, 0) when the plugin yields none of it
+    (a JWT that is not well formed)."""
+    groups = [number for number in range(1, (match.re.groups or 0) + 1) if match.group(number)]
+    for number in groups or [0]:
+        value = match.group(number)
+        if value in values:
+            return match.span(0) if len(value) < _TYPE_PREFIX_LIMIT else match.span(number)
+    return 0, 0
 
 
 def _segments(text: str) -> list[tuple[int, str]]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 
 from mem import index, layout
-from mem.core import parse, score, tokens
+from mem.core import parse, score, templates, tokens
 from mem.core.memory_ids import memory_id, revision_of
 from mem.files import safe_paths
 
@@ -181,6 +181,16 @@ def summary(text: str, limit: int = SUMMARY_CHARS) -> str:
     return cut + "…"
 
 
+def filled_in(text: str, template: str) -> bool:
+    """Whether a file says more than the template it was made from: a line that is neither
+    a Markdown heading nor one of the template's own (its empty sections are only noise)."""
+    given = {line.strip() for line in template.split("\n")}
+    return any(
+        line.strip() and not line.lstrip().startswith("#") and line.strip() not in given
+        for line in text.split("\n")
+    )
+
+
 def head(text: str, limit: int) -> str:
     """The text's first lines, at most `limit` characters, cut at a line."""
     text = text.strip()
@@ -210,13 +220,13 @@ def open_points(text: str) -> str:
 
 def _parts(root: str) -> list[Entry]:
     entries = []
-    context = safe_paths.read_bounded(root, layout.CONTEXT)
-    if context is not None and context.strip():
+    context = safe_paths.read_notes(root, layout.CONTEXT)
+    if context is not None and filled_in(context, templates.CONTEXT):
         entries.append(Entry("context", layout.CONTEXT, head(context, CONTEXT_HEAD_CHARS)))
     names = safe_paths.regular_files_named(root, layout.SESSIONS, ".md")
     if names:
         relative = f"{layout.SESSIONS}/{names[-1]}"
-        handoff = safe_paths.read_bounded(root, relative)
+        handoff = safe_paths.read_notes(root, relative)
         if handoff is not None and handoff.strip():
             entries.append(Entry("handoff", relative, open_points(handoff)))
     return entries

@@ -29,7 +29,7 @@ def load(root: str) -> list[Memory]:
     """Every memory of the project, in file order, read through the safe bounded reader."""
     found: list[Memory] = []
     for file in [*MEMORY_FILES, *team.team_note_files(root)]:  # D13: a team's note files
-        text = safe_paths.read_bounded(root, file)
+        text = safe_paths.read_notes(root, file)
         if text is not None:
             found.extend(from_text(file, text))
     return found

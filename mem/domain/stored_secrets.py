@@ -23,7 +23,9 @@ def audit(root: str, portfolio: bool, allow: Iterable[str] = ()) -> dict[str, An
     Findings of an allowed kind are left out (a team's known false positive, named in its CI
     command line, since a write's `--allow-secret` is recorded nowhere). Documentation
     examples and placeholders (`example-<kind>`) are listed apart and never counted: they
-    are not secrets, and a write lets them through.
+    are not secrets, and a write lets them through. A file it could not read (a link, a
+    FIFO, a permission) is listed in `skipped` and fails the gate as a finding does: what
+    the audit has not read it cannot vouch for.
     """
     allowed = secrets.allowed_kinds(allow)
     places: list[tuple[str, list[memory_tree.MemoryFile]]] = [("", memory_tree.project_files(root))]
@@ -42,11 +44,16 @@ def audit(root: str, portfolio: bool, allow: Iterable[str] = ()) -> dict[str, An
     for base, found in places:
         for item in found:
             shown = secrets.shown_name(os.path.join(base, item.relative) if base else item.relative)
-            if item.text is None:
-                skipped.append({"file": shown, "reason": item.problem or "not read"})
+            if item.problem is not None:
+                skipped.append({"file": shown, "reason": item.problem})
+                continue
+            try:
+                found_here = _scan(item)
+            except OSError as error:
+                skipped.append({"file": shown, "reason": f"unreadable ({error.strerror})"})
                 continue
             scanned += 1
-            for finding in secrets.scan_stored(item.text):
+            for finding in found_here:
                 listed = {
                     "file": shown,
                     "line": finding.line,
@@ -69,7 +76,19 @@ def audit(root: str, portfolio: bool, allow: Iterable[str] = ()) -> dict[str, An
         "examples": examples,
         "skipped": skipped,
         "missingProjects": [secrets.shown_name(path) for path in missing],
+        "failed": bool(findings or skipped),
     }
+
+
+def _scan(item: memory_tree.MemoryFile) -> list[secrets.Finding]:
+    """The findings of a whole file, however large, its lines numbered from the file's start."""
+    found: list[secrets.Finding] = []
+    for first_line, text in memory_tree.blocks(item):
+        found += [
+            secrets.Finding(finding.line + first_line - 1, finding.column, finding.kind)
+            for finding in secrets.scan_stored(text)
+        ]
+    return found
 
 
 def _registered_projects(brain_dir: str, root: str) -> tuple[list[str], list[str]]:
@@ -83,6 +102,12 @@ def _registered_projects(brain_dir: str, root: str) -> tuple[list[str], list[str
 
 
 def summary(root: str) -> dict[str, int]:
-    """For `mem status`: how many findings, in how many of the project's memory files."""
+    """For `mem status`: how many findings, in how many of the project's memory files, and
+    how many files could not be read."""
     result = audit(root, portfolio=False)
-    return {"findings": result["count"], "files": result["files"], "scanned": result["scanned"]}
+    return {
+        "findings": result["count"],
+        "files": result["files"],
+        "scanned": result["scanned"],
+        "skipped": len(result["skipped"]),
+    }

@@ -164,12 +164,25 @@ def merge_branches(root: str) -> list[str] | None:
     return [n for n in names if n and n != here and not n.endswith("/HEAD") and "/" != n[-1:]]
 
 
-def merge_conflicts(root: str, theirs: str) -> list[str] | None:
+@dataclass(frozen=True)
+class MergeTree:
+    """What `git merge-tree` found: the conflicting paths, or (None) git's own reason."""
+
+    conflicts: list[str] | None
+    reason: str  # git's lines on stderr, joined ("" when it said nothing)
+
+
+def merge_conflicts(root: str, theirs: str) -> MergeTree:
     """The paths `git merge-tree --write-tree` finds conflicting when theirs is merged into
-    HEAD (the worktree and index untouched); None when git cannot tell (no such branch,
-    unrelated histories, a git older than 2.38)."""
+    HEAD (the worktree and index untouched); no paths when git cannot tell (no such branch,
+    unrelated histories, a git older than 2.38, objects it cannot write), with git's reason."""
     done = _git(root, "merge-tree", "--write-tree", "--name-only", "--no-messages", "HEAD", theirs)
-    if done is None or done.returncode not in (0, 1) or not done.stdout.strip():
-        return None  # (a branch git cannot find also exits 1, with nothing on stdout)
+    if done is None:
+        return MergeTree(None, "git cannot be run here")
+    said = "; ".join(
+        line.strip() for line in done.stderr.decode("utf-8", "replace").split("\n") if line.strip()
+    )
+    if done.returncode not in (0, 1) or not done.stdout.strip():
+        return MergeTree(None, said)  # (a branch git cannot find also exits 1, stdout empty)
     lines = done.stdout.decode("utf-8", "replace").split("\n")[1:]
-    return sorted({line for line in lines if line})
+    return MergeTree(sorted({line for line in lines if line}), said)

@@ -37,6 +37,16 @@ def read_small_text(path: str, limit: int = STORE_LIMIT) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
+def read_text(path: str) -> str | None:
+    """A notes file whole, whatever its size, as recall reads it; None when missing or
+    unreadable."""
+    try:
+        with open_regular(path) as handle:
+            return handle.read().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 def missing_file_message(path: str) -> str:
     """The reference surfaces Node's own text for a missing file; the same words name the path."""
     return f"ENOENT: no such file or directory, stat '{path}'"

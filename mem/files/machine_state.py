@@ -6,7 +6,8 @@ tree. `$MEM_STATE_DIR`, else `$XDG_STATE_HOME/mem`, else `~/.local/state/mem`:
 
     injections.ndjson      one line per injection and per `mem write` made in a session
     hook.log               one line per hook that answered nothing because something failed
-    sessions/<key>.ids     the memories already injected in one session (id and revision)
+    sessions/<key>.ids     the memories already injected in one session (id, revision and
+                           the claim of the hook that injected it)
 
 Lines are appended with one `write` each (O_APPEND), so concurrent hooks never interleave
 them; nothing here takes the project's writer lock.
@@ -107,23 +108,46 @@ def _trim_log() -> None:
 
 
 def _session_file(host: str, session: str) -> str:
-    key = hashlib.sha256(f"{host}\0{session}".encode()).hexdigest()[:32]
+    # surrogatepass: a session id is the host's JSON string, which may hold a lone surrogate
+    key = hashlib.sha256(f"{host}\0{session}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return f"{SESSIONS}/{key}.ids"
 
 
 def injected_in_session(host: str, session: str) -> set[str]:
     """`<id> <revision>` of every memory already injected in this session."""
+    return set(_first_claims(host, session))
+
+
+def _first_claims(host: str, session: str) -> dict[str, str]:
+    """Each `<id> <revision>` of the session's file with the claim of its first line."""
     path = os.path.join(state_dir(), _session_file(host, session))
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            return {line.rstrip("\n") for line in handle if line.strip()}
+            lines = handle.read().split("\n")
     except FileNotFoundError:
-        return set()
+        return {}
+    first: dict[str, str] = {}
+    for line in lines:
+        parts = line.split(" ")
+        if len(parts) >= 2:
+            first.setdefault(f"{parts[0]} {parts[1]}", " ".join(parts[2:]))
+    return first
 
 
-def remember_injected(host: str, session: str, keys: list[str]) -> None:
-    if keys:
-        _append(_session_file(host, session), "".join(f"{key}\n" for key in keys))
+def claim_injected(host: str, session: str, keys: list[str]) -> list[str]:
+    """The keys (`<id> <revision>`) this hook is the first to inject in the session.
+
+    "Once per session" must hold for hooks running at once: each appends its keys with
+    its own claim in one O_APPEND write, so the lines never interleave, and the file's
+    first line for a key says which hook injected it; a hook that came second leaves the
+    memory out. No lock: a hook never waits on another.
+    """
+    if not keys:
+        return []
+    claim = os.urandom(8).hex()
+    _append(_session_file(host, session), "".join(f"{key} {claim}\n" for key in keys))
+    first = _first_claims(host, session)
+    return [key for key in keys if first.get(key) == claim]
 
 
 def forget_old_sessions(now_seconds: float | None = None) -> None:

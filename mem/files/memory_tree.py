@@ -1,28 +1,30 @@
 """Every file of a project's memory folders, or of a brain, read for an audit (never written).
 
 Symbolic links are listed, never followed (one could point at a device or outside the
-project); a file that cannot be read, or is too large, is listed with the reason.
+project); a file that cannot be read is listed with the reason. A file of any size is read,
+in blocks of whole lines, so a notes file far larger than a store is still read whole.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from mem import layout
+from mem.files.safe_paths import open_regular
 
 MEMORY_DIRS = (layout.BMAD_MEMORY, layout.AGENTS_MEMORY)
 BRAIN_DIRS = (layout.BRAIN_NOTES_DIR, layout.BRAIN_PROJECTS)
 BRAIN_SUFFIXES = (".md", ".yaml", ".yml", ".json", ".ndjson")
-READ_LIMIT = 16 * 1024 * 1024  # stores stop at 2 MiB; anything far larger is not memory
+BLOCK = 16 * 1024 * 1024  # what one read holds in memory at most (plus a line)
 
 
 class MemoryFile(NamedTuple):
     path: str  # absolute
     relative: str  # to the project or brain it belongs to, '/'-separated
-    text: str | None  # None when it was not read
-    problem: str | None  # why it was not read
+    problem: str | None  # why it cannot be read; None for a regular file
 
 
 def project_files(root: str) -> list[MemoryFile]:
@@ -62,7 +64,7 @@ def _walk(base: str, directory: str) -> list[MemoryFile]:
                 entries = sorted(listing, key=lambda entry: entry.name)
         except OSError as error:
             relative = os.path.relpath(current, base).replace(os.sep, "/")
-            found.append(MemoryFile(current, relative, None, f"unreadable ({error.strerror})"))
+            found.append(MemoryFile(current, relative, f"unreadable ({error.strerror})"))
             continue
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
@@ -83,19 +85,31 @@ def _mode(path: str) -> int | None:
 def _read(path: str, relative: str) -> MemoryFile:
     mode = _mode(path)
     if mode is None:
-        return MemoryFile(path, relative, None, "vanished while listed")
+        return MemoryFile(path, relative, "vanished while listed")
     if stat.S_ISLNK(mode):
-        return MemoryFile(path, relative, None, "a symbolic link (not followed)")
+        return MemoryFile(path, relative, "a symbolic link (not followed)")
     if not stat.S_ISREG(mode):
-        return MemoryFile(path, relative, None, "not a regular file")
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(READ_LIMIT + 1)
-    except OSError as error:
-        return MemoryFile(path, relative, None, f"unreadable ({error.strerror})")
-    if len(data) > READ_LIMIT:
-        return MemoryFile(path, relative, None, f"larger than {READ_LIMIT // 1024 // 1024} MiB")
-    return MemoryFile(path, relative, data.decode("utf-8", errors="replace"), None)
+        return MemoryFile(path, relative, "not a regular file")
+    return MemoryFile(path, relative, None)
+
+
+def blocks(item: MemoryFile) -> Iterator[tuple[int, str]]:
+    """A regular file's text in blocks of whole lines, each with the number of its first line;
+    a byte that is not UTF-8 reads as U+FFFD. Raises OSError when the file cannot be read."""
+    first_line = 1
+    rest = b""
+    with open_regular(item.path, follow_links=False) as handle:
+        while data := handle.read(BLOCK):
+            data = rest + data
+            end = data.rfind(b"\n") + 1
+            if end == 0:
+                rest = data  # one line longer than a block: read on until it ends
+                continue
+            rest = data[end:]
+            yield first_line, data[:end].decode("utf-8", errors="replace")
+            first_line += data.count(b"\n", 0, end)
+    if rest:
+        yield first_line, rest.decode("utf-8", errors="replace")
 
 
 def is_directory(path: str) -> bool:

@@ -2,48 +2,19 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 
 from mem import layout
 from mem.errors import MemError
 from mem.files import team
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import BinaryIO
+from mem.files.regular_files import NotRegularFile as NotRegularFile  # one place for each
+from mem.files.regular_files import open_regular as open_regular
 
 STORE_LIMIT = 2 * 1024 * 1024
 
 
 MEMORY_DIR = layout.BMAD_MEMORY
-
-
-class NotRegularFile(OSError):
-    """What open_regular raises for a directory, FIFO, socket or device."""
-
-
-def open_regular(path: str, follow_links: bool = True) -> BinaryIO:
-    """`path` opened for reading if what it names is a regular file (through a link only
-    when `follow_links`; else a link raises the OS's ELOOP).
-
-    A FIFO, socket or device at a store's name would block a plain open or never end its
-    read, so the open does not block and the opened file (not the name, which can be
-    swapped) is checked; anything else raises NotRegularFile, whose strerror says why.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-    if not follow_links:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(path, flags)
-    # Checked before fdopen, which raises its own IsADirectoryError for a directory.
-    mode = os.fstat(fd).st_mode
-    if stat.S_ISREG(mode):
-        return os.fdopen(fd, "rb")
-    os.close(fd)
-    if stat.S_ISDIR(mode):
-        raise NotRegularFile(errno.EISDIR, os.strerror(errno.EISDIR), path)
-    raise NotRegularFile(errno.EINVAL, "Not a regular file", path)
 
 
 def project_root(directory: str | None) -> str:
@@ -135,6 +106,22 @@ def read_bounded(root: str, relative: str) -> str | None:
     return (text or "") + ("" if not text or text.endswith("\n") else "\n") + _by_time(lines)
 
 
+def read_notes(root: str, relative: str) -> str | None:
+    """Markdown a person edits (notes, context.md, a handoff), read to be shown: the bounded
+    reader's checks, except that a byte that is not UTF-8 reads as U+FFFD, as recall's
+    index reads it, so one stray byte costs one character rather than every answer."""
+    return _read_bounded(root, relative, errors="replace")
+
+
+def utf8_text(data: bytes, shown: str) -> str:
+    """The bytes decoded, or the reference's refusal naming the file and line (`shown`)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise MemError(f"Memory source must contain valid UTF-8 ({shown}:{line}).") from None
+
+
 def _by_time(texts: list[str]) -> str:
     """The shards' lines as one text, by their record's `ts`, then by the line itself: a
     total order that no merge changes (deviation D13). A torn last line stays last."""
@@ -155,7 +142,7 @@ def _time_key(line: str) -> tuple[str, str]:
     return (line[at + 6 : at + 30] if at >= 0 else "", line)
 
 
-def _read_bounded(root: str, relative: str) -> str | None:
+def _read_bounded(root: str, relative: str, errors: str = "strict") -> str | None:
     path = safe_path(root, relative)
     try:
         info = os.stat(path)
@@ -174,10 +161,9 @@ def _read_bounded(root: str, relative: str) -> str | None:
         raise MemError(f"Cannot read {path}: {error.strerror}.") from None
     if len(data) > STORE_LIMIT:
         raise MemError("Memory source exceeded 2 MiB while reading.")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise MemError("Memory source must contain valid UTF-8.") from None
+    if errors == "replace":
+        return data.decode("utf-8", errors="replace")
+    return utf8_text(data, relative)
 
 
 def read_plain(root: str, relative: str) -> bytes | None:

@@ -20,6 +20,7 @@ import os
 
 from mem import layout
 from mem.errors import MemError
+from mem.files.regular_files import open_regular
 
 SETTINGS = layout.SETTINGS
 # Each setting and the values it takes; the first is the default. Later settings join here.
@@ -57,8 +58,9 @@ def user_settings() -> dict[str, str]:
 
 
 def _read(path: str, shown: str) -> bytes | None:
+    """A settings file's bytes; a FIFO or device there is refused, never waited on."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return handle.read(64 * 1024 + 1)
     except (FileNotFoundError, NotADirectoryError):
         return None
@@ -74,6 +76,7 @@ def parse_settings(data: bytes) -> dict[str, str]:
 def _table(data: bytes, shown: str) -> dict[str, object]:
     if len(data) > 64 * 1024:
         raise MemError(f"{shown} is larger than 64 KiB.")
+    data = data.removeprefix(b"\xef\xbb\xbf")  # Notepad's byte order mark; TOML has none
     table = _simple_table(data)
     if table is None:
         import tomllib  # 7 ms with the `re` it loads: only for a file beyond the simple form

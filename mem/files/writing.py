@@ -22,6 +22,8 @@ from mem.files.safe_paths import (
     read_bounded,
     refused,
     safe_path,
+    shown_path,
+    utf8_text,
 )
 
 
@@ -73,10 +75,7 @@ def _store_bytes(path: str) -> bytes:
     if len(data) > STORE_LIMIT:
         raise MemError("Memory source exceeded 2 MiB while reading.")
     if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise MemError("Memory source must contain valid UTF-8.") from None
+        utf8_text(data, shown_path(path))
     return data
 
 
@@ -181,11 +180,15 @@ def ensure_directory(root: str, relative: str) -> bool:
 
 
 def append_text(root: str, relative: str, text: str) -> None:
-    """Append Markdown to a person's file (created when missing), never rewriting what is there."""
+    """Append Markdown to a person's file (created when missing), never rewriting what is there,
+    in the file's own line endings: CRLF when its last line break is one (a Windows editor's)."""
     path = safe_path(root, relative)
     prior = read_bounded(root, relative) or ""
+    crlf = prior[: prior.rfind("\n") + 1].endswith("\r\n")
     if prior and not prior.endswith("\n"):
         text = "\n" + text
+    if crlf:
+        text = text.replace("\r\n", "\n").replace("\n", "\r\n")
     _append(path, text.encode("utf-8"), len(prior.encode("utf-8")))
 
 

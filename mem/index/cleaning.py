@@ -52,6 +52,7 @@ def clean(directory: str, wanted: str | None) -> dict[str, object]:
         if owner is not None and (wanted is None or _same_root(owner, wanted)):
             groups.setdefault(owner, []).append(name)
     removed: list[str] = []
+    kept: list[str] = []
     size = 0
     for owner, members in groups.items():
         current = owner.endswith(f"-v{location.INDEX_VERSION}.sqlite")
@@ -69,11 +70,15 @@ def clean(directory: str, wanted: str | None) -> dict[str, object]:
                 os.unlink(path)
                 removed.append(name)
         # A process may be waiting on the current lock: it stays unless everything goes.
+        # (Removing a lock file someone waits on would let a newcomer lock a new file at its
+        # name while the waiter gets the old one: two writers. It holds no data.)
         if (wanted is None or not current) and _plain(lock):
             size += os.lstat(lock).st_size
             os.unlink(lock)
             removed.append(owner + ".lock")
-    return {"directory": directory, "removed": sorted(removed), "bytes": size}
+        elif _plain(lock):
+            kept.append(owner + ".lock")
+    return {"directory": directory, "removed": sorted(removed), "bytes": size, "kept": kept}
 
 
 def _unlocked() -> contextlib.nullcontext[None]:

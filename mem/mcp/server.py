@@ -189,8 +189,10 @@ class _CheckedLines:
     with an id is answered (JSON-RPC 2.0): the SDK drops a line it cannot validate unanswered.
 
     Not JSON: -32700 (id null). JSON that is no message: -32600, or -32602 for a request
-    whose params do not fit. A lone surrogate (`"a\\ud83d"`, an emoji cut by JSON.stringify),
-    which the SDK cannot handle, is read as U+FFFD, as a byte that is not UTF-8 is.
+    whose params do not fit. An id that is neither a number nor a string (JSON-RPC 2.0:
+    "String, Number, or NULL"), or JSON nested too deep to decode: -32600, id null. A lone
+    surrogate (`"a\\ud83d"`, an emoji cut by JSON.stringify), which the SDK cannot handle,
+    is read as U+FFFD, as a byte that is not UTF-8 is.
     """
 
     def __init__(self, stdin: Any) -> None:
@@ -221,6 +223,12 @@ class _CheckedLines:
         except ValueError:
             await self._reply(None, types.PARSE_ERROR, "Parse error")
             return None
+        except RecursionError:
+            await self._reply(None, types.INVALID_REQUEST, "Invalid request: nested too deep")
+            return None
+        if isinstance(value, dict) and not _valid_id(value.get("id")):
+            await self._reply(None, types.INVALID_REQUEST, "Invalid request: id")
+            return None
         if "\\ud" in line or "\\uD" in line:
             value = _well_formed(value)
             line = json.dumps(value, ensure_ascii=False)
@@ -230,8 +238,6 @@ class _CheckedLines:
             request_id = value.get("id") if isinstance(value, dict) else None
             if isinstance(value, dict) and "id" not in value and "method" in value:
                 return None  # a notification gets no answer, even a malformed one
-            if isinstance(request_id, bool) or not isinstance(request_id, int | str):
-                request_id = None
             if isinstance(value, dict) and isinstance(value.get("method"), str):
                 await self._reply(request_id, types.INVALID_PARAMS, "Invalid params")
             else:
@@ -246,6 +252,13 @@ class _CheckedLines:
             jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message)
         )
         await self.replies.send(SessionMessage(error))
+
+
+def _valid_id(request_id: object) -> bool:
+    """Whether a message's id (None when it has none) may be a JSON-RPC id."""
+    return request_id is None or (
+        isinstance(request_id, int | str) and not isinstance(request_id, bool)
+    )
 
 
 class _Answers:

@@ -98,6 +98,11 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
             lines.append(
                 f"  {entry['file']:<16} {_mark(entry['exists'])}  {entry['entries']} entries{date}"
             )
+            if entry["hiddenByBom"] is not None:
+                lines.append(
+                    f'    ⚠ a byte order mark before its first ### hides "{entry["hiddenByBom"]}"'
+                    " from recall (as the reference reads it): delete the mark"
+                )
         for name, count in project.get("noteFiles", {}).items():  # team layout (D13)
             folder = name.removesuffix(".md") + "/"
             lines.append(f"  {folder:<16} {_mark(count > 0, '·')}  {count} note file(s)")
@@ -153,7 +158,11 @@ def status(result: dict[str, Any], *, as_json: bool) -> str:
         f"🗂  Index: {cache['state']}, {cache['entries']} entries, {cache['bytes']} bytes,"
         f" schema {cache['schemaVersion']}"
     )
-    if cache["state"] == "damaged":
+    if cache["state"] == "stale":
+        # Not a fault: a write since the last read (status reads without syncing), which
+        # `index check` and every read sync first.
+        lines.append("  memory files changed since the last read; the next read syncs it")
+    elif cache["state"] == "damaged":
         lines.append("  the next recall rebuilds it")
     elif cache["state"] == "unwritable":
         lines.append("  the cache directory cannot be written: every read uses a temporary index")
@@ -321,7 +330,13 @@ def cache_clean(result: dict[str, Any], *, as_json: bool) -> str:
         return _json(result)
     count = len(result["removed"])
     size = result["bytes"]
-    return f"mem cache clean: removed {count} file(s), {size} bytes, from {result['directory']}\n"
+    text = f"mem cache clean: removed {count} file(s), {size} bytes, from {result['directory']}\n"
+    for name in result["kept"]:
+        text += (
+            f"  kept {name}: an empty lock file another mem may be waiting on (removing it could"
+            " let two processes write the index at once); `mem cache clean --all` removes it\n"
+        )
+    return text
 
 
 def _index_size(result: dict[str, Any]) -> str:
@@ -435,6 +450,9 @@ def findability(result: dict[str, Any], *, as_json: bool) -> str:
                 f"  {_note_place(note)}  <-  {_note_place(note['by'])}"
                 for note in figures["shadowed"]
             ]
+    if result.get("hiddenByBom"):
+        lines.append("never found: a byte order mark before the file's first ### hides the note")
+        lines += [f"  {note['file']} § {note['heading']}" for note in result["hiddenByBom"]]
     if result["unqueried"]:
         lines.append("no query to try (a heading of stop words only, no identifier or alias):")
         lines += [f"  {_note_place(note)}" for note in result["unqueried"]]

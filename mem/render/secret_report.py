@@ -38,6 +38,11 @@ def audit(result: dict[str, Any], *, as_json: bool) -> str:
         )
     else:
         lines.append(f"No possible secret in {scanned}.")
+    if result["skipped"]:
+        lines.append(
+            f"{_plural(len(result['skipped']), 'file', 'files')} not read (listed above): the"
+            " audit fails, since it cannot vouch for them."
+        )
     if result["examples"]:
         count = len(result["examples"])
         shown = _plural(
@@ -52,7 +57,9 @@ def audit(result: dict[str, Any], *, as_json: bool) -> str:
 
 def status_line(summary: dict[str, int]) -> str:
     scanned = _plural(summary["scanned"], "memory file", "memory files")
+    unread = f", {summary['skipped']} not read" if summary["skipped"] else ""
     if not summary["findings"]:
-        return f"🔑 Secrets: none found in {scanned}"
+        line = f"🔑 Secrets: none found in {scanned}{unread}"
+        return f"{line} (mem audit --secrets)" if unread else line
     found = _plural(summary["findings"], "possible secret", "possible secrets")
-    return f"🔑 Secrets: {found} in {summary['files']} of {scanned} (mem audit --secrets)"
+    return f"🔑 Secrets: {found} in {summary['files']} of {scanned}{unread} (mem audit --secrets)"

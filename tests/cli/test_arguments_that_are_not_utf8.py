@@ -41,3 +41,14 @@ def test_json_mode_answers_a_json_error(run_mem: RunMem, project: Path) -> None:
     assert json.loads(done.stdout) == {
         "error": "--model is not valid UTF-8; pass text, not raw bytes"
     }
+
+
+@pytest.mark.parametrize("option", ["--ta\\sk", '--ta"sk'])
+def test_json_mode_error_is_valid_json_whatever_the_option_holds(
+    run_mem: RunMem, project: Path, option: str
+) -> None:
+    done = run_mem("write", "--json", "--agent", "a", f"{option}={BAD}", cwd=project)
+    assert done.returncode == 1
+    assert json.loads(done.stdout) == {
+        "error": f"{option} is not valid UTF-8; pass text, not raw bytes"
+    }

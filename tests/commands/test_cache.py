@@ -66,3 +66,13 @@ def test_clean_with_no_cache_yet_removes_nothing(project: Path, run_mem: RunMem)
     assert ok(run_mem("cache", "clean", "--all", cwd=project)).stdout.startswith(
         "mem cache clean: removed 0 file(s), 0 bytes, from "
     )
+
+
+def test_clean_says_why_it_keeps_the_index_lock(project: Path, run_mem: RunMem) -> None:
+    ok(run_mem("recall", "postgres", cwd=project))
+    lock = os.path.basename(location.index_path(os.path.realpath(project), location.PROJECT))
+    lock += ".lock"
+    done = json.loads(ok(run_mem("cache", "clean", "--json", cwd=project)).stdout)
+    assert done["kept"] == [lock]
+    text = ok(run_mem("cache", "clean", cwd=project)).stdout
+    assert f"  kept {lock}: an empty lock file another mem may be waiting on" in text

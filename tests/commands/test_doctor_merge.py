@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 
 from support.cli import RunMem
@@ -50,3 +52,30 @@ def test_an_unknown_branch_is_a_clear_error(git_project: Path, run_mem: RunMem) 
     done = run_mem("doctor", "merge", "nope", cwd=git_project)
     assert done.returncode == 1
     assert "mem doctor: git merge-tree cannot merge nope with HEAD" in done.stderr
+
+
+def test_git_s_own_reason_is_reported_when_it_cannot_merge(
+    git_project: Path, run_mem: RunMem, tmp_path: Path
+) -> None:
+    """A read-only checkout: git cannot write the merged tree's objects. (As root no mode
+    bits stop git, so a `git` on PATH says what git says on a read-only file system.)"""
+    branch_writing(run_mem, git_project, "one", "first branch task")
+    real_git = shutil.which("git")
+    shim = tmp_path / "bin" / "git"
+    shim.parent.mkdir()
+    shim.write_text(
+        "#!/bin/sh\n"
+        'case " $* " in *" merge-tree "*)\n'
+        '  echo "error: unable to create temporary file: Read-only file system" >&2\n'
+        '  echo "fatal: failure to merge" >&2; exit 128;;\n'
+        "esac\n"
+        f'exec {real_git} "$@"\n'
+    )
+    shim.chmod(0o755)
+    path = f"{shim.parent}{os.pathsep}{os.environ['PATH']}"
+    done = run_mem("doctor", "merge", "one", cwd=git_project, env={"PATH": path})
+    assert done.returncode == 1
+    assert done.stderr == (
+        "mem doctor: git merge-tree cannot merge one with HEAD: error: unable to create"
+        " temporary file: Read-only file system; fatal: failure to merge\n"
+    )

@@ -85,3 +85,26 @@ def test_a_possible_secret_is_refused_unless_allowed(run_mem: RunMem, project: P
     )
     assert done.returncode == 1 and "secret" in done.stderr.lower()
     assert value not in (project / ".agents/memory/lessons.md").read_text(encoding="utf-8")
+
+
+def test_a_note_added_to_a_crlf_file_keeps_its_line_endings(run_mem: RunMem, project: Path) -> None:
+    decisions = project / ".agents/memory/decisions.md"
+    decisions.write_bytes(b"# Decisions\r\n\r\n### Queue\r\nUse kafka.\r\nTwice.\r\n")
+    done = run_mem(
+        "note",
+        "add",
+        "decision",
+        "--title",
+        "Pool",
+        "--body",
+        "One pool.\nPer service.",
+        cwd=project,
+    )
+    assert done.returncode == 0, done.stderr
+    data = decisions.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n")  # no line ends in a bare LF
+    listed = json.loads(run_mem("context", "--json", cwd=project).stdout)["memories"]
+    for memory in listed:
+        shown = run_mem("show", memory["id"], "--json", cwd=project)
+        assert "\r" not in json.loads(shown.stdout)["text"]
+        assert "\r" not in run_mem("show", memory["id"], cwd=project).stdout

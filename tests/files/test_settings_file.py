@@ -90,3 +90,22 @@ def test_a_linked_local_folder_is_refused(project: Path, run_mem: RunMem, tmp_pa
     assert done.returncode == 1
     assert "Memory paths cannot follow symbolic links" in done.stderr
     assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize("text", ['layout = "team"\n', 'layout = "team" # shared\n'])
+def test_a_settings_file_with_a_byte_order_mark_is_read(
+    tmp_path: Path, run_mem: RunMem, text: str
+) -> None:
+    """Notepad starts a UTF-8 file with a BOM; TOML's parsers refuse it at line 1, column 1."""
+    assert run_mem("init", cwd=tmp_path).returncode == 0
+    (tmp_path / SETTINGS).write_bytes(b"\xef\xbb\xbf" + text.encode())
+    done = run_mem("status", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "noteFiles" in json.loads(done.stdout)["project"]  # the team layout, as written
+
+
+def test_init_agents_team_is_refused_and_writes_nothing(tmp_path: Path, run_mem: RunMem) -> None:
+    done = run_mem("init", "--agents", "--team", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "--team cannot be combined with --agents (run mem init --team)." in done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -102,3 +102,31 @@ def test_recall_names_a_directory_in_place_of_a_memory_file(project: Path, run_m
         done.stderr
         == f"mem recall: Cannot read {(project / relative).resolve()}: Is a directory.\n"
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("recall", "cache"),
+        ("write", "--agent", "a", "--task", "t"),
+        ("status",),
+        ("note", "add", "decision", "--title", "Pool"),
+        ("context",),
+    ],
+)
+def test_a_fifo_as_the_settings_file_is_refused_not_waited_on(
+    project: Path, run_mem: RunMem, command: tuple[str, ...]
+) -> None:
+    _plant_fifo(project, layout.SETTINGS)
+    done = run_mem(*command, "-d", str(project), timeout=10)
+    assert done.returncode == 1
+    assert f"Cannot read {layout.SETTINGS}: Not a regular file." in done.stderr
+
+
+def test_a_prompt_hook_with_a_fifo_as_the_settings_file_ends_at_once(
+    project: Path, run_mem: RunMem
+) -> None:
+    _plant_fifo(project, layout.SETTINGS)
+    hook_input = f'{{"session_id": "s1", "cwd": "{project}", "prompt": "cache"}}'
+    done = run_mem("hook", "prompt", "--host", "claude-code", input=hook_input, timeout=3)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

@@ -87,3 +87,39 @@ def test_a_cancelled_request_does_not_hold_the_end_of_input(project: Path) -> No
     )
     assert done.returncode == 0, done.stderr
     assert [reply["id"] for reply in replies_of(done.stdout)][0] == 1
+
+
+def test_an_id_that_is_an_object_is_an_invalid_request_and_the_server_keeps_serving(
+    project: Path,
+) -> None:
+    requests = (
+        request_lines(INITIALIZE, INITIALIZED)
+        + b'{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}\n'
+        + b'{"jsonrpc":"2.0","id":[2],"method":"tools/list"}\n'
+        + call(4, {"query": "postgres"})
+    )
+    output, errors = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 4)
+    replies = replies_of(output)
+    assert [reply["id"] for reply in replies] == [1, None, None, 4]
+    assert [reply["error"]["code"] for reply in replies[1:3]] == [-32600, -32600]
+    assert replies[3]["result"]["structuredContent"]["count"] > 0
+    assert b"Traceback" not in errors
+
+
+def test_params_nested_fifty_thousand_deep_are_refused_and_the_server_keeps_serving(
+    project: Path,
+) -> None:
+    deep = b"[" * 50_000 + b"]" * 50_000
+    requests = (
+        request_lines(INITIALIZE, INITIALIZED)
+        + b'{"jsonrpc":"2.0","id":2,"method":"tools/list","params":'
+        + deep
+        + b"}\n"
+        + call(3, {"query": "postgres"})
+    )
+    output, errors = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 3)
+    replies = replies_of(output)
+    assert [reply["id"] for reply in replies] == [1, None, 3]
+    assert replies[1]["error"]["code"] == -32600
+    assert replies[2]["result"]["structuredContent"]["count"] > 0
+    assert b"Traceback" not in errors

@@ -50,3 +50,13 @@ def test_a_user_file_names_only_a_persons_settings(run_mem: RunMem, project: Pat
     _user_file('ranking = "fast"\n')
     done = run_mem("recall", "postgres", "-d", str(project))
     assert 'ranking must be "lexical" or "bm25" or "evidence", not "fast".' in done.stderr
+
+
+def test_an_unknown_mem_ranking_is_named_as_the_source(run_mem: RunMem, project: Path) -> None:
+    done = run_mem("recall", "postgres", "-d", str(project), env={"MEM_RANKING": "foo"})
+    assert done.returncode == 1
+    assert done.stderr == (
+        'mem recall: MEM_RANKING must be "lexical" or "bm25" or "evidence", not "foo".\n'
+    )
+    # an explicit --ranking does not read it
+    assert _ranking(run_mem, project, "--ranking", "lexical", MEM_RANKING="foo") == "lexical"

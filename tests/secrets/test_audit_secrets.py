@@ -141,14 +141,16 @@ def test_every_kind_is_found_in_an_escaped_store_line(kind: str) -> None:
     assert (2, kind) in [(finding.line, finding.kind) for finding in secrets.scan_stored(text)]
 
 
-def test_links_are_listed_not_followed(project: Path, tmp_path: Path, run_mem: RunMem) -> None:
+def test_links_are_listed_not_followed_and_fail_the_gate(
+    project: Path, tmp_path: Path, run_mem: RunMem
+) -> None:
     outside = tmp_path / "outside.md"
     outside.write_text(SAMPLES["github-token"])
     os.symlink(outside, project / ".agents/memory/linked.md")
     os.symlink(tmp_path, project / ".agents/memory/linked-folder")
     done = run_mem("audit", "--secrets", "--json", cwd=project)
     result = json.loads(done.stdout)
-    assert (done.returncode, result["count"]) == (0, 0)
+    assert (done.returncode, result["count"]) == (1, 0)
     assert result["skipped"] == [
         {"file": ".agents/memory/linked-folder", "reason": "a symbolic link (not followed)"},
         {"file": ".agents/memory/linked.md", "reason": "a symbolic link (not followed)"},
@@ -171,7 +173,7 @@ def test_status_counts_findings_in_one_line(project: Path, run_mem: RunMem) -> N
     text = run_mem("status", cwd=project).stdout.splitlines()
     assert "🔑 Secrets: 2 possible secrets in 2 of 6 memory files (mem audit --secrets)" in text
     as_json = json.loads(run_mem("status", "--json", cwd=project).stdout)
-    assert as_json["secrets"] == {"findings": 2, "files": 2, "scanned": 6}
+    assert as_json["secrets"] == {"findings": 2, "files": 2, "scanned": 6, "skipped": 0}
 
 
 @pytest.mark.parametrize(
@@ -188,3 +190,32 @@ def test_secrets_mode_takes_no_evidence_options(
 ) -> None:
     done = run_mem("audit", *args, cwd=project)
     assert done.returncode == 1 and done.stderr.startswith("mem audit: ")
+
+
+def test_a_notes_file_over_16_mib_is_scanned_whole(project: Path, run_mem: RunMem) -> None:
+    """Recall serves every entry of a notes file of any size, so the gate reads it all: a
+    token at its end, past 16 MiB, is found, on its own line number."""
+    notes = project / ".agents/memory/decisions.md"
+    entry = "### Decision {}\nPool connections through pgbouncer; retry twice on failure.\n\n"
+    body = "".join(entry.format(number) for number in range(240_000))
+    assert len(body) > 16 * 1024 * 1024
+    notes.write_text(body + "### Token\n" + SAMPLES["github-token"] + "\n", encoding="utf-8")
+    done = run_mem("audit", "--secrets", "--json", cwd=project)
+    result = json.loads(done.stdout)
+    assert done.returncode == 1
+    assert [(item["file"], item["line"], item["kind"]) for item in result["findings"]] == [
+        (".agents/memory/decisions.md", 240_000 * 3 + 2, "github-token")
+    ]
+    status = json.loads(run_mem("status", "--json", cwd=project).stdout)
+    counts = {item["file"]: item["entries"] for item in status["project"]["files"]}
+    assert counts["decisions.md"] == 240_001
+
+
+def test_a_file_the_audit_cannot_read_fails_it(project: Path, run_mem: RunMem) -> None:
+    os.mkfifo(project / ".agents/memory/pipe.md")
+    done = run_mem("audit", "--secrets", cwd=project)
+    assert done.returncode == 1
+    assert "skipped .agents/memory/pipe.md: not a regular file" in done.stdout
+    assert "🔑 Secrets: none found in 6 memory files, 1 not read (mem audit --secrets)" in (
+        run_mem("status", cwd=project).stdout.splitlines()
+    )

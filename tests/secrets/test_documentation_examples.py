@@ -47,6 +47,10 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         "example-stripe-key",
     ),
     "a GitHub token of x": ("export GH_TOKEN=gh" + "p_" + "x" * 36, "example-github-token"),
+    "a GitHub token of x after a word holding its prefix": (
+        "gh" + "pages deploys with gh" + "p_" + "x" * 36,
+        "example-github-token",
+    ),
     "the jwt.io sample": ("Authorization cookie " + JWT_IO, "example-jwt"),
     "Slack's documented webhook": (
         "https://hooks." + "slack.com/services/T00000000/B00000000/" + "X" * 24,
@@ -82,6 +86,27 @@ def test_write_and_handoff_take_an_example_without_allow_secret(case: str, proje
         "handoff", "--topic", case, "--stdin", "-d", str(project), input=f"# Handoff\n{text}\n"
     )
     assert handoff.exit_code == 0, handoff.stderr
+
+
+def test_the_github_placeholder_after_an_earlier_ghp_passes_every_write_path(
+    project: Path,
+) -> None:
+    """detect-secrets yields only a GitHub token's prefix (`ghp`), which used to be placed at
+    the first `ghp` of the line: an earlier word, no placeholder, so a write was refused."""
+    from mem.mcp import tools
+
+    text = "A gh" + "p token looks like gh" + "p_" + "x" * 36
+    wrote = invoke("write", "--agent", "forge", "--task", text, "-d", str(project))
+    assert wrote.exit_code == 0, wrote.stderr
+    noted = invoke("note", "add", "lesson", "--title", text, "-d", str(project))
+    assert noted.exit_code == 0, noted.stderr
+    answer = tools.BY_NAME["write"].run(str(project), {"agent": "forge", "task": text})
+    assert text in answer.output
+    audited = invoke("audit", "--secrets", "--json", "-d", str(project))
+    assert audited.exit_code == 0, audited.stdout
+    assert {item["kind"] for item in json.loads(audited.stdout)["examples"]} == {
+        "example-github-token"
+    }
 
 
 def test_a_real_secret_beside_an_example_is_still_refused(project: Path) -> None:
