@@ -290,17 +290,24 @@ def _prompt_memories(root: str, request: Request) -> tuple[str, list[briefs.Entr
     entries, _ = briefs.prompt_matches(
         root, request.prompt, request.threshold, seen, PROMPT_AT_MOST
     )
+    return _claimed(entries, request, "prompt")
+
+
+def _claimed(
+    entries: list[briefs.Entry], request: Request, kind: str
+) -> tuple[str, list[briefs.Entry]]:
+    """The text of the entries that fit, less those another hook of the session claimed."""
     if not entries:
         return "", []
-    text, shown = _fitted(entries, len(entries), request, "prompt")
+    text, shown = _fitted(entries, len(entries), request, kind)
     if not request.session:
         return text, shown
-    # Once per session, also when prompt hooks run at once: what another claimed first goes.
+    # Once per session, also when hooks run at once: what another claimed first goes.
     claimed = set(machine_state.claim_injected(request.host, request.session, _keys(shown)))
     kept = [entry for entry in shown if _key(entry) in claimed]
     if len(kept) == len(shown) or not kept:
         return (text, shown) if kept else ("", [])
-    return _fitted(kept, len(kept), request, "prompt")
+    return _fitted(kept, len(kept), request, kind)
 
 
 def _key(entry: briefs.Entry) -> str:
@@ -322,8 +329,7 @@ def _edit_memories(root: str, request: Request) -> tuple[str, list[briefs.Entry]
     from mem.domain import edits
 
     entries = edits.governing(root, request.edit, request.cwd, _seen(request), EDIT_AT_MOST)
-    text, shown = _fitted(entries, len(entries), request, "edit") if entries else ("", [])
-    return (text, shown) if shown else ("", [])
+    return _claimed(entries, request, "edit")
 
 
 def _wrap(request: Request, text: str) -> str:
@@ -348,7 +354,7 @@ def _record(
         "bytes": len(data),
         "sha256": hashlib.sha256(data).hexdigest(),
     }
-    if request.session and request.event == "session-start":  # a prompt's were claimed
+    if request.session and request.event == "session-start":  # the others' were claimed
         machine_state.claim_injected(request.host, request.session, _keys(memories))
     # Last: a record written means the answer goes out (nothing after it can fail).
     machine_state.append_record(js.stringify(record) + "\n")
