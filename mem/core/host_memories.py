@@ -251,7 +251,8 @@ def codex_skill(text: str, source: str, date: str) -> HostMemory | str:
 def claude_slug(path: str) -> str:
     """Claude Code's folder name for a project (its `$E`): every character that is not an
     ASCII letter or digit becomes `-`; past 200, cut and suffixed with a hash of the path."""
-    slug = re.sub(r"[^a-zA-Z0-9]", "-", path)
+    # JavaScript replaces each UTF-16 code unit: a character past U+FFFF is two dashes.
+    slug = re.sub(r"[^a-zA-Z0-9]", lambda m: "--" if ord(m.group()) > 0xFFFF else "-", path)
     if len(slug) <= 200:
         return slug
     value = 0

@@ -24,7 +24,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mem import layout
 from mem.core import host_memories, js, secrets
 from mem.core.host_memories import HostMemory
 from mem.domain import memories, notes
@@ -390,39 +389,34 @@ def chosen(inbox: dict[str, Candidate], ids: Sequence[str], every: bool) -> list
     return [inbox[key] for key in dict.fromkeys(ids)]
 
 
-def _kind_file(note: memories.Memory) -> str:
-    return layout.note_file_kind(note.file) if layout.is_note_file(note.file) else note.kind
-
-
 def accept(root: str, ids: Sequence[str], every: bool, now: str) -> Decided:
-    """Write each chosen pending candidate as `mem note add` does, and note it accepted."""
-    inbox = load(root)
+    """Write the chosen pending candidates as `mem note add` does (one batch: one lock, one
+    read of each file), and note each accepted."""
     result = Decided([], [], [])
-    headings = {(_kind_file(note), note.heading) for note in memories.load(root)}
-    for candidate in chosen(inbox, ids, every):
+    pending: list[Candidate] = []
+    for candidate in chosen(load(root), ids, every):
         if candidate.state == "accepted":
             result.unchanged.append(candidate)
-            continue
-        if candidate.state == "rejected":
+        elif candidate.state == "rejected":
             result.kept.append((candidate, "it was rejected"))
+        else:
+            pending.append(candidate)
+    written = notes.add_many(root, [(c.kind, c.title, c.text) for c in pending], now)
+    lines: list[str] = []
+    for candidate, outcome in zip(pending, written, strict=True):
+        if isinstance(outcome, str):
+            result.kept.append((candidate, outcome))
             continue
-        kind_file = notes.KINDS[candidate.kind]
-        dated = f"{now[:10]} — {candidate.title}"
-        heading = candidate.title if candidate.kind == "pattern" else dated
-        if (kind_file, heading) in headings:
-            result.kept.append((candidate, f'a note headed "{heading}" exists'))
-            continue
-        written = notes.add(root, candidate.kind, candidate.title, candidate.text, now)
-        headings.add((kind_file, heading))
         record = {
             "op": "accept",
             "ts": now,
             "id": candidate.id,
-            "memory": written["id"],
-            "file": written["file"],
+            "memory": outcome["id"],
+            "file": outcome["file"],
         }
-        machine_state.append_inbox(root, js.stringify(record) + "\n")
-        result.changed.append(replace(candidate, state="accepted", memory=written["id"]))
+        lines.append(js.stringify(record) + "\n")
+        result.changed.append(replace(candidate, state="accepted", memory=outcome["id"]))
+    machine_state.append_inbox(root, "".join(lines))
     return result
 
 

@@ -11,7 +11,7 @@ heading is refused when any memory file of its kind already has it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from mem import layout
@@ -61,64 +61,101 @@ def add(
     """Append the section; returns where it went, its heading, id and revision."""
     title, text = _checked(kind, title, body)
     secrets.refuse([("--title", title), ("the note text", body)], allow_secrets)
-    name = KINDS[kind]
-    relative = f"{layout.AGENTS_MEMORY}/{name}"
-    heading = title if kind == "pattern" else f"{now[:10]} — {title}"
-    section = f"### {heading}\n{text}\n"
-    if team.is_team(root):
-        return _add_file(root, kind, name, heading, section, now)
-    with locking.writer_lock(root):
-        prior = safe_paths.read_bounded(root, relative)
-        created = prior is None
-        if prior is None:
-            prior = templates.PROJECT_FILES[name]
-        existing = {memory.heading for memory in memories.from_text(relative, prior)}
-        if heading in existing:
-            raise MemError(f'{relative} already has a section headed "{heading}"; nothing added.')
-        addition = "\n" + section  # a blank line before it (append_text ends a last line first)
-        if len((prior + "\n" + addition).encode("utf-8")) > safe_paths.STORE_LIMIT:
-            raise MemError(f"{relative} would grow past 2 MiB; nothing added.")
-        if created:
-            writing.create_new(root, relative, prior + addition)
-        else:
-            writing.append_text(root, relative, addition)
-    (memory,) = memories.from_text(relative, section)
-    return {
-        "file": relative,
-        "created": created,
-        "kind": kind,
-        "id": memory.id,
-        "heading": heading,
-        "revision": memory.revision,
-    }
+    (written,) = _write(root, [(kind, title, text)], now)
+    if isinstance(written, str):
+        raise MemError(f"{written}; nothing added.")
+    return written
 
 
-def _add_file(
-    root: str, kind: str, name: str, heading: str, section: str, now: str
-) -> dict[str, Any]:
-    """Deviation D13: the note in a new file of its own."""
+def add_many(
+    root: str, notes: Sequence[tuple[str, str, str]], now: str
+) -> list[dict[str, Any] | str]:
+    """Notes (kind, title, text) written as `add` writes each, under one writer lock and
+    with one read of each file: each result is `add`'s, or why that note was not written (a
+    heading its kind has, a file that would grow past 2 MiB). A note that is not well-formed
+    or holds a possible secret is refused before anything is written."""
+    checked = [_checked(kind, title, text) for kind, title, text in notes]
+    secrets.refuse(
+        [(f"note {n}", f"{title}\n{text}") for n, (title, text) in enumerate(checked, start=1)]
+    )
+    return _write(
+        root, [(kind, *pair) for (kind, _, _), pair in zip(notes, checked, strict=True)], now
+    )
+
+
+def _write(
+    root: str, notes: Sequence[tuple[str, str, str]], now: str
+) -> list[dict[str, Any] | str]:
+    sections = []
+    for kind, title, text in notes:
+        heading = title if kind == "pattern" else f"{now[:10]} — {title}"
+        sections.append((kind, heading, f"### {heading}\n{text}\n"))
     with locking.writer_lock(root):
-        classic = f"{layout.AGENTS_MEMORY}/{name}"
-        for memory in memories.load(root):
-            same_kind = memory.file == classic or (
-                layout.is_note_file(memory.file) and layout.note_file_kind(memory.file) == name
-            )
-            if same_kind and memory.heading == heading:
-                raise MemError(
-                    f'{memory.file} already has a section headed "{heading}"; nothing added.'
-                )
-        base = team.note_file_name(
-            name, now[:10], js.trim(heading.split(" — ", 1)[-1]), writing.writer_id(root)
-        )
+        if team.is_team(root):
+            return _write_files(root, sections, now)
+        results: list[dict[str, Any] | str] = [""] * len(sections)
+        for name in sorted({KINDS[kind] for kind, _, _ in sections}):
+            relative = f"{layout.AGENTS_MEMORY}/{name}"
+            prior = safe_paths.read_bounded(root, relative)
+            created = prior is None
+            if prior is None:
+                prior = templates.PROJECT_FILES[name]
+            existing = {memory.heading for memory in memories.from_text(relative, prior)}
+            size = len((prior + "\n").encode("utf-8"))
+            additions: list[str] = []
+            for number, (kind, heading, section) in enumerate(sections):
+                if KINDS[kind] != name:
+                    continue
+                addition = "\n" + section  # a blank line before it
+                grown = size + len(addition.encode("utf-8"))
+                if heading in existing:
+                    results[number] = f'{relative} already has a section headed "{heading}"'
+                elif grown > safe_paths.STORE_LIMIT:
+                    results[number] = f"{relative} would grow past 2 MiB"
+                else:
+                    existing.add(heading)
+                    size = grown
+                    additions.append(addition)
+                    results[number] = _result(kind, relative, heading, section, created)
+            if additions and created:
+                writing.create_new(root, relative, prior + "".join(additions))
+            elif additions:  # append_text ends a last line first
+                writing.append_text(root, relative, "".join(additions))
+    return results
+
+
+def _write_files(
+    root: str, sections: Sequence[tuple[str, str, str]], now: str
+) -> list[dict[str, Any] | str]:
+    """Deviation D13: each note in a new file of its own."""
+    held: dict[tuple[str, str], str] = {}
+    for memory in memories.load(root):
+        if layout.is_note_file(memory.file):
+            held.setdefault((layout.note_file_kind(memory.file), memory.heading), memory.file)
+        elif memory.file == f"{layout.AGENTS_MEMORY}/{memory.kind}":
+            held.setdefault((memory.kind, memory.heading), memory.file)
+    writer = writing.writer_id(root)
+    results: list[dict[str, Any] | str] = []
+    for kind, heading, section in sections:
+        name = KINDS[kind]
+        if (name, heading) in held:
+            results.append(f'{held[(name, heading)]} already has a section headed "{heading}"')
+            continue
+        base = team.note_file_name(name, now[:10], js.trim(heading.split(" — ", 1)[-1]), writer)
         relative, number = base, 1
         while not writing.create_new(root, relative, section):
             number += 1
             relative = base.removesuffix(".md") + f"-{number}.md"
+        held[(name, heading)] = relative
+        results.append({**_result(kind, relative, heading, section, True), "ownFile": True})
+    return results
+
+
+def _result(kind: str, relative: str, heading: str, section: str, created: bool) -> dict[str, Any]:
     (memory,) = memories.from_text(relative, section)
     return {
         "file": relative,
-        "created": True,
-        "ownFile": True,
+        "created": created,
         "kind": kind,
         "id": memory.id,
         "heading": heading,
