@@ -957,11 +957,19 @@ def import_command(
 
 
 @cli.group(name="inbox", invoke_without_command=True)
+@project_options
 @click.pass_context
-def inbox_group(ctx: click.Context) -> None:
-    """Review imported memories: list, show, accept or reject them (list by default)."""
+def inbox_group(ctx: click.Context, directory: str | None, json_: bool) -> None:
+    """Review imported memories: list, show, accept or reject them (list by default).
+
+    \b
+    Example:
+        mem inbox
+        mem inbox accept imp_0123456789abcdef
+        mem inbox reject --all
+    """
     if ctx.invoked_subcommand is None:
-        ctx.invoke(inbox_list)
+        ctx.invoke(inbox_list, directory=directory, json_=json_)
 
 
 def _inbox_ids(command: Callable[..., Any]) -> Callable[..., Any]:

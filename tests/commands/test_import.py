@@ -358,3 +358,56 @@ def test_import_accept_all_then_import_again_offers_nothing(
     assert offered(again) == []
     assert skipped(again) == skipped(first)
     assert mem_json(run_mem, project, "inbox", "list")["candidates"] == []
+
+
+def test_inbox_alone_lists_and_show_prints_the_note_it_would_write(
+    run_mem: RunMem, project: Path, isolated_env: Path
+) -> None:
+    install("vscode", isolated_env, project)
+    (candidate,) = offered(mem_json(run_mem, project, "import", "vscode"))
+    listed = run_mem("inbox", "-d", str(project))
+    assert listed.stdout.startswith(f"{candidate['id']}  lesson  Repository conventions\n")
+    shown = run_mem("inbox", "show", candidate["id"], "-d", str(project))
+    assert (
+        "### Repository conventions\n- Branch names are `type/short-description`." in shown.stdout
+    )
+    assert "- **Imported**: from vscode, ~/.config/Code/User/workspaceStorage/" in shown.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("accept",), "Give the candidates' ids (mem inbox list) or --all."),
+        (("accept", "imp_0000000000000000"), "No candidate imp_0000000000000000 in this"),
+        (("reject", "imp_0000000000000000", "--all"), "Give candidate ids or --all, not both."),
+    ],
+)
+def test_inbox_decisions_name_what_is_wrong(
+    run_mem: RunMem, project: Path, args: tuple[str, ...], message: str
+) -> None:
+    done = run_mem("inbox", *args, "--json", "-d", str(project))
+    assert done.returncode == 1
+    assert message in json.loads(done.stdout)["error"]
+
+
+def test_a_note_that_would_pass_2_mib_stays_in_the_inbox(
+    run_mem: RunMem, project: Path, isolated_env: Path
+) -> None:
+    folder = _claude_folder(isolated_env, project)
+    folder.mkdir(parents=True)
+    for number in range(300):
+        (folder / f"m{number:03}.md").write_text(
+            f"---\nname: m{number}\ndescription: Lesson {number}\ntype: feedback\n---\n"
+            + f"{number} " + "word " * 1500,
+            encoding="utf-8",
+        )
+    mem_json(run_mem, project, "import", "claude-code")
+    accepted = mem_json(run_mem, project, "inbox", "accept", "--all")
+    assert accepted["changed"] and accepted["kept"]
+    assert {c["why"] for c in accepted["kept"]} == {
+        ".agents/memory/lessons.md would grow past 2 MiB"
+    }
+    lessons = project / ".agents/memory/lessons.md"
+    assert lessons.stat().st_size <= 2 * 1024 * 1024
+    waiting = mem_json(run_mem, project, "inbox", "list")["candidates"]
+    assert len(waiting) == len(accepted["kept"])
