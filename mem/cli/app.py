@@ -1003,8 +1003,15 @@ def inbox_show(ids: tuple[str, ...], every: bool, directory: str | None, json_: 
 
 @inbox_group.command(name="accept")
 @_inbox_ids
+@allow_secret_option
 @project_options
-def inbox_accept(ids: tuple[str, ...], every: bool, directory: str | None, json_: bool) -> None:
+def inbox_accept(
+    ids: tuple[str, ...],
+    every: bool,
+    allow_secret: tuple[str, ...],
+    directory: str | None,
+    json_: bool,
+) -> None:
     """Write candidates as notes, as `mem note add` does (classic or team layout).
 
     Accepting one already accepted changes nothing.
@@ -1019,7 +1026,7 @@ def inbox_accept(ids: tuple[str, ...], every: bool, directory: str | None, json_
     from mem.render import inbox_views
 
     root = safe_paths.project_root(directory)
-    result = inbox.decide(root, "accept", ids, every, clock.now_iso())
+    result = inbox.decide(root, "accept", ids, every, clock.now_iso(), allow_secret)
     echo(inbox_views.decided(result, as_json=json_))
 
 

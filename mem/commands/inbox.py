@@ -48,9 +48,19 @@ def show(root: str, ids: Sequence[str], every: bool) -> dict[str, Any]:
     return {"candidates": [item.to_json() for item in chosen]}
 
 
-def decide(root: str, verb: str, ids: Sequence[str], every: bool, now: str) -> dict[str, Any]:
+def decide(
+    root: str,
+    verb: str,
+    ids: Sequence[str],
+    every: bool,
+    now: str,
+    allow_secrets: Iterable[str] = (),
+) -> dict[str, Any]:
     """`accept` or `reject` the candidates named (or every pending one)."""
-    decided = (inbox.accept if verb == "accept" else inbox.reject)(root, ids, every, now)
+    if verb == "accept":
+        decided = inbox.accept(root, ids, every, now, allow_secrets)
+    else:
+        decided = inbox.reject(root, ids, every, now)
     return {
         "verb": verb,
         "changed": [item.to_json() for item in decided.changed],

@@ -389,7 +389,9 @@ def chosen(inbox: dict[str, Candidate], ids: Sequence[str], every: bool) -> list
     return [inbox[key] for key in dict.fromkeys(ids)]
 
 
-def accept(root: str, ids: Sequence[str], every: bool, now: str) -> Decided:
+def accept(
+    root: str, ids: Sequence[str], every: bool, now: str, allow_secrets: Iterable[str] = ()
+) -> Decided:
     """Write the chosen pending candidates as `mem note add` does (one batch: one lock, one
     read of each file), and note each accepted."""
     result = Decided([], [], [])
@@ -401,7 +403,8 @@ def accept(root: str, ids: Sequence[str], every: bool, now: str) -> Decided:
             result.kept.append((candidate, "it was rejected"))
         else:
             pending.append(candidate)
-    written = notes.add_many(root, [(c.kind, c.title, c.text) for c in pending], now)
+    batch = [(f"candidate {c.id}", c.kind, c.title, c.text) for c in pending]
+    written = notes.add_many(root, batch, now, allow_secrets)
     lines: list[str] = []
     for candidate, outcome in zip(pending, written, strict=True):
         if isinstance(outcome, str):

@@ -68,18 +68,23 @@ def add(
 
 
 def add_many(
-    root: str, notes: Sequence[tuple[str, str, str]], now: str
+    root: str,
+    notes: Sequence[tuple[str, str, str, str]],
+    now: str,
+    allow_secrets: Iterable[str] = (),
 ) -> list[dict[str, Any] | str]:
-    """Notes (kind, title, text) written as `add` writes each, under one writer lock and
-    with one read of each file: each result is `add`'s, or why that note was not written (a
-    heading its kind has, a file that would grow past 2 MiB). A note that is not well-formed
-    or holds a possible secret is refused before anything is written."""
-    checked = [_checked(kind, title, text) for kind, title, text in notes]
-    secrets.refuse(
-        [(f"note {n}", f"{title}\n{text}") for n, (title, text) in enumerate(checked, start=1)]
-    )
+    """Notes (what the user calls it, kind, title, text) written as `add` writes each,
+    under one writer lock and with one read of each file: each result is `add`'s, or why
+    that note was not written (a heading its kind has, a file that would grow past 2 MiB).
+    A note that is not well-formed or holds a possible secret is refused before anything
+    is written."""
+    checked = [_checked(kind, title, text) for _, kind, title, text in notes]
+    fields = [
+        (note[0], f"{title}\n{text}") for note, (title, text) in zip(notes, checked, strict=True)
+    ]
+    secrets.refuse(fields, allow_secrets)
     return _write(
-        root, [(kind, *pair) for (kind, _, _), pair in zip(notes, checked, strict=True)], now
+        root, [(kind, *pair) for (_, kind, _, _), pair in zip(notes, checked, strict=True)], now
     )
 
 

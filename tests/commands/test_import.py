@@ -398,7 +398,8 @@ def test_a_note_that_would_pass_2_mib_stays_in_the_inbox(
     for number in range(300):
         (folder / f"m{number:03}.md").write_text(
             f"---\nname: m{number}\ndescription: Lesson {number}\ntype: feedback\n---\n"
-            + f"{number} " + "word " * 1500,
+            + f"{number} "
+            + "word " * 1500,
             encoding="utf-8",
         )
     mem_json(run_mem, project, "import", "claude-code")
@@ -411,3 +412,20 @@ def test_a_note_that_would_pass_2_mib_stays_in_the_inbox(
     assert lessons.stat().st_size <= 2 * 1024 * 1024
     waiting = mem_json(run_mem, project, "inbox", "list")["candidates"]
     assert len(waiting) == len(accepted["kept"])
+
+
+def test_a_secret_let_through_on_import_must_be_let_through_on_accept_too(
+    run_mem: RunMem, project: Path, isolated_env: Path
+) -> None:
+    folder = install("vscode", isolated_env, project)
+    sample = SAMPLES["aws-access-key-id"]
+    (folder / "keys.md").write_text(f"# Test keys\n\n{sample}\n", encoding="utf-8")
+    args = ("--allow-secret", "aws-access-key-id")
+    result = mem_json(run_mem, project, "import", "vscode", *args)
+    keys = next(c for c in offered(result) if c["title"] == "Test keys")
+    refused = run_mem("inbox", "accept", keys["id"], "-d", str(project))
+    assert refused.returncode == 1
+    assert f"nothing was written: candidate {keys['id']} line 2 " in refused.stderr
+    assert "repeat with --allow-secret aws-access-key-id" in refused.stderr
+    accepted = mem_json(run_mem, project, "inbox", "accept", keys["id"], *args)
+    assert [c["id"] for c in accepted["changed"]] == [keys["id"]]
