@@ -34,6 +34,7 @@ _KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*?))?[ \t]*$")
 _NESTED = re.compile(r"^[ \t]+([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(.*?)[ \t]*$")
 _LINK_BULLET = re.compile(r"^\s*[-*]\s+\[[^\]]*\]\(([^)\s]+)\)")
 _BULLET = re.compile(r"^\s*[-*]\s+(.+?)\s*$")
+_HEADING_LIKE = re.compile(r"^#+(?:[ \t]|$)")
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _APPLIES_CWD = re.compile(r"^applies_to:\s*cwd=([^;\s]+)", re.MULTILINE)
 GEMINI_SECTION = "## Gemini Added Memories"
@@ -103,13 +104,14 @@ def front_matter(text: str) -> tuple[dict[str, str], str] | str:
 
 
 def note_body(text: str) -> str:
-    """A memory's Markdown as a note's text: its headings become bold lines (a `#` line
-    would split the note), blank runs shrink to one, ends trimmed."""
+    """A memory's Markdown as a note's text: its headings (any line `mem note add` would
+    take for one: `#`s then a space, a tab or nothing) become bold lines, blank runs
+    shrink to one, ends trimmed."""
     out: list[str] = []
     for line in text.replace("\r\n", "\n").split("\n"):
-        heading = _HEADING.match(line)
-        if heading:
-            line = f"**{heading.group(2)}**" if heading.group(2) else ""
+        if _HEADING_LIKE.match(line):
+            words = line.strip(" \t#")
+            line = f"**{words}**" if words else ""
         if line.strip() or (out and out[-1]):
             out.append(line.rstrip())
     return "\n".join(out).strip("\n")

@@ -147,3 +147,23 @@ def test_likeness_is_the_share_of_terms_in_common() -> None:
     two = host_memories.terms("Pool the Postgres connections")
     assert host_memories.likeness(one, two) == pytest.approx(3 / 6)
     assert host_memories.likeness(one, frozenset()) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("## How\nmake db", "**How**\nmake db"),
+        ("#\n#######\n# \nkept", "kept"),
+        ("########## deep ##", "**deep**"),
+        ("#hashtag stays", "#hashtag stays"),
+        ("a\n\n\n\nb", "a\n\nb"),
+    ],
+)
+def test_a_body_has_no_line_note_add_would_take_for_a_heading(text: str, body: str) -> None:
+    assert host_memories.note_body(text) == body
+
+
+@given(st.text(alphabet=st.sampled_from("# \t\nab"), max_size=80))
+def test_no_body_line_reads_as_a_heading(text: str) -> None:
+    for line in host_memories.note_body(text).split("\n"):
+        assert not (line.startswith("#") and line.lstrip("#")[:1] in (" ", "\t", ""))
