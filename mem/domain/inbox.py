@@ -111,8 +111,11 @@ def _indexed_folder(host: str, folder: str, found: Found) -> None:
     """A folder of a MEMORY.md index and one file per memory (Claude Code, Gemini CLI)."""
     paths = host_memory_files.markdown_files(folder)
     for index in _files(folder, [p for p in paths if p.endswith("/MEMORY.md")], found.skipped):
-        brief, _linked = host_memories.index_lines(host, index.text, index.shown, index.date)
+        brief, linked = host_memories.index_lines(host, index.text, index.shown, index.date)
         found.memories.extend(brief)
+        for name in linked:
+            if "://" not in name and f"{folder}/{name}" not in paths:
+                found.skipped.append(f"{index.shown}: links to {name}, which is not in the folder")
     others = [p for p in paths if not p.endswith("/MEMORY.md")]
     _one_each(host, _files(folder, others, found.skipped), found.skipped, found.memories)
 
@@ -133,7 +136,7 @@ def gather(host: str, root: str) -> Found:
     elif host == "codex":
         folder = host_memory_files.codex_memories()
         found.looked.append(host_memory_files.shown(folder))
-        index = [f"{folder}/MEMORY.md"] if _exists(f"{folder}/MEMORY.md") else []
+        index = [f"{folder}/MEMORY.md"] if host_memory_files.is_file(f"{folder}/MEMORY.md") else []
         for file in _files(folder, index, found.skipped):
             groups, left = host_memories.codex_task_groups(file.text, file.shown, file.date, root)
             found.memories.extend(groups)
@@ -142,7 +145,7 @@ def gather(host: str, root: str) -> Found:
         skills = f"{folder}/skills"
         for name in _folder_names(skills):
             path = f"{skills}/{name}/SKILL.md"
-            if _exists(path):
+            if host_memory_files.is_file(path):
                 for file in _files(folder, [path], found.skipped):
                     skill = host_memories.codex_skill(file.text, file.shown, file.date)
                     if isinstance(skill, str):
@@ -159,7 +162,7 @@ def gather(host: str, root: str) -> Found:
             (f"{root}/GEMINI.md", root),
         ):
             found.looked.append(host_memory_files.shown(path))
-            if _exists(path):
+            if host_memory_files.is_file(path):
                 for file in _files(folder, [path], found.skipped):
                     found.memories.extend(
                         host_memories.gemini_added(file.text, file.shown, file.date)
@@ -177,10 +180,6 @@ def gather(host: str, root: str) -> Found:
     else:
         raise MemError(f"The host must be one of {', '.join(HOSTS)} or all, not {host!r}.")
     return found
-
-
-def _exists(path: str) -> bool:
-    return host_memory_files.is_file(path)
 
 
 def _folder_names(folder: str) -> list[str]:

@@ -429,3 +429,16 @@ def test_a_secret_let_through_on_import_must_be_let_through_on_accept_too(
     assert "repeat with --allow-secret aws-access-key-id" in refused.stderr
     accepted = mem_json(run_mem, project, "inbox", "accept", keys["id"], *args)
     assert [c["id"] for c in accepted["changed"]] == [keys["id"]]
+
+
+def test_an_index_line_linking_to_a_missing_file_is_said(
+    run_mem: RunMem, project: Path, isolated_env: Path
+) -> None:
+    folder = install("claude-code", isolated_env, project)
+    (folder / "user_role.md").unlink()
+    result = mem_json(run_mem, project, "import", "claude-code")
+    shown = f"~/.claude/projects/{claude_slug(str(project.resolve()))}/memory"
+    assert skipped(result) == [
+        f"{shown}/MEMORY.md: links to user_role.md, which is not in the folder"
+    ]
+    assert len(offered(result)) == 3
