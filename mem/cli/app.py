@@ -933,7 +933,7 @@ HOST_CHOICES = "claude-code|codex|gemini|serena|vscode|all"
 def import_command(
     host: str, dry_run: bool, allow_secret: tuple[str, ...], directory: str | None, json_: bool
 ) -> None:
-    """Bring a host's own memories of this project into the inbox, for review.
+    """Bring a host's memories into the inbox, for review.
 
     Claude Code's auto memory, Codex's memories, Gemini CLI's private project memory,
     Serena's and VS Code Copilot's memory files become candidate notes in this machine's
@@ -981,7 +981,7 @@ def _inbox_ids(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--all", "every", is_flag=True, help="Also the accepted and rejected ones.")
 @project_options
 def inbox_list(every: bool = False, directory: str | None = None, json_: bool = False) -> None:
-    """The candidates waiting for a yes or a no, oldest first."""
+    """The candidates waiting for a yes or a no."""
     from mem.commands import inbox
     from mem.render import inbox_views
 
@@ -993,7 +993,7 @@ def inbox_list(every: bool = False, directory: str | None = None, json_: bool = 
 @_inbox_ids
 @project_options
 def inbox_show(ids: tuple[str, ...], every: bool, directory: str | None, json_: bool) -> None:
-    """Candidates whole: the note each would write."""
+    """Candidates whole: the notes they would write."""
     from mem.commands import inbox
     from mem.render import inbox_views
 
@@ -1012,9 +1012,11 @@ def inbox_accept(
     directory: str | None,
     json_: bool,
 ) -> None:
-    """Write candidates as notes, as `mem note add` does (classic or team layout).
+    """Write candidates as notes, as `mem note add` does.
 
-    Accepting one already accepted changes nothing.
+    Each note goes where `mem note add` puts it (classic or team layout), dated today,
+    with the line saying where it came from; accepting one already accepted changes
+    nothing, and one that cannot be written stays in the inbox with the reason.
 
     \b
     Example:
@@ -1034,7 +1036,9 @@ def inbox_accept(
 @_inbox_ids
 @project_options
 def inbox_reject(ids: tuple[str, ...], every: bool, directory: str | None, json_: bool) -> None:
-    """Set candidates aside: a later `mem import` will not offer them again."""
+    """Set candidates aside for good.
+
+    A later `mem import` will not offer them again."""
     from mem import clock
     from mem.commands import inbox
     from mem.render import inbox_views
