@@ -30,6 +30,7 @@ bench: $(VENV)/.installed
 	$(PY) bench/run.py
 	$(PY) bench/mcp_bench.py
 	$(PY) bench/portfolio.py
+	$(PY) bench/import_bench.py
 
 # The 1,000,000-note first sync too: minutes, and about 250 MB of generated project.
 bench-large: $(VENV)/.installed
@@ -41,6 +42,7 @@ bench-large: $(VENV)/.installed
 bench-portfolio: $(VENV)/.installed
 	$(PY) -m compileall -q mem
 	$(PY) bench/portfolio.py
+	$(PY) bench/import_bench.py
 
 # The CLI reference in docs/cli.md, regenerated from the click commands (cog); make test
 # checks it is up to date.

@@ -26,7 +26,10 @@ STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # 
 # `mem --help` lists every command under one of these headings; a command missing here is
 # listed under "Other commands", never left out.
 SECTIONS = (
-    ("Recall & write", ("recall", "write", "context", "handoff", "note", "show")),
+    (
+        "Recall & write",
+        ("recall", "write", "context", "handoff", "note", "show", "import", "inbox"),
+    ),
     ("Agents", ("mcp", "hook", "injections")),
     ("Patterns & outcomes", ("reinforce", "patterns", "observe", "outcomes")),
     ("Evidence & lifecycle", ("evidence", "audit", "supersede", "retract")),
@@ -949,6 +952,132 @@ def show_command(memory_id: str, directory: str | None, json_: bool) -> None:
 
     result = note.show(safe_paths.project_root(directory), memory_id)
     echo(injection_views.memory_shown(result, as_json=json_))
+
+
+HOST_CHOICES = "claude-code|codex|gemini|serena|vscode|all"
+
+
+@cli.command(name="import")
+@click.argument("host", metavar=HOST_CHOICES)
+@click.option("--dry-run", is_flag=True, help="Show what would be offered; write nothing.")
+@allow_secret_option
+@project_options
+def import_command(
+    host: str, dry_run: bool, allow_secret: tuple[str, ...], directory: str | None, json_: bool
+) -> None:
+    """Bring a host's memories into the inbox, for review.
+
+    Claude Code's auto memory, Codex's memories, Gemini CLI's private project memory,
+    Serena's and VS Code Copilot's memory files become candidate notes in this machine's
+    inbox (never in the project): each with its kind, and its source and date on a line of
+    its own. A possible secret is refused; an exact duplicate of a note or of a candidate
+    is skipped, a near one is offered as an amendment. Nothing is a note until
+    `mem inbox accept`. docs/import.md says where each host keeps its memory.
+
+    \b
+    Example:
+        mem import claude-code --dry-run
+        mem import all
+    """
+    from mem import clock
+    from mem.commands import inbox
+    from mem.render import inbox_views
+
+    root = safe_paths.project_root(directory)
+    result = inbox.import_memories(root, host, clock.now_iso(), dry_run, allow_secret)
+    echo(inbox_views.imported(result, as_json=json_))
+
+
+@cli.group(name="inbox", invoke_without_command=True)
+@project_options
+@click.pass_context
+def inbox_group(ctx: click.Context, directory: str | None, json_: bool) -> None:
+    """Review imported memories: list, show, accept or reject them (list by default).
+
+    \b
+    Example:
+        mem inbox
+        mem inbox accept imp_0123456789abcdef
+        mem inbox reject --all
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(inbox_list, directory=directory, json_=json_)
+
+
+def _inbox_ids(command: Callable[..., Any]) -> Callable[..., Any]:
+    command = click.option("--all", "every", is_flag=True, help="Every pending candidate.")(command)
+    return click.argument("ids", nargs=-1, metavar="[ID...]")(command)
+
+
+@inbox_group.command(name="list")
+@click.option("--all", "every", is_flag=True, help="Also the accepted and rejected ones.")
+@project_options
+def inbox_list(every: bool = False, directory: str | None = None, json_: bool = False) -> None:
+    """The candidates waiting for a yes or a no."""
+    from mem.commands import inbox
+    from mem.render import inbox_views
+
+    result = inbox.listing(safe_paths.project_root(directory), every)
+    echo(inbox_views.listed(result, as_json=json_))
+
+
+@inbox_group.command(name="show")
+@_inbox_ids
+@project_options
+def inbox_show(ids: tuple[str, ...], every: bool, directory: str | None, json_: bool) -> None:
+    """Candidates whole: the notes they would write."""
+    from mem.commands import inbox
+    from mem.render import inbox_views
+
+    result = inbox.show(safe_paths.project_root(directory), ids, every)
+    echo(inbox_views.shown(result, as_json=json_))
+
+
+@inbox_group.command(name="accept")
+@_inbox_ids
+@allow_secret_option
+@project_options
+def inbox_accept(
+    ids: tuple[str, ...],
+    every: bool,
+    allow_secret: tuple[str, ...],
+    directory: str | None,
+    json_: bool,
+) -> None:
+    """Write candidates as notes, as `mem note add` does.
+
+    Each note goes where `mem note add` puts it (classic or team layout), dated today,
+    with the line saying where it came from; accepting one already accepted changes
+    nothing, and one that cannot be written stays in the inbox with the reason.
+
+    \b
+    Example:
+        mem inbox accept imp_0123456789abcdef
+        mem inbox accept --all
+    """
+    from mem import clock
+    from mem.commands import inbox
+    from mem.render import inbox_views
+
+    root = safe_paths.project_root(directory)
+    result = inbox.decide(root, "accept", ids, every, clock.now_iso(), allow_secret)
+    echo(inbox_views.decided(result, as_json=json_))
+
+
+@inbox_group.command(name="reject")
+@_inbox_ids
+@project_options
+def inbox_reject(ids: tuple[str, ...], every: bool, directory: str | None, json_: bool) -> None:
+    """Set candidates aside for good.
+
+    A later `mem import` will not offer them again."""
+    from mem import clock
+    from mem.commands import inbox
+    from mem.render import inbox_views
+
+    root = safe_paths.project_root(directory)
+    result = inbox.decide(root, "reject", ids, every, clock.now_iso())
+    echo(inbox_views.decided(result, as_json=json_))
 
 
 @cli.command()

@@ -8,6 +8,7 @@ tree. `$MEM_STATE_DIR`, else `$XDG_STATE_HOME/mem`, else `~/.local/state/mem`:
     hook.log               one line per hook that answered nothing because something failed
     sessions/<key>.ids     the memories already injected in one session (id, revision and
                            the claim of the hook that injected it)
+    inbox/<key>.ndjson     a project's imported candidate notes and what became of each
 
 Lines are appended with one `write` each (O_APPEND), so concurrent hooks never interleave
 them; nothing here takes the project's writer lock.
@@ -25,6 +26,7 @@ from mem.errors import MemError
 INJECTIONS = "injections.ndjson"
 HOOK_LOG = "hook.log"
 SESSIONS = "sessions"
+INBOX = "inbox"
 # A session's file is kept this long after its last injection, then removed.
 SESSION_KEPT_SECONDS = 14 * 24 * 3600
 # The log is read whole by `mem injections`; past this it is cut to its newer half.
@@ -205,3 +207,36 @@ def record_write(
         "outcome": outcome,
     }
     append_record(js.stringify(record) + "\n")
+
+
+def _inbox_file(root: str) -> str:
+    key = hashlib.sha256(root.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return f"{INBOX}/{key}.ndjson"
+
+
+def inbox_path(root: str) -> str:
+    return os.path.join(state_dir(), _inbox_file(root))
+
+
+def append_inbox(root: str, lines: str) -> None:
+    """Append NDJSON lines (each with its newline) to the project's inbox, in one write."""
+    if lines:
+        try:
+            _append(_inbox_file(root), lines)
+        except OSError as error:
+            raise MemError(
+                f"Cannot write the inbox {inbox_path(root)}: {error.strerror or error}."
+            ) from None
+
+
+def read_inbox(root: str) -> str:
+    """The project's inbox log ("" when there is none)."""
+    path = inbox_path(root)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return ""
+    except OSError as error:
+        raise MemError(f"Cannot read the inbox {path}: {error.strerror}.") from None
+    return data.decode("utf-8", errors="replace")
