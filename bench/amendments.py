@@ -144,6 +144,7 @@ def main() -> None:
     listed_total, marked_listed, notes_total = 0, 0, 0
     found_pairs = 0
     listing: list[str] = []
+    misses: list[str] = []  # the cases where a reader shows the older above the newer
     with tempfile.TemporaryDirectory(prefix="mem-bench-amendments-") as scratch:
         env = {**os.environ, "MEM_CACHE_DIR": str(Path(scratch) / "cache"), "HOME": scratch}
         env.update(GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="b@example.invalid")
@@ -176,14 +177,16 @@ def main() -> None:
                     n += 1
                     old_id, new_id = memory_id(older), memory_id(newer)
                     shown, ranked = recall(mem, env, project, query)
-                    readers["recall"].append(verdict(shown, old_id, new_id))
-                    readers["recall as ranked"].append(verdict(ranked, old_id, new_id))
-                    readers["prompt hook"].append(
-                        verdict(prompt_hook(mem, env, project, query, n), old_id, new_id)
-                    )
-                    readers["session brief"].append(
-                        verdict(session_brief(mem, env, project, query, n), old_id, new_id)
-                    )
+                    seen = {
+                        "recall": shown,
+                        "recall as ranked": ranked,
+                        "prompt hook": prompt_hook(mem, env, project, query, n),
+                        "session brief": session_brief(mem, env, project, query, n),
+                    }
+                    for name, ids in seen.items():
+                        readers[name].append(verdict(ids, old_id, new_id))
+                        if readers[name][-1] is False and name != "recall as ranked":
+                            misses.append(f"{name}: {query!r} ({slug}: {older!r} -> {newer!r})")
     print(f"Amendments on real notes: {len(pairs)} marked pairs, {notes_total} active notes, {mem}")
     print("(a) newer above older where the older is shown:")
     for name, found in readers.items():
@@ -195,7 +198,7 @@ def main() -> None:
         f" listed {listed_total}, of which marked {precision:.3f}"
     )
     if args.list:
-        print("\n".join(listing))
+        print("\n".join(["readers' misses:", *misses, "pairs listed by check:", *listing]))
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ def _project(root: str, opened: index.Opened) -> dict[str, Any]:
     if index.has_lifecycle_events(conn):
         hidden = set(lifecycle_events.retired_in_index(root, conn, files))
     notes = _notes(conn, list(files), hidden)
-    pairs = [_pair(pair, notes, "") for pair in amendments.over(conn, notes, list(files))]
+    pairs = [_pair(pair, notes, "") for pair in amendments.over(conn, notes)]
     return {"notes": len(notes), "pairs": pairs, "threshold": measure.SAME_SUBJECT}
 
 
@@ -57,7 +57,7 @@ def _portfolio(opened: index.Opened) -> dict[str, Any]:
         ]
         notes = _notes(conn, file_ids, hidden)
         counted += len(notes)
-        pairs += [_pair(pair, notes, row.path) for pair in amendments.over(conn, notes, file_ids)]
+        pairs += [_pair(pair, notes, row.path) for pair in amendments.over(conn, notes)]
     pairs.sort(key=lambda pair: -pair["score"])  # stable: projects in order within a score
     return {
         "notes": counted,

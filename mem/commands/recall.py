@@ -237,10 +237,9 @@ def _ranked(
     if brain_root is None:
         marks: dict[int, dict[str, str]] | None = None
         if amends:
-            pool = score.order(ranked, len(ranked))
+            pool = score.order(ranked, limit + amendments.POOL)
             shown = [item.id for item in pool[:limit]]
-            file_ids = [row.id for row in project_files.values()]
-            order, marks = amendments.in_recall(conn, shown, [item.id for item in pool], file_ids)
+            order, marks = amendments.in_recall(conn, shown, [item.id for item in pool])
             by_id = {item.id: item for item in pool}
             ranked = [by_id[record_id] for record_id in order]
         entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired, marks)

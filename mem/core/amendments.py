@@ -15,18 +15,19 @@ from __future__ import annotations
 import functools
 import heapq
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import NamedTuple
 
 from mem.core import parse, tokens
 
-SAME_SUBJECT = 0.25  # a likeness from which two notes are taken to cover the same subject
+SAME_SUBJECT = 0.24  # a likeness from which two notes are taken to cover the same subject
 HEADING_SHARE = 0.5  # the weight of the share of heading words in common
 SHOWN_TERMS = 5  # shared terms a reason names, heaviest first
 # `mem check amendments`, which looks for pairs over every note: each note's heaviest terms
 # find its candidates, of which the likeliest few are scored exactly.
 SIGNATURE_TERMS = 16
 CANDIDATES = 6
+HOLDERS_AT_MOST = 64  # a heavy term of more notes than this finds no candidates
 NEIGHBOURS = 2  # a pair is listed when one of its notes is among the other's likeliest
 
 
@@ -40,6 +41,7 @@ class Subject(NamedTuple):
 
 class Likeness(NamedTuple):
     score: float  # cosine + HEADING_SHARE × heading words in common / heading words
+    # Below SAME_SUBJECT, both empty:
     shared: tuple[str, ...]  # the terms that weigh most in both, heaviest first
     heading: tuple[str, ...]  # the heading terms both have, in order
 
@@ -78,6 +80,11 @@ def subject(
     return Subject(record_id, heading_terms, unit)
 
 
+def heaviest(item: Subject, count: int) -> list[str]:
+    """A note's `count` heaviest terms, heaviest first (ties by term)."""
+    return [term for term, _ in heapq.nlargest(count, item.weights.items(), key=_weight_then_term)]
+
+
 def likeness(one: Subject, two: Subject) -> Likeness:
     small, large = sorted((one.weights, two.weights), key=len)
     products = {term: value * large[term] for term, value in small.items() if term in large}
@@ -85,38 +92,43 @@ def likeness(one: Subject, two: Subject) -> Likeness:
     both = one.heading | two.heading
     common = one.heading & two.heading
     share = len(common) / len(both) if both else 0.0
+    score = round(cosine + HEADING_SHARE * share, 4)
+    if score < SAME_SUBJECT:  # no reason to give: most pairs met are of no subject
+        return Likeness(score, (), ())
     heaviest = sorted(products, key=lambda term: (-products[term], term))[:SHOWN_TERMS]
-    return Likeness(
-        round(cosine + HEADING_SHARE * share, 4), tuple(heaviest), tuple(sorted(common))
-    )
+    return Likeness(score, tuple(heaviest), tuple(sorted(common)))
 
 
-def among(subjects: Sequence[Subject], newest_first: Sequence[int]) -> dict[int, Amendment]:
-    """Older note id -> its likeliest newer note on the same subject, within a few notes
-    (a recall's candidates, a brief): every pair is scored."""
+def among(
+    subjects: Sequence[Subject], newest_first: Sequence[int], olders: Set[int] | None = None
+) -> dict[int, list[Amendment]]:
+    """Older note id (of `olders` when given) -> the newer notes on its subject, likeliest
+    first, within a few notes (a recall's candidates, a brief): every such pair is scored."""
     place = {record_id: position for position, record_id in enumerate(newest_first)}
     ordered = sorted((item for item in subjects if item.id in place), key=lambda s: place[s.id])
-    found: dict[int, Amendment] = {}
+    found: dict[int, list[Amendment]] = {}
     for position, newer in enumerate(ordered):
         for older in ordered[position + 1 :]:
+            if olders is not None and older.id not in olders:
+                continue
             alike = likeness(newer, older)
             if alike.score >= SAME_SUBJECT:
-                best = found.get(older.id)
-                if best is None or alike.score > best.likeness.score:
-                    found[older.id] = Amendment(older.id, newer.id, alike)
+                found.setdefault(older.id, []).append(Amendment(older.id, newer.id, alike))
+    for pairs in found.values():
+        pairs.sort(key=lambda pair: (-pair.likeness.score, place[pair.newer]))
     return found
 
 
-def newer_first(order: Iterable[int], amended: Mapping[int, Amendment]) -> list[int]:
-    """`order` with each amended note's newer note just before it (taken from where it was,
-    or added when it was not there); nothing else moves."""
+def newer_first(order: Iterable[int], amended: Mapping[int, Sequence[Amendment]]) -> list[int]:
+    """`order` with each amended note's newer notes just before it, likeliest first (taken
+    from where they were, or added when they were not there); nothing else moves."""
     placed: list[int] = []
     seen: set[int] = set()
 
     def place(record_id: int, chain: tuple[int, ...]) -> None:
-        amendment = amended.get(record_id)
-        if amendment is not None and amendment.newer not in chain:
-            place(amendment.newer, (*chain, record_id))
+        for amendment in amended.get(record_id, ()):
+            if amendment.newer not in chain and amendment.newer not in seen:
+                place(amendment.newer, (*chain, record_id))
         if record_id not in seen:
             seen.add(record_id)
             placed.append(record_id)
@@ -134,7 +146,7 @@ def likely_pairs(subjects: Sequence[Subject], newest_first: Sequence[int]) -> li
     place = {record_id: position for position, record_id in enumerate(newest_first)}
     by_id = {item.id: item for item in subjects if item.id in place}
     signatures = {
-        item.id: heapq.nlargest(SIGNATURE_TERMS, item.weights.items(), key=_weight_then_term)
+        item.id: [(term, item.weights[term]) for term in heaviest(item, SIGNATURE_TERMS)]
         for item in by_id.values()
     }
     holders: dict[str, list[tuple[int, float]]] = {}
@@ -146,6 +158,8 @@ def likely_pairs(subjects: Sequence[Subject], newest_first: Sequence[int]) -> li
     for record_id in sorted(by_id, key=place.__getitem__):
         overlap: dict[int, float] = {}
         for term, value in signatures[record_id]:
+            if len(holders[term]) > HOLDERS_AT_MOST:
+                continue  # a word of so many notes names no subject
             for other, other_value in holders[term]:
                 if other != record_id:
                     overlap[other] = overlap.get(other, 0.0) + value * other_value

@@ -12,7 +12,7 @@ amendments` lists the pairs over a whole project. Retired notes are never paired
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import NamedTuple, Protocol, TypeVar
 
 from mem import index, layout
@@ -20,7 +20,11 @@ from mem.core import amendments
 from mem.core.memory_ids import memory_id
 from mem.index import bm25
 
-POOL = 8  # a recall's candidates past its limit where the newer note of a pair is looked for
+POOL = 16  # a recall's candidates past its limit where the newer note of a pair is looked for
+# A prompt's few memories: the notes most like each are looked for by its heaviest terms.
+LOOKUP_TERMS = 4
+LOOKUP = 4
+LOOKUP_AROUND = 3  # at most this many memories shown (a prompt's); a brief's pool is enough
 BRIEF_POOL = 60  # a brief's first notes paired: more than its budget ever shows of them
 
 
@@ -37,27 +41,54 @@ Shown = TypeVar("Shown", bound=_Entry)
 class Found(NamedTuple):
     """Pairs among some notes, and the notes read to find them."""
 
-    amended: dict[int, amendments.Amendment]  # older record id -> its likeliest amendment
+    amended: dict[int, list[amendments.Amendment]]  # older record id -> its, likeliest first
     records: dict[int, index.StoredRecord]  # the notes considered, by record id
 
 
-def find(conn: index.Connection, ids: Sequence[int], file_ids: list[int]) -> Found:
-    """The likely amendments among these records' notes (of these files)."""
+def find(
+    conn: index.Connection,
+    ids: Sequence[int],
+    olders: Set[int] | None = None,
+    around: Sequence[int] = (),
+    ranks: Mapping[int, int] | None = None,
+    hidden: Set[int] = frozenset(),
+) -> Found:
+    """The likely amendments among these records' notes (of files whose candidate ranks are
+    `ranks`), of `olders` only when given. For each note of `around`, the notes most like
+    it are looked for too (a bm25 search for its heaviest terms, `hidden` left out), where
+    a few notes were chosen by a query that its newer note may not match."""
+    notes = _notes(conn, ids)
+    if around and ranks:
+        subjects = {item.id: item for item in _subjects(conn, notes)}
+        files = index.RecallFiles.given(ranks)
+        for record_id in around:
+            if record_id in subjects:
+                terms = amendments.heaviest(subjects[record_id], LOOKUP_TERMS)
+                found = bm25.search(conn, terms, files, None, LOOKUP, _no_offset)
+                ids = [*ids, *(item.id for item in found if item.id not in hidden)]
+        notes = _notes(conn, ids)
+    if len(notes) < 2:
+        return Found({}, notes)
+    subjects = _subjects(conn, notes)
+    newest = index.newest_first(conn, list(notes))
+    return Found(amendments.among(subjects, newest, olders), notes)
+
+
+def _notes(conn: index.Connection, ids: Sequence[int]) -> dict[int, index.StoredRecord]:
     stored = index.fetch(conn, list(dict.fromkeys(ids)))
-    notes = {
+    return {
         record_id: record
         for record_id, record in stored.items()
         if record.kind == "note" and layout.is_memory_file(record.path)
     }
-    if len(notes) < 2:
-        return Found({}, notes)
-    subjects = _subjects(conn, notes)
-    _, newest = index.notes_by_recency(conn, file_ids, len(notes), list(notes))
-    return Found(amendments.among(subjects, newest), notes)
+
+
+def _no_offset(_: float) -> float:
+    return 0.0  # notes carry no local time
 
 
 def _subjects(
-    conn: index.Connection, notes: dict[int, index.StoredRecord]
+    conn: index.Connection, notes: Mapping[int, index.StoredRecord]
 ) -> list[amendments.Subject]:
     counted = {
         record_id: amendments.counts(record.ref, record.text) for record_id, record in notes.items()
@@ -75,13 +106,14 @@ def marks(found: Found) -> dict[int, dict[str, str]]:
     """Record id -> what its entry says: the older `amendedBy` the newer's id, with the
     `supersede` command; the newer which note it `amends`."""
     said: dict[int, dict[str, str]] = {}
-    for older, amendment in found.amended.items():
+    for older, pairs in found.amended.items():
         older_id = _memory_id(found.records[older])
-        newer_id = _memory_id(found.records[amendment.newer])
+        newer_id = _memory_id(found.records[pairs[0].newer])
         said.setdefault(older, {}).update(
             amendedBy=newer_id, supersede=amendments.supersede_command(older_id, newer_id)
         )
-        said.setdefault(amendment.newer, {})["amends"] = older_id
+        for pair in pairs:
+            said.setdefault(pair.newer, {}).setdefault("amends", older_id)
     return said
 
 
@@ -90,13 +122,13 @@ def _memory_id(record: index.StoredRecord) -> str:
 
 
 def in_recall(
-    conn: index.Connection, shown: list[int], pool: list[int], file_ids: list[int]
+    conn: index.Connection, shown: list[int], pool: list[int]
 ) -> tuple[list[int], dict[int, dict[str, str]]]:
     """A recall's shown record ids with each amended note's newer note just before it (from
     `pool`, the candidates past the limit, when it was not shown), cut to as many as were
     shown; and the marks of each record shown."""
-    found = find(conn, pool, file_ids)
     shown_set = set(shown)
+    found = find(conn, pool, shown_set)
     relevant = {
         older: amendment for older, amendment in found.amended.items() if older in shown_set
     }
@@ -116,13 +148,22 @@ def in_brief(
     """A brief's (or a prompt's) memory entries with each amended memory's newer memory just
     before it, taken from `pool` (the notes they were chosen from) even when it was not
     chosen; both marked. Retired notes are never paired."""
+    retired: set[int] = set()
     if index.has_lifecycle_events(conn):
         from mem.domain import lifecycle_events  # only where something was ever retired
 
         paths = {file_id: row.path for file_id, row in files.items()}
         retired = set(lifecycle_events.retired_in_index(root, conn, paths))
-        pool = [record_id for record_id in pool if record_id not in retired]
-    found = find(conn, pool[:BRIEF_POOL], list(files))
+    pool = [record_id for record_id in pool if record_id not in retired][:BRIEF_POOL]
+    chosen = {entry.id for entry in entries}
+    shown = [
+        record_id
+        for record_id, record in _notes(conn, pool).items()
+        if _memory_id(record) in chosen
+    ]
+    ranks = {file_id: row.rank for file_id, row in files.items()}
+    around = shown if len(shown) <= LOOKUP_AROUND else []
+    found = find(conn, pool, set(shown), around, ranks, retired)
     if not found.amended:
         return entries
     record_of = {_memory_id(record): record_id for record_id, record in found.records.items()}
@@ -142,7 +183,7 @@ def in_brief(
 
 
 def over(
-    conn: index.Connection, notes: Mapping[int, index.StoredRecord], file_ids: list[int]
+    conn: index.Connection, notes: Mapping[int, index.StoredRecord]
 ) -> list[amendments.Amendment]:
     """The likely amendments among many notes (a project's, or each of a portfolio's
     projects'), likeliest first: candidates from each note's heaviest terms, never all pairs."""
@@ -157,5 +198,4 @@ def over(
         amendments.subject(record_id, notes[record_id].ref, counted[record_id], df, records)
         for record_id in notes
     ]
-    _, newest = index.notes_by_recency(conn, file_ids, len(notes), list(notes))
-    return amendments.likely_pairs(subjects, newest)
+    return amendments.likely_pairs(subjects, index.newest_first(conn, list(notes)))
