@@ -12,6 +12,7 @@ from typing import Any
 
 from mem import index, layout
 from mem.core import amendments as measure
+from mem.core.memory_ids import memory_id
 from mem.domain import amendments, lifecycle_events
 from mem.errors import MemError
 from mem.files import brain as brains
@@ -78,8 +79,8 @@ def _pair(
     pair: measure.Amendment, notes: dict[int, index.StoredRecord], project: str
 ) -> dict[str, Any]:
     older, newer = notes[pair.older], notes[pair.newer]
-    older_id = amendments.memory_id(older.path, older.ref)
-    newer_id = amendments.memory_id(newer.path, newer.ref)
+    older_id = memory_id(older.path, older.ref)
+    newer_id = memory_id(newer.path, newer.ref)
     found: dict[str, Any] = {"project": project} if project else {}
     found.update(
         older={"id": older_id, "file": older.path, "heading": older.ref},

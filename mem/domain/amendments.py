@@ -20,7 +20,7 @@ from mem.core import amendments
 from mem.core.memory_ids import memory_id
 from mem.index import bm25
 
-POOL = 16  # a recall's candidates past its limit where the newer note of a pair is looked for
+POOL = 8  # a recall's candidates past its limit where the newer note of a pair is looked for
 # A prompt's few memories: the notes most like each are looked for by its heaviest terms.
 LOOKUP_TERMS = 4
 LOOKUP = 4
@@ -59,13 +59,12 @@ def find(
     a few notes were chosen by a query that its newer note may not match."""
     notes = _notes(conn, ids)
     if around and ranks:
-        subjects = {item.id: item for item in _subjects(conn, notes)}
         files = index.RecallFiles.given(ranks)
-        for record_id in around:
-            if record_id in subjects:
-                terms = amendments.heaviest(subjects[record_id], LOOKUP_TERMS)
-                found = bm25.search(conn, terms, files, None, LOOKUP, _no_offset)
-                ids = [*ids, *(item.id for item in found if item.id not in hidden)]
+        looked = {record_id: notes[record_id] for record_id in around if record_id in notes}
+        for item in _subjects(conn, looked):
+            terms = amendments.heaviest(item, LOOKUP_TERMS)
+            found = bm25.search(conn, terms, files, None, LOOKUP, _no_offset)
+            ids = [*ids, *(hit.id for hit in found if hit.id not in hidden)]
         notes = _notes(conn, ids)
     if len(notes) < 2:
         return Found({}, notes)
@@ -124,16 +123,13 @@ def _memory_id(record: index.StoredRecord) -> str:
 def in_recall(
     conn: index.Connection, shown: list[int], pool: list[int]
 ) -> tuple[list[int], dict[int, dict[str, str]]]:
-    """A recall's shown record ids with each amended note's newer note just before it (from
-    `pool`, the candidates past the limit, when it was not shown), cut to as many as were
-    shown; and the marks of each record shown."""
+    """A recall's shown record ids with each amended note's newer notes just before it (from
+    `pool`, the candidates past the limit, when not shown), cut to as many as were shown;
+    and the marks of each record shown."""
     shown_set = set(shown)
     found = find(conn, pool, shown_set)
-    relevant = {
-        older: amendment for older, amendment in found.amended.items() if older in shown_set
-    }
-    order = amendments.newer_first(shown, relevant)[: len(shown)]
-    said = marks(Found(relevant, found.records))
+    order = amendments.newer_first(shown, found.amended)[: len(shown)]
+    said = marks(found)
     return order, {record_id: said[record_id] for record_id in order if record_id in said}
 
 

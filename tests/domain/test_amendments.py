@@ -13,6 +13,7 @@ from mem.commands import recall
 from mem.core import amendments as measure
 from mem.core.memory_ids import memory_id
 from mem.domain import amendments, brief
+from mem.mcp import tools
 
 NOW = "2026-10-18T09:30:00.000Z"
 DECISIONS = ".agents/memory/decisions.md"
@@ -176,3 +177,12 @@ def test_a_retired_note_is_never_paired(run_mem: RunMem, tmp_path: Path) -> None
     assert entries[0].marks is None
     listed = json.loads(run_mem("check", "amendments", "--json", "-d", str(root)).stdout)
     assert listed["pairs"] == []
+
+
+def test_mcp_recall_marks_with_the_default_lexical_ranking(tmp_path: Path) -> None:
+    root = str(_project(tmp_path))
+    answer = tools.BY_NAME["recall"].run(root, {"query": "retry payment webhooks three times"})
+    results = json.loads(answer.output)["results"]
+    refs = [entry["ref"] for entry in results]
+    assert refs.index(NEWER) < refs.index(OLDER)
+    assert results[refs.index(OLDER)]["amendedBy"] == NEWER_ID
