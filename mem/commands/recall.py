@@ -239,7 +239,8 @@ def _ranked(
         if amends:
             pool = score.order(ranked, limit + amendments.POOL)
             shown = [item.id for item in pool[:limit]]
-            order, marks = amendments.in_recall(conn, shown, [item.id for item in pool])
+            scores = {item.id: item.score for item in pool}
+            order, marks = amendments.in_recall(conn, shown, scores)
             by_id = {item.id: item for item in pool}
             ranked = [by_id[record_id] for record_id in order]
         entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired, marks)

@@ -21,6 +21,7 @@ from mem.core.memory_ids import memory_id
 from mem.index import bm25
 
 POOL = 8  # a recall's candidates past its limit where the newer note of a pair is looked for
+QUERY_SHARE = 0.5  # of the older's score, that a recall's newer note must have
 # A prompt's few memories: the notes most like each are looked for by its heaviest terms.
 LOOKUP_TERMS = 4
 LOOKUP = 4
@@ -121,15 +122,22 @@ def _memory_id(record: index.StoredRecord) -> str:
 
 
 def in_recall(
-    conn: index.Connection, shown: list[int], pool: list[int]
+    conn: index.Connection, shown: list[int], pool: Mapping[int, float]
 ) -> tuple[list[int], dict[int, dict[str, str]]]:
     """A recall's shown record ids with each amended note's newer notes just before it (from
-    `pool`, the candidates past the limit, when not shown), cut to as many as were shown;
-    and the marks of each record shown."""
+    `pool`, the candidates past the limit with their scores, when not shown), cut to as many
+    as were shown; and the marks of each record shown. A newer note must match the query at
+    least QUERY_SHARE as well as the older: a query that only grazes it is not about what it
+    amends (on bench/quality/, a sibling decision then no longer displaces the answer)."""
     shown_set = set(shown)
-    found = find(conn, pool, shown_set)
-    order = amendments.newer_first(shown, found.amended)[: len(shown)]
-    said = marks(found)
+    found = find(conn, list(pool), shown_set)
+    relevant = {}
+    for older, pairs in found.amended.items():
+        matching = [pair for pair in pairs if pool[pair.newer] >= QUERY_SHARE * pool[older]]
+        if matching:
+            relevant[older] = matching
+    order = amendments.newer_first(shown, relevant)[: len(shown)]
+    said = marks(Found(relevant, found.records))
     return order, {record_id: said[record_id] for record_id in order if record_id in said}
 
 

@@ -98,30 +98,26 @@ def test_bm25_recall_puts_the_newer_first_and_marks_the_older(
     run_mem: RunMem, tmp_path: Path
 ) -> None:
     root = _project(tmp_path)
-    done = run_mem(
-        "recall",
-        "--ranking",
-        "bm25",
-        "--json",
-        "retry",
-        "payment",
-        "webhooks",
-        "three",
-        "times",
-        "-d",
-        str(root),
-    )
+    query = ["retry", "failed", "payment", "webhooks"]
+    done = run_mem("recall", "--ranking", "bm25", "--json", *query, "-d", str(root))
     results = json.loads(done.stdout)["results"]
     assert [entry["ref"] for entry in results[:2]] == [NEWER, OLDER]
     assert results[0]["amends"] == OLDER_ID
     assert results[1]["amendedBy"] == NEWER_ID
     assert results[1]["supersede"].startswith(f"mem supersede {OLDER_ID} --with {NEWER_ID} ")
     assert results[1]["score"] > results[0]["score"]  # the ranking alone put the older first
-    text = run_mem(
-        "recall", "--ranking", "bm25", "retry payment webhooks three times", "-d", str(root)
-    ).stdout
+    text = run_mem("recall", "--ranking", "bm25", *query, "-d", str(root)).stdout
     assert f"Likely amended by the newer {NEWER_ID}, shown first" in text
     assert f"mem supersede {OLDER_ID} --with {NEWER_ID}" in text
+
+
+def test_a_newer_note_the_query_only_grazes_stays_where_it_ranks(tmp_path: Path) -> None:
+    """Its score under half the older's: the query is about what only the older says."""
+    request = recall.Request("stripe webhook timeout retry", ranking="bm25")
+    results = recall.recall(str(_project(tmp_path)), request, NOW)
+    assert [entry["ref"] for entry in results[:2]] == [OLDER, NEWER]
+    assert results[1]["score"] < results[0]["score"] / 2
+    assert all("amendedBy" not in entry for entry in results)
 
 
 def test_with_evidence_marks_with_either_ranking(run_mem: RunMem, tmp_path: Path) -> None:
@@ -181,7 +177,7 @@ def test_a_retired_note_is_never_paired(run_mem: RunMem, tmp_path: Path) -> None
 
 def test_mcp_recall_marks_with_the_default_lexical_ranking(tmp_path: Path) -> None:
     root = str(_project(tmp_path))
-    answer = tools.BY_NAME["recall"].run(root, {"query": "retry payment webhooks three times"})
+    answer = tools.BY_NAME["recall"].run(root, {"query": "payment webhooks retry"})
     results = json.loads(answer.output)["results"]
     refs = [entry["ref"] for entry in results]
     assert refs.index(NEWER) < refs.index(OLDER)
