@@ -26,7 +26,7 @@ QUERY_SHARE = 0.5  # of the older's score, that a recall's newer note must have
 LOOKUP_TERMS = 4
 LOOKUP = 4
 LOOKUP_AROUND = 3  # at most this many memories shown (a prompt's); a brief's pool is enough
-BRIEF_POOL = 60  # a brief's first notes paired: more than its budget ever shows of them
+BRIEF_POOL = 24  # a brief's first notes paired: more than a hook's budget shows of them
 
 
 class _Entry(Protocol):
@@ -152,6 +152,8 @@ def in_brief(
     """A brief's (or a prompt's) memory entries with each amended memory's newer memory just
     before it, taken from `pool` (the notes they were chosen from) even when it was not
     chosen; both marked. Retired notes are never paired."""
+    if not entries:
+        return entries  # most prompts bring nothing: nothing to pair
     retired: set[int] = set()
     if index.has_lifecycle_events(conn):
         from mem.domain import lifecycle_events  # only where something was ever retired
