@@ -217,9 +217,6 @@ def _ranked(
     candidate_limit = None if evidence or terminations else limit + len(hidden)
     if amends:
         from mem.domain import amendments  # never on a plain lexical recall's path
-
-        if candidate_limit is not None:
-            candidate_limit += amendments.POOL
     ranked = _rank(
         conn,
         terms,

@@ -20,7 +20,7 @@ from mem.core import amendments
 from mem.core.memory_ids import memory_id
 from mem.index import bm25
 
-POOL = 8  # a recall's candidates past its limit where the newer note of a pair is looked for
+POOL = 8  # of a recall's candidates past its limit, where a pair's newer note is looked for
 QUERY_SHARE = 0.5  # of the older's score, that a recall's newer note must have
 # A prompt's few memories: the notes most like each are looked for by its heaviest terms.
 LOOKUP_TERMS = 4
