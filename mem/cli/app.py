@@ -568,6 +568,45 @@ def check_findability(
         sys.exit(1)
 
 
+@check_group.command(name="amendments")
+@directory_option
+@click.option(
+    "--scope",
+    type=click.Choice(["project", "all"]),
+    default="project",
+    show_default=True,
+    help="The project, or each project registered in the portfolio.",
+)
+@brain_option
+@click.option("--fail-on-found", is_flag=True, help="Exit 1 when a likely pair is found (for CI).")
+@json_option
+def check_amendments(
+    directory: str | None, scope: str, brain: str | None, fail_on_found: bool, json_: bool
+) -> None:
+    """Active notes that a later note on the same subject likely amends.
+
+    Pairs two active notes when their words weigh alike (shared terms, the same heading
+    words) and one is newer (the date its heading starts with, else the later section).
+    Lists each pair, older first, with why and the `mem supersede` command that retires
+    the older once a person has confirmed it. Until then, recall with bm25 or
+    --with-evidence, MCP recall and the hooks show the newer first and mark the older.
+
+    \b
+    Example:
+        mem check amendments
+        mem check amendments --fail-on-found   # in CI
+        mem check amendments --scope all --json
+    """
+    from mem.commands import amendments
+    from mem.render import report
+
+    root = safe_paths.project_root(directory)
+    result = amendments.amendments_report(root, scope, brain)
+    echo(report.amendments(result, as_json=json_))
+    if fail_on_found and result["pairs"]:
+        sys.exit(1)
+
+
 @cli.group(name="cache")
 def cache_group() -> None:
     """Find or empty the cache directory where the indexes live."""

@@ -42,6 +42,7 @@ class Request:
         "include_retired",
         "explain",
         "projects",
+        "amendments",
     )
 
     def __init__(
@@ -57,6 +58,7 @@ class Request:
         include_retired: bool = False,
         explain: bool = False,
         projects: tuple[str, ...] = (),  # --scope all: only the registered projects so named
+        amendments: bool | None = None,  # None: with bm25 or --with-evidence (see marks_amendments)
     ) -> None:
         self.query = query
         self.scope = scope
@@ -69,6 +71,17 @@ class Request:
         self.include_retired = include_retired
         self.explain = explain
         self.projects = projects
+        self.amendments = amendments
+
+    def marks_amendments(self) -> bool:
+        """Whether likely amendments come first and marked (mem.domain.amendments): within a
+        project, with bm25 or --with-evidence, or when asked (MCP); never a plain lexical
+        recall, which stays the reference's to the byte, nor evidence ranking's re-sorting."""
+        if self.scope != "project" or self.ranking == "evidence":
+            return False
+        if self.amendments is not None:
+            return self.amendments
+        return self.ranking == "bm25" or self.with_evidence
 
 
 def parse_limit(text: str | None) -> int:
@@ -182,7 +195,8 @@ def _ranked(
 ) -> tuple[list[dict[str, Any]], Evidence | None, list[dict[str, Any]]]:
     """The ranked entries, and what evidence ranking still has to apply to them."""
     bm25 = request.ranking == "bm25"
-    project = open_index(root, bm25=bm25)
+    amends = request.marks_amendments()
+    project = open_index(root, bm25=bm25 or amends)  # amendments weigh terms by bm25's idf
     conn = project.conn
     project_files = {
         path: row
@@ -205,6 +219,8 @@ def _ranked(
     # then every candidate is ranked; without them evidence ranking only labels the top.
     # Hidden retired notes are at most len(hidden) of the best limit + len(hidden).
     candidate_limit = None if evidence or terminations else limit + len(hidden)
+    if amends:
+        from mem.domain import amendments  # never on a plain lexical recall's path
     ranked = _rank(
         conn,
         terms,
@@ -220,7 +236,15 @@ def _ranked(
     top_limit = limit if candidate_limit else None
     brain_root = _portfolio_root(root, request)
     if brain_root is None:
-        entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired)
+        marks: dict[int, dict[str, str]] | None = None
+        if amends:
+            pool = score.order(ranked, limit + amendments.POOL)
+            shown = [item.id for item in pool[:limit]]
+            scores = {item.id: item.score for item in pool}
+            order, marks = amendments.in_recall(conn, shown, scores)
+            by_id = {item.id: item for item in pool}
+            ranked = [by_id[record_id] for record_id in order]
+        entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired, marks)
         return entries, evidence, terminations
     brain = open_index(brain_root, index.BRAIN, bm25=bm25)
     brain_conn = brain.conn
@@ -250,10 +274,18 @@ def _top(
     sources: dict[int, tuple[index.Connection, str]],
     conn: index.Connection,
     retired: dict[int, Any],
+    marks: dict[int, dict[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The best `limit` (None: all) of the ranked entries, read while their indexes are open."""
-    top = score.order(ranked, len(ranked) if limit is None else limit)
+    """The best `limit` (None: all) of the ranked entries, read while their indexes are open;
+    with `marks` (likely amendments), `ranked` is already in its order."""
+    if marks is None:
+        top = score.order(ranked, len(ranked) if limit is None else limit)
+    else:
+        top = ranked[: len(ranked) if limit is None else limit]
     entries = _entries(top, sources)
+    if marks:
+        for item, entry in zip(top, entries, strict=True):
+            entry.update(marks.get(item.id, ()))
     if request.explain and request.ranking == "bm25":
         for item, entry in zip(top, entries, strict=True):
             entry["explain"] = _bm25_explanation(sources[item.rank][0], item.id, terms, now_ms)

@@ -19,6 +19,7 @@ import functools
 from mem import index, layout
 from mem.core import parse, score, templates, tokens
 from mem.core.memory_ids import memory_id, revision_of
+from mem.domain import amendments
 from mem.files import safe_paths
 
 TYPE_CHECKING = False
@@ -63,7 +64,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 class Entry:
     """One unit of the brief: shown whole or not at all."""
 
-    __slots__ = ("kind", "file", "heading", "text", "id", "revision", "relevance")
+    __slots__ = ("kind", "file", "heading", "text", "id", "revision", "relevance", "marks")
 
     def __init__(
         self,
@@ -82,6 +83,7 @@ class Entry:
         self.id = id
         self.revision = revision
         self.relevance = relevance  # the ranking's score; None: not matched, or not a memory
+        self.marks: dict[str, str] | None = None  # a likely amendment's (mem.domain.amendments)
 
     def to_json(self) -> dict[str, Any]:
         if self.id is None:
@@ -93,6 +95,7 @@ class Entry:
             "heading": self.heading,
             "summary": self.text,
             "relevance": self.relevance,
+            **(self.marks or {}),
         }
 
 
@@ -259,6 +262,14 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
         for record_id in chosen:
             record = stored[record_id]
             entries.append(memory_entry(record, scores.get(record_id)))
+        entries = amendments.in_brief(
+            root,
+            conn,
+            files,
+            entries,
+            [*relevant, *newest],
+            lambda record: memory_entry(record, scores.get(record.id)),
+        )
         return entries, count - len(retired)
 
     memories, count = index.answer(collect)
@@ -313,6 +324,13 @@ def prompt_matches(
             entry = memory_entry(stored[record_id], kept[record_id])
             if f"{entry.id} {entry.revision}" not in seen:
                 entries.append(entry)
-        return entries[:at_most]
+        return amendments.in_brief(
+            root,
+            conn,
+            files,
+            entries[:at_most],
+            list(scores),
+            lambda record: memory_entry(record, scores.get(record.id)),
+        )
 
     return index.answer(collect), terms

@@ -99,6 +99,25 @@ def most(conn: sqlite3.Connection, terms: list[str]) -> float:
     return total
 
 
+def document_frequencies(conn: sqlite3.Connection, terms: list[str] | None) -> dict[str, int]:
+    """term -> how many records hold it, for these terms (None: every term); a term no
+    record holds is left out."""
+    query = (
+        "SELECT t.term, sum(length(p.records)) FROM bm25_terms AS t"
+        " JOIN bm25_postings AS p ON p.term = t.id"
+    )
+    if terms is None:
+        rows = conn.execute(query + " GROUP BY t.id")
+        return {term: size // PAIR_BYTES for term, size in rows}
+    found: dict[str, int] = {}
+    for start in range(0, len(terms), 500):  # far below SQLite's bound-parameter limit
+        chunk = terms[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(query + f" WHERE t.term IN ({marks}) GROUP BY t.id", chunk)
+        found.update((term, size // PAIR_BYTES) for term, size in rows)
+    return found
+
+
 def document_frequency(groups: list[tuple[int, memoryview]]) -> int:
     return sum(len(pairs) for _, pairs in groups) // 2
 

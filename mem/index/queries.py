@@ -55,12 +55,28 @@ def notes_by_recency(
     (count,) = conn.execute(f"SELECT count(*) FROM records AS r WHERE {where}").fetchone()
     rows = conn.execute(
         "SELECT r.id FROM records AS r JOIN files AS f ON f.id = r.file_id"
-        f" WHERE {where} ORDER BY"
-        " CASE WHEN r.ref GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'"
-        " THEN substr(r.ref, 1, 10) ELSE '' END DESC, r.ordinal DESC, f.rank, r.id LIMIT ?",
+        f" WHERE {where} ORDER BY {_NEWEST_FIRST} LIMIT ?",
         (limit,),
     ).fetchall()
     return count, [row[0] for row in rows]
+
+
+def newest_first(conn: Connection, ids: list[int]) -> list[int]:
+    """These notes in notes_by_recency's order, read by id alone (a few of many)."""
+    marks = ",".join(str(int(record_id)) for record_id in ids)
+    rows = conn.execute(
+        "SELECT r.id FROM records AS r JOIN files AS f ON f.id = r.file_id"
+        f" WHERE r.id IN ({marks}) ORDER BY {_NEWEST_FIRST}"
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
+# Newest: the later date a heading starts with (undated last), the later section, the file
+# earlier in candidate order, then the id.
+_NEWEST_FIRST = (
+    "CASE WHEN r.ref GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*'"
+    " THEN substr(r.ref, 1, 10) ELSE '' END DESC, r.ordinal DESC, f.rank, r.id"
+)
 
 
 def fetch(conn: Connection, ids: list[int]) -> dict[int, StoredRecord]:

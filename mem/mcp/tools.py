@@ -122,6 +122,7 @@ def _recall(root: str, arguments: Arguments) -> Answer:
         with_evidence=arguments.get("with_evidence", False),
         include_retired=arguments.get("include_retired", False),
         explain=arguments.get("explain", False),
+        amendments=True,  # an agent's own reader: likely amendments first and marked
     )
     results = recall.recall(root, request, clock.now_iso())
     return Answer(

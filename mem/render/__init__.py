@@ -66,6 +66,10 @@ def _recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
                 f"  {position}. [{score}] note {where}{entry['source']} § {entry['ref']}{retired}"
             )
         lines.append(f"     {truncate(entry['text'])}")
+        if "amends" in entry or "amendedBy" in entry:
+            from mem.render.brief import amendment_text  # a likely amendment's reader only
+
+            lines.append(amendment_text(entry, "     ").rstrip("\n"))
         if entry.get("memory"):
             lines.append(_memory_status(entry["memory"]))
         if "explain" in entry:

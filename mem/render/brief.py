@@ -37,7 +37,22 @@ def _entry_text(entry: dict[str, Any], first_memory: bool) -> str:
     if entry["summary"]:
         lines.append(f": {entry['summary']}")
     lines.append("\n")
+    lines.append(amendment_text(entry, "  "))
     return "".join(lines)
+
+
+def amendment_text(entry: dict[str, Any], indent: str) -> str:
+    """The lines that say a note likely amends, or is amended by, another (a reader puts the
+    newer first); "" for a note of no likely pair."""
+    said = ""
+    if "amends" in entry:
+        said += f"{indent}Likely amends {entry['amends']}, an older note on the same subject.\n"
+    if "amendedBy" in entry:
+        said += (
+            f"{indent}Likely amended by the newer {entry['amendedBy']}, shown first: follow it."
+            f" If it replaces this note: {entry['supersede']}\n"
+        )
+    return said
 
 
 def _text(title: str, shown: list[str], total: int, budget: int) -> str:

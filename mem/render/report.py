@@ -470,6 +470,30 @@ def findability(result: dict[str, Any], *, as_json: bool) -> str:
     return _lines(lines)
 
 
+def amendments(result: dict[str, Any], *, as_json: bool) -> str:
+    """`mem check amendments`: the likely pairs, each with why and how to retire the older."""
+    if as_json:
+        return _json(result)
+    projects = f" in {result['projects']} project(s)" if "projects" in result else ""
+    pairs = result["pairs"]
+    lines = [
+        f"mem check amendments: {len(pairs)} likely pair(s) among {result['notes']} active"
+        f" note(s){projects} (score from {result['threshold']}); confirm each before retiring"
+    ]
+    for pair in pairs:
+        project = f"{pair['project']}: " if "project" in pair else ""
+        older, newer = pair["older"], pair["newer"]
+        lines.append(f"  {project}{older['id']} {older['file']}: {older['heading']}")
+        lines.append(f"    likely amended by {newer['id']} {newer['file']}: {newer['heading']}")
+        heading = ", ".join(pair["sharedHeadingTerms"]) or "none"
+        lines.append(
+            f"    why: score {pair['score']}; terms {', '.join(pair['sharedTerms'])};"
+            f" heading words {heading}"
+        )
+        lines.append(f"    {pair['supersede']}")
+    return _lines(lines)
+
+
 def _percent(share: float | None) -> str:
     return "—" if share is None else f"{share * 100:.1f} %"
 
