@@ -64,6 +64,7 @@ QUALITY_ARGS ?=
 bench-quality: $(VENV)/.installed
 	$(PY) -m compileall -q mem
 	$(PY) bench/quality.py $(QUALITY_ARGS)
+	$(PY) bench/hook_quality.py
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy

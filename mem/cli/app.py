@@ -766,7 +766,11 @@ def mcp_command(directory: str | None, tool_set: str) -> None:
 @click.option(
     "--threshold",
     metavar="SHARE",
-    help="prompt: the least share of the prompt's weight a memory must hold, 0 to 1 (default 0.2).",
+    help=(
+        "prompt: the share of the prompt's weight a memory's score must pass, 0 to 1"
+        " (default 0.25); a word no memory holds weighs as the rarest, and the weight counts"
+        " at most as 8 rarest words."
+    ),
 )
 @directory_option
 def hook_command(

@@ -25,6 +25,7 @@ import time
 from mem import clock, layout
 from mem.core import budgets, js
 from mem.domain import brief as briefs
+from mem.domain import prompt_gate
 from mem.errors import MemError
 from mem.files import machine_state
 from mem.render import brief as brief_view
@@ -47,10 +48,6 @@ EMPTY = {"claude-code": "", "codex": "", "gemini": "{}\n"}
 SESSION_BUDGET = 6000  # characters: well under the 10,000 Claude Code and Codex keep
 PROMPT_BUDGET = 1500
 PROMPT_AT_MOST = 8  # memories one prompt can bring
-# A memory holding less than this share of a prompt's weight (brief.prompt_matches) is a
-# passing mention, not a match: on the demo, "How should the api configure postgres
-# connection pooling?" holds 0.72 of the pooling decision and 0.13 of the retry budget.
-THRESHOLD = 0.2
 # Seconds a hook may take before it gives up and answers nothing; below the timeouts
 # `mem init --hooks` writes (30 s and 5 s), so the host never has to kill it.
 DEADLINES = {"session-start": 20.0, "prompt": 4.0}
@@ -161,7 +158,7 @@ def _request(
         _text_field(found, "source"),
         _text_field(found, "prompt"),
         default if budget is None else budgets.parse_budget(budget),
-        THRESHOLD if threshold is None else _threshold(threshold),
+        prompt_gate.SHARE if threshold is None else _threshold(threshold),
     )
 
 

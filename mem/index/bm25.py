@@ -82,11 +82,11 @@ def term_groups(conn: sqlite3.Connection, terms: list[str]) -> list[list[tuple[i
     return found
 
 
-def most(conn: sqlite3.Connection, terms: list[str]) -> float:
-    """More than any record's score for these terms can be: Σ idf × (k1 + 1), the weight of
-    each term at an endless tf. A term no record holds adds nothing."""
+def weights(conn: sqlite3.Connection, terms: list[str]) -> tuple[list[float], float]:
+    """Each term's weight at an endless tf, idf × (k1 + 1), 0 for a term no record holds;
+    and that weight for a term one record holds, the rarest a term can be."""
     records = Stats(conn).records
-    total = 0.0
+    found = []
     for term in terms:
         row = conn.execute(
             "SELECT sum(length(p.records)) FROM bm25_terms AS t"
@@ -94,9 +94,8 @@ def most(conn: sqlite3.Connection, terms: list[str]) -> float:
             (term,),
         ).fetchone()
         df = (row[0] or 0) // PAIR_BYTES
-        if df:
-            total += idf(records, df) * (K1 + 1)
-    return total
+        found.append(idf(records, df) * (K1 + 1) if df else 0.0)
+    return found, idf(records, 1) * (K1 + 1)
 
 
 def document_frequency(groups: list[tuple[int, memoryview]]) -> int:
