@@ -189,8 +189,8 @@ def main() -> int:
             f"before issue 33 (first {BEFORE[0]} terms, {BEFORE[1]} share)": before
         }
         for threshold in thresholds:
-            gates[f"mem, --threshold {threshold}"] = (
-                lambda case, threshold=threshold: matches(str(case.root), case.prompt, threshold)
+            gates[f"mem, --threshold {threshold}"] = lambda case, threshold=threshold: matches(
+                str(case.root), case.prompt, threshold
             )
         table = measure(gates, found)
         ceilings = measure({"ceiling": ceiling}, [c for c in found if c.relevant])["ceiling"]

@@ -125,8 +125,8 @@ def prompt_ranking() -> Callable[[str, str, int], tuple[list[tuple[str, float]],
     """ranking(root, prompt, terms) -> the 10 best notes for the prompt's first `terms`
     terms as (heading, bm25 score), and each term's weight at an endless tf (0: no note
     holds it): what the prompt gate before issue 33 decided on."""
-    brief, opening, layout = _module("mem.domain.brief"), _module("mem.index"), _module("mem.layout")
-    bm25 = _module("mem.index.bm25")
+    brief, opening = _module("mem.domain.brief"), _module("mem.index")
+    layout, bm25 = _module("mem.layout"), _module("mem.index.bm25")
 
     def ranking(root: str, prompt: str, terms: int) -> tuple[list[tuple[str, float]], list[float]]:
         words = brief.query_terms([prompt], terms)
