@@ -121,17 +121,20 @@ def prompt_matches() -> Callable[[str, str, float], list[str]]:
     return matches
 
 
-def prompt_ranking() -> Callable[[str, str, int], tuple[list[tuple[str, float]], list[float]]]:
+Ranking = tuple[list[tuple[str, float]], list[float], float]
+
+
+def prompt_ranking() -> Callable[[str, str, int], Ranking]:
     """ranking(root, prompt, terms) -> the 10 best notes for the prompt's first `terms`
-    terms as (heading, bm25 score), and each term's weight at an endless tf (0: no note
-    holds it): what the prompt gate before issue 33 decided on."""
+    terms as (heading, bm25 score), each term's weight at an endless tf (0: no note holds
+    it) and that of a term one note holds: what the gates before this one decided on."""
     brief, opening = _module("mem.domain.brief"), _module("mem.index")
     layout, bm25 = _module("mem.layout"), _module("mem.index.bm25")
 
-    def ranking(root: str, prompt: str, terms: int) -> tuple[list[tuple[str, float]], list[float]]:
+    def ranking(root: str, prompt: str, terms: int) -> Ranking:
         words = brief.query_terms([prompt], terms)
 
-        def use(open_index: Callable[..., Any]) -> tuple[list[tuple[str, float]], list[float]]:
+        def use(open_index: Callable[..., Any]) -> Ranking:
             project = open_index(root, bm25=True)
             files = {
                 row.id: row.rank
@@ -140,8 +143,8 @@ def prompt_ranking() -> Callable[[str, str, int], tuple[list[tuple[str, float]],
             }
             scores = brief.relevance(project.conn, words, files, 10)
             stored = opening.fetch(project.conn, list(scores))
-            weights, _ = bm25.weights(project.conn, words)
-            return [(stored[i].ref, score) for i, score in scores.items()], weights
+            weights, rarest = bm25.weights(project.conn, words)
+            return [(stored[i].ref, score) for i, score in scores.items()], weights, rarest
 
         return opening.answer(use)
 

@@ -279,8 +279,9 @@ def prompt_matches(
     """Memories that match a prompt, best first, none of `seen` (a set of `<id> <revision>`);
     and the terms they were matched on.
 
-    A memory matches when its bm25 score is above `threshold` of the prompt's weight, as
-    mem.domain.prompt_gate decides.
+    A memory matches when its bm25 score is above `threshold` of the prompt's weight and,
+    for a long prompt, it holds enough of the prompt's terms, as mem.domain.prompt_gate
+    decides.
     """
     terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
     if not terms:
@@ -298,11 +299,17 @@ def prompt_matches(
         if not scores:
             return []
         weights, rarest = bm25.weights(conn, terms)
-        kept = prompt_gate.injected(scores, weights, rarest, threshold)
+        stored = index.fetch(conn, list(scores))
+        kept = prompt_gate.injected(
+            scores,
+            weights,
+            rarest,
+            threshold,
+            lambda record_id: prompt_gate.terms_held(terms, stored[record_id].text),
+        )
         if kept and index.has_lifecycle_events(conn):
             for record_id in _retired(root, conn, files):
                 kept.pop(record_id, None)
-        stored = index.fetch(conn, list(kept))
         entries = []
         for record_id in kept:  # the ranking's order: score, then candidate order
             entry = _memory_entry(stored[record_id], kept[record_id])

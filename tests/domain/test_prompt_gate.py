@@ -1,9 +1,10 @@
 """The prompt hook's gate (issue 33): a long bug report brings the note that governs it from
-a large log, an unrelated report brings nothing, and a short question brings nothing from a
-project that only shares a word with it."""
+a large log, an unrelated report brings nothing, even one sharing a few rare words with a
+note, and a short question brings nothing from a project that only shares a word with it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from mem.domain import brief, prompt_gate
@@ -31,8 +32,8 @@ def _project(root: Path, notes: list[str]) -> str:
     return str(root)
 
 
-def _commit_log(root: Path) -> str:
-    """600 commit-like notes over the same few dozen words, and the fix among them."""
+def _commit_log(root: Path, *extra: str) -> str:
+    """600 commit-like notes over the same few dozen words, the fix and `extra` among them."""
     notes = []
     for number in range(600):
         words = [COMMON[(number * 7 + k * 3) % len(COMMON)] for k in range(9)]
@@ -45,7 +46,7 @@ def _commit_log(root: Path) -> str:
         f"### {FIX}\n\nWith --multiline, --replace and --passthru together, lines after a "
         "replaced match were printed twice: the passthru buffer did not move past the match.\n",
     )
-    return _project(root, notes)
+    return _project(root, notes + list(extra))
 
 
 def _injected(root: str, prompt: str) -> list[str | None]:
@@ -67,6 +68,21 @@ def test_an_unrelated_bug_report_brings_nothing(tmp_path: Path) -> None:
     assert _injected(_commit_log(tmp_path), report) == []
 
 
+def test_a_report_sharing_only_three_rare_words_with_a_note_brings_nothing(
+    tmp_path: Path,
+) -> None:
+    # Three words no other note holds score the note above two rarest words' weight (the
+    # bar before), but it holds none of the report's other words: not its match.
+    log = _commit_log(tmp_path, "### docs: mention kubernetes sidecars and helm\n")
+    report = (
+        "Our kubernetes pods restart in a loop after the helm upgrade: the sidecars start "
+        "before the main container and the readiness probe times out, so the deployment "
+        "never becomes available. Rolling back the chart works. The cluster runs on three "
+        "nodes with the default scheduler and no custom admission controllers."
+    )
+    assert _injected(log, report) == []
+
+
 def test_a_short_question_brings_nothing_from_a_project_that_shares_one_word(
     tmp_path: Path,
 ) -> None:
@@ -85,13 +101,33 @@ def test_a_short_question_brings_nothing_from_a_project_that_shares_one_word(
     ]
 
 
+def _holding(count: int) -> Callable[[int], int]:
+    return lambda _: count
+
+
 def test_a_word_no_memory_holds_weighs_as_the_rarest() -> None:
     scores = {1: 3.0}
-    assert prompt_gate.injected(scores, [4.0], rarest=4.0, share=0.5) == scores
-    assert prompt_gate.injected(scores, [4.0, 0.0], rarest=4.0, share=0.5) == {}
+    assert prompt_gate.injected(scores, [4.0], 4.0, 0.5, _holding(1)) == scores
+    assert prompt_gate.injected(scores, [4.0, 0.0], 4.0, 0.5, _holding(1)) == {}
 
 
-def test_a_long_prompt_weighs_at_most_eight_rarest_words() -> None:
-    scores = {1: 9.0, 2: 7.0}
-    many = [4.0] * 40  # 160, capped at 8 x 4 = 32: the bar at a quarter of it is 8
-    assert prompt_gate.injected(scores, many, rarest=4.0, share=0.25) == {1: 9.0}
+def test_a_long_prompt_weighs_at_most_seven_rarest_words() -> None:
+    scores = {1: 7.5, 2: 6.5}
+    many = [4.0] * 40  # 160, capped at 7 x 4 = 28: the bar at a quarter of it is 7
+    assert prompt_gate.injected(scores, many, 4.0, 0.25, _holding(5)) == {1: 7.5}
+
+
+def test_on_a_long_prompt_a_memory_holding_four_of_its_terms_is_not_injected() -> None:
+    many = [4.0] * 40
+    assert prompt_gate.injected({1: 20.0}, many, 4.0, 0.25, _holding(4)) == {}
+    assert prompt_gate.injected({1: 20.0}, many, 4.0, 0.25, _holding(5)) == {1: 20.0}
+
+
+def test_a_short_prompt_asks_no_count_of_terms_held() -> None:
+    assert prompt_gate.injected({1: 3.0}, [4.0, 4.0], 4.0, 0.25, _holding(1)) == {1: 3.0}
+
+
+def test_terms_held_counts_the_prompt_terms_a_memory_holds() -> None:
+    terms = brief.query_terms(["the passthru buffer and multiline replacing"], 64)
+    text = "printer: fix --passthru with --multiline\n\nThe buffer moved on."
+    assert prompt_gate.terms_held(terms, text) == 3
