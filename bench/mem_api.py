@@ -143,7 +143,7 @@ def prompt_ranking() -> Callable[[str, str, int], Ranking]:
             }
             scores = brief.relevance(project.conn, words, files, 10)
             stored = opening.fetch(project.conn, list(scores))
-            weights, rarest = bm25.weights(project.conn, words)
+            weights, rarest = bm25.weights(project.conn, bm25.frequencies(project.conn, words))
             return [(stored[i].ref, score) for i, score in scores.items()], weights, rarest
 
         return opening.answer(use)

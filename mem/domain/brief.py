@@ -145,10 +145,14 @@ def work_texts(root: str) -> list[str]:
 
 
 def relevance(
-    conn: index.Connection, terms: list[str], file_ranks: dict[int, int], limit: int
+    conn: index.Connection,
+    terms: list[str],
+    file_ranks: dict[int, int],
+    limit: int,
+    floor: float = 0.0,
 ) -> dict[int, float]:
     """Record id -> score of the notes that match these bm25 terms best (at most `limit`),
-    best first.
+    best first; with a `floor`, only scores above it.
 
     The one place the brief and the prompt hook rank memories: the bm25 ranking's score.
     Scores of 0 are never returned.
@@ -157,8 +161,9 @@ def relevance(
         return {}
     from mem.index import bm25
 
-    found = bm25.search(conn, terms, index.RecallFiles.given(file_ranks), None, limit, _no_offset)
-    top = score.order(found, limit)
+    files = index.RecallFiles.given(file_ranks)
+    found = bm25.search(conn, terms, files, None, limit, _no_offset, floor)
+    top = score.order([item for item in found if item.score > floor], limit)
     return {item.id: item.score for item in top if item.score > 0}
 
 
@@ -295,10 +300,14 @@ def prompt_matches(
         conn = project.conn
         files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
         ranks = {file_id: row.rank for file_id, row in files.items()}
-        scores = relevance(conn, terms, ranks, at_most + len(seen))
+        frequencies = bm25.frequencies(conn, terms)
+        weights, rarest = bm25.weights(conn, frequencies)
+        # No score at or under the bar is injected: the search looks no further.
+        bar = prompt_gate.bar(weights, rarest, threshold)
+        searched = prompt_gate.searched(terms, frequencies)
+        scores = relevance(conn, searched, ranks, at_most + len(seen), bar)
         if not scores:
             return []
-        weights, rarest = bm25.weights(conn, terms)
         stored = index.fetch(conn, list(scores))
         kept = prompt_gate.injected(
             scores,

@@ -34,6 +34,12 @@ SHARE = 0.25  # the default of `mem hook --threshold`
 # The prompt's weight counted at most as this many rarest terms: at the default share, a
 # memory scoring above 1.75 rarest terms' weight can be injected whatever the prompt's length.
 PROMPT_WEIGHT_CAP = 7
+# The postings a prompt's search reads at most, its rarest terms first: a long report in a
+# large project holds dozens of terms each held by hundreds of records, and reading them all
+# cost 4 times a short prompt's search (bench/run.py, 10,000 notes). The terms past it are
+# the commonest, which weigh least; on bench/hooks' projects (2,104 to 3,316 notes) no
+# report reaches it.
+SEARCHED_POSTINGS = 4000
 # Of a long prompt's terms, the fewest a memory holds to be injected: on the dev part every
 # report's governing note bm25 ranks first holds 5 or more, every unrelated report's best
 # note above the bar 3 or 4.
@@ -51,18 +57,41 @@ def injected(
 
     `weights`: each prompt term's weight (0 for a term no memory holds); `rarest`: the weight
     of a term one memory holds; `held(record_id)`: how many of the prompt's terms it holds."""
-    prompt_weight = math.fsum(weight or rarest for weight in weights)
-    cap = PROMPT_WEIGHT_CAP * rarest
-    bar = share * min(prompt_weight, cap)
-    fewest = LONG_PROMPT_TERMS_HELD if prompt_weight > cap else 0
+    least = bar(weights, rarest, share)
+    fewest = LONG_PROMPT_TERMS_HELD if _weight(weights, rarest) > PROMPT_WEIGHT_CAP * rarest else 0
     return {
         record_id: score
         for record_id, score in scores.items()
-        if score > bar and (not fewest or held(record_id) >= fewest)
+        if score > least and (not fewest or held(record_id) >= fewest)
     }
+
+
+def bar(weights: list[float], rarest: float, share: float) -> float:
+    """The score a memory must be above to be injected: `share` of the prompt's weight."""
+    return share * min(_weight(weights, rarest), PROMPT_WEIGHT_CAP * rarest)
+
+
+def _weight(weights: list[float], rarest: float) -> float:
+    return math.fsum(weight or rarest for weight in weights)
 
 
 def terms_held(terms: list[str], text: str) -> int:
     """How many of a prompt's `terms` a memory's text (heading and body) holds."""
     found = tokens.counts(text)
     return sum(1 for term in terms if term in found)
+
+
+
+
+def searched(terms: list[str], frequencies: list[int]) -> list[str]:
+    """The terms a prompt's memories are searched on, in the prompt's order: those some
+    memory holds (the others add to no score), rarest first while their records add up to
+    SEARCHED_POSTINGS, and at least the rarest."""
+    kept: set[int] = set()
+    postings = 0
+    for frequency, place in sorted((f, place) for place, f in enumerate(frequencies) if f):
+        postings += frequency
+        if postings > SEARCHED_POSTINGS and kept:
+            break
+        kept.add(place)
+    return [term for place, term in enumerate(terms) if place in kept]
