@@ -25,7 +25,8 @@ the held-out part (fzf, gopls; the other five) is reported beside it.
 The gates: mem's own (`brief.prompt_matches`, the code path of `mem hook prompt`) at each
 threshold given; the gate before issue 33 (the first 24 terms of the prompt; a note
 injected above 0.2 of the weight of the terms some note holds) and the first pass's (the
-weight capped at 8 rarest terms, no count of terms held), worked out from the same index. The ceiling is how often bm25 ranks the governing note first.
+weight capped at 8 rarest terms, no count of terms held), worked out from the same index.
+The ceiling is how often bm25 ranks the governing note first.
 
 Stdlib only, `mem` only through mem_api.py, in a temporary MEM_CACHE_DIR. A report, not a
 test: it exits 0. The table also goes to bench/out/hook_quality.md.
@@ -142,7 +143,9 @@ def cases(workdir: Path) -> list[Case]:
         write_project(root, [f"### {h}\n\n{b}\n" if b else f"### {h}\n" for h, b, _ in notes])
         for case in prompts["long"]:
             if case["project"] == name:
-                fixing = [(heading, body) for heading, body, fixes in notes if case["issue"] in fixes]
+                fixing = [
+                    (heading, body) for heading, body, fixes in notes if case["issue"] in fixes
+                ]
                 assert fixing, f"no commit of {name} fixes #{case['issue']}"
                 found.append(Case("long", part, root, case["prompt"], {h for h, _ in fixing}))
                 found[-1].decision = any(carries_decision(body) for _, body in fixing)

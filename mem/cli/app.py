@@ -768,8 +768,8 @@ def mcp_command(directory: str | None, tool_set: str) -> None:
     metavar="SHARE",
     help=(
         "prompt: the share of the prompt's weight a memory's score must pass, 0 to 1"
-        " (default 0.25); a word no memory holds weighs as the rarest, and the weight counts"
-        " at most as 8 rarest words."
+        " (default 0.25); a word no memory holds weighs as the rarest, the weight counts at"
+        " most as 7 rarest words, and on a prompt that long a memory holds 5 of its terms."
     ),
 )
 @directory_option

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from mem.domain import brief, prompt_gate
 
 COMMON = """search file files output flag option error line lines match matches print path
@@ -131,3 +133,14 @@ def test_terms_held_counts_the_prompt_terms_a_memory_holds() -> None:
     terms = brief.query_terms(["the passthru buffer and multiline replacing"], 64)
     text = "printer: fix --passthru with --multiline\n\nThe buffer moved on."
     assert prompt_gate.terms_held(terms, text) == 3
+
+
+def test_a_prompt_is_searched_on_its_held_terms_rarest_first_within_the_postings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(prompt_gate, "SEARCHED_POSTINGS", 100)
+    terms = ["common", "unheld", "rare", "middling"]
+    assert prompt_gate.searched(terms, [90, 0, 3, 40]) == ["rare", "middling"]
+    # the rarest is searched even past the postings
+    assert prompt_gate.searched(["huge", "bigger"], [500, 900]) == ["huge"]
+    assert prompt_gate.searched(["unheld"], [0]) == []
