@@ -61,13 +61,15 @@ bench-compare: $(VENV)/.installed
 
 # Issue 25's ranking quality: recall@1, recall@5 and MRR@5 of each ranking the installed mem
 # accepts, over bench/quality/ (real ADRs, hand-written queries); seconds. Then issue 33's
-# pre-edit hook over bench/pre_edit/ (ripgrep's commits): hit and clean rates; and its
-# amendments over bench/amendments/ (a minute or two). A report: it exits 0.
+# hooks: the prompt gate over bench/hooks/ (issue texts in projects of commit messages),
+# the pre-edit hook over bench/pre_edit/ (ripgrep's commits), hit and false-injection
+# rates; amendments over bench/amendments/ (a minute or two). A report: it exits 0.
 # QUALITY_ARGS=--misses lists the queries a ranking does not answer first.
 QUALITY_ARGS ?=
 bench-quality: $(VENV)/.installed
 	$(PY) -m compileall -q mem
 	$(PY) bench/quality.py $(QUALITY_ARGS)
+	$(PY) bench/hook_quality.py
 	$(PY) bench/pre_edit.py
 	$(PY) bench/amendments.py
 

@@ -107,3 +107,45 @@ def canned_query_names() -> list[str]:
     """The names of `mem browse`'s canned queries, each a page of its own."""
     browse_copy = _module("mem.index.browse_copy")
     return [query.name for query in browse_copy.CANNED_QUERIES]
+
+
+def prompt_matches() -> Callable[[str, str, float], list[str]]:
+    """matches(root, prompt, threshold) -> the headings `mem hook prompt` injects for a
+    prompt in a fresh session, best first: `mem.domain.brief.prompt_matches`, at most 8."""
+    brief = _module("mem.domain.brief")
+
+    def matches(root: str, prompt: str, threshold: float) -> list[str]:
+        entries, _ = brief.prompt_matches(root, prompt, threshold, set(), 8)
+        return [entry.heading for entry in entries]
+
+    return matches
+
+
+Ranking = tuple[list[tuple[str, float]], list[float], float]
+
+
+def prompt_ranking() -> Callable[[str, str, int], Ranking]:
+    """ranking(root, prompt, terms) -> the 10 best notes for the prompt's first `terms`
+    terms as (heading, bm25 score), each term's weight at an endless tf (0: no note holds
+    it) and that of a term one note holds: what the gates before this one decided on."""
+    brief, opening = _module("mem.domain.brief"), _module("mem.index")
+    layout, bm25 = _module("mem.layout"), _module("mem.index.bm25")
+
+    def ranking(root: str, prompt: str, terms: int) -> Ranking:
+        words = brief.query_terms([prompt], terms)
+
+        def use(open_index: Callable[..., Any]) -> Ranking:
+            project = open_index(root, bm25=True)
+            files = {
+                row.id: row.rank
+                for path, row in project.files.items()
+                if layout.is_memory_file(path)
+            }
+            scores = brief.relevance(project.conn, words, files, 10)
+            stored = opening.fetch(project.conn, list(scores))
+            weights, rarest = bm25.weights(project.conn, bm25.frequencies(project.conn, words))
+            return [(stored[i].ref, score) for i, score in scores.items()], weights, rarest
+
+        return opening.answer(use)
+
+    return ranking

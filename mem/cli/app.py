@@ -811,7 +811,11 @@ def mcp_command(directory: str | None, tool_set: str) -> None:
 @click.option(
     "--threshold",
     metavar="SHARE",
-    help="prompt: the least share of the prompt's weight a memory must hold, 0 to 1 (default 0.2).",
+    help=(
+        "prompt: the share of the prompt's weight a memory's score must pass, 0 to 1"
+        " (default 0.25); a word no memory holds weighs as the rarest, the weight counts at"
+        " most as 7 rarest words, and on a prompt that long a memory holds 5 of its terms."
+    ),
 )
 @directory_option
 def hook_command(

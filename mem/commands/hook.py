@@ -29,6 +29,7 @@ import time
 from mem import clock, layout
 from mem.core import budgets, edit_targets, js
 from mem.domain import brief as briefs
+from mem.domain import prompt_gate
 from mem.errors import MemError
 from mem.files import machine_state
 from mem.render import brief as brief_view
@@ -63,10 +64,6 @@ PROMPT_BUDGET = 1500
 PROMPT_AT_MOST = 8  # memories one prompt can bring
 EDIT_BUDGET = 1000  # before every edit, dozens a session: the governing decisions' text only
 EDIT_AT_MOST = 4
-# A memory holding less than this share of a prompt's weight (brief.prompt_matches) is a
-# passing mention, not a match: on the demo, "How should the api configure postgres
-# connection pooling?" holds 0.72 of the pooling decision and 0.13 of the retry budget.
-THRESHOLD = 0.2
 # Seconds a hook may take before it gives up and answers nothing; below the timeouts
 # `mem init --hooks` writes (30 s and 5 s), so the host never has to kill it.
 DEADLINES = {"session-start": 20.0, "prompt": 4.0, "pre-edit": 4.0}
@@ -189,7 +186,7 @@ def _request(
         _text_field(found, "source"),
         _users_words(host, _text_field(found, "prompt")),
         default if budget is None else budgets.parse_budget(budget),
-        THRESHOLD if threshold is None else _threshold(threshold),
+        prompt_gate.SHARE if threshold is None else _threshold(threshold),
         edit_targets.edit_of(found.get("tool_input")),
     )
 

@@ -33,7 +33,11 @@ CONTEXT_HEAD_CHARS = 1200  # the head of context.md, cut at a line
 OPEN_POINTS_CHARS = 1200  # the newest handoff's open points, cut at a line
 SUMMARY_CHARS = 240  # a memory's body in the brief, cut at a word
 PROMPT_CHARS = 20_000  # of a prompt, read for its words
-QUERY_TERMS = 24  # terms of the current work (or of a prompt) the ranking is asked for
+QUERY_TERMS = 24  # terms of the current work the ranking is asked for
+# Terms of a prompt the ranking is asked for: a bug report's decisive words come anywhere in
+# it (bench/hooks: all of its terms, at most 46, find the governing note first for 0.30 of
+# the reports, the first 24 for 0.23).
+PROMPT_TERMS = 64
 RELEVANT_AT_MOST = 50  # memories taken in relevance order; the rest follow by recency
 # The smallest entry the renderer can print; it bounds how many entries one budget can hold.
 SMALLEST_ENTRY = 40
@@ -144,10 +148,14 @@ def work_texts(root: str) -> list[str]:
 
 
 def relevance(
-    conn: index.Connection, terms: list[str], file_ranks: dict[int, int], limit: int
+    conn: index.Connection,
+    terms: list[str],
+    file_ranks: dict[int, int],
+    limit: int,
+    floor: float = 0.0,
 ) -> dict[int, float]:
     """Record id -> score of the notes that match these bm25 terms best (at most `limit`),
-    best first.
+    best first; with a `floor`, only scores above it.
 
     The one place the brief and the prompt hook rank memories: the bm25 ranking's score.
     Scores of 0 are never returned.
@@ -156,8 +164,9 @@ def relevance(
         return {}
     from mem.index import bm25
 
-    found = bm25.search(conn, terms, index.RecallFiles.given(file_ranks), None, limit, _no_offset)
-    top = score.order(found, limit)
+    files = index.RecallFiles.given(file_ranks)
+    found = bm25.search(conn, terms, files, None, limit, _no_offset, floor)
+    top = score.order([item for item in found if item.score > floor], limit)
     return {item.id: item.score for item in top if item.score > 0}
 
 
@@ -293,32 +302,44 @@ def memory_entry(record: index.StoredRecord, relevance: float | None) -> Entry:
 def prompt_matches(
     root: str, prompt: str, threshold: float, seen: set[str], at_most: int
 ) -> tuple[list[Entry], list[str]]:
-    """Memories that match a prompt above `threshold`, best first, none of `seen` (a set of
-    `<id> <revision>`); and the terms they were matched on.
+    """Memories that match a prompt, best first, none of `seen` (a set of `<id> <revision>`);
+    and the terms they were matched on.
 
-    A memory matches by the share of the prompt's weight it holds: its bm25 score over the
-    most any record could score for the prompt's terms (bm25.most), from 0 to 1. Words no
-    memory holds weigh nothing, and common ones little, so a long prompt is not diluted by
-    words the project never uses.
+    A memory matches when its bm25 score is above `threshold` of the prompt's weight and,
+    for a long prompt, it holds enough of the prompt's terms, as mem.domain.prompt_gate
+    decides.
     """
-    terms = query_terms([prompt[:PROMPT_CHARS]])  # a pasted log says no more past its start
+    terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
     if not terms:
         return [], terms
 
     def collect(open_index: index.OpenIndex) -> list[Entry]:
+        from mem.domain import prompt_gate
         from mem.index import bm25
 
         project = open_index(root, bm25=True)
         conn = project.conn
         files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
         ranks = {file_id: row.rank for file_id, row in files.items()}
-        scores = relevance(conn, terms, ranks, at_most + len(seen))
-        most = bm25.most(conn, terms) if scores else 0.0
-        kept = {record_id: value for record_id, value in scores.items() if value > threshold * most}
+        frequencies = bm25.frequencies(conn, terms)
+        weights, rarest = bm25.weights(conn, frequencies)
+        # No score at or under the bar is injected: the search looks no further.
+        bar = prompt_gate.bar(weights, rarest, threshold)
+        searched = prompt_gate.searched(terms, frequencies)
+        scores = relevance(conn, searched, ranks, at_most + len(seen), bar)
+        if not scores:
+            return []
+        stored = index.fetch(conn, list(scores))
+        kept = prompt_gate.injected(
+            scores,
+            weights,
+            rarest,
+            threshold,
+            lambda record_id: prompt_gate.terms_held(terms, stored[record_id].text),
+        )
         if kept and index.has_lifecycle_events(conn):
             for record_id in _retired(root, conn, files):
                 kept.pop(record_id, None)
-        stored = index.fetch(conn, list(kept))
         entries = []
         for record_id in kept:  # the ranking's order: score, then candidate order
             entry = memory_entry(stored[record_id], kept[record_id])

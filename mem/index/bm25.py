@@ -82,21 +82,26 @@ def term_groups(conn: sqlite3.Connection, terms: list[str]) -> list[list[tuple[i
     return found
 
 
-def most(conn: sqlite3.Connection, terms: list[str]) -> float:
-    """More than any record's score for these terms can be: Σ idf × (k1 + 1), the weight of
-    each term at an endless tf. A term no record holds adds nothing."""
-    records = Stats(conn).records
-    total = 0.0
+def frequencies(conn: sqlite3.Connection, terms: list[str]) -> list[int]:
+    """How many records hold each term (0: none)."""
+    found = []
     for term in terms:
         row = conn.execute(
             "SELECT sum(length(p.records)) FROM bm25_terms AS t"
             " JOIN bm25_postings AS p ON p.term = t.id WHERE t.term = ?",
             (term,),
         ).fetchone()
-        df = (row[0] or 0) // PAIR_BYTES
-        if df:
-            total += idf(records, df) * (K1 + 1)
-    return total
+        found.append((row[0] or 0) // PAIR_BYTES)
+    return found
+
+
+def weights(conn: sqlite3.Connection, frequencies: list[int]) -> tuple[list[float], float]:
+    """The weight at an endless tf, idf × (k1 + 1), of terms held by these many records each
+    (0 for a term no record holds); and that weight for a term one record holds, the rarest
+    a term can be."""
+    records = Stats(conn).records
+    found = [idf(records, df) * (K1 + 1) if df else 0.0 for df in frequencies]
+    return found, idf(records, 1) * (K1 + 1)
 
 
 def document_frequencies(conn: sqlite3.Connection, terms: list[str] | None) -> dict[str, int]:
@@ -129,9 +134,12 @@ def search(
     now_ms: float | None,
     limit: int | None,
     local_offset_ms: Callable[[float], float],
+    floor: float = 0.0,
 ) -> list[score.Ranked]:
     """Every record of `files` that can be among the best `limit` (None: every record holding
     a query term), with its exact score: unordered, the caller orders with score.order.
+    With a `floor`, a record whose score cannot reach it may be left out: a caller that
+    keeps only the scores above a bar searches no further than that bar.
 
     The groups are read in decreasing order of their bound (the term's idf times its weight at
     the group's tf and the shortest length of its class), until the limit-th best score known
@@ -141,7 +149,7 @@ def search(
     """
     if limit is None or limit < 1 or not terms or not files:
         return exhaustive(conn, terms, files, now_ms, local_offset_ms)
-    return _Pruned(conn, terms, files, now_ms, local_offset_ms).top(limit)
+    return _Pruned(conn, terms, files, now_ms, local_offset_ms).top(limit, floor)
 
 
 class _Pruned:
@@ -288,9 +296,9 @@ class _Pruned:
                 return 0.0
             picked *= 4
 
-    def top(self, limit: int) -> list[score.Ranked]:
+    def top(self, limit: int, floor: float = 0.0) -> list[score.Ranked]:
         width = self.width
-        threshold = 0.0
+        threshold = floor
         read_since = 0
         while True:
             bounds = [self._remaining(place) for place in range(width)]
@@ -307,17 +315,22 @@ class _Pruned:
                 continue
             # The threshold costs a pass over the records met: worked out again once a
             # quarter as many more have been read.
-            if read_since * 4 >= len(self.sums) and len(self.sums) >= limit:
-                threshold = self._threshold(limit)
+            if (
+                read_since * 4 >= len(self.sums)
+                and len(self.sums) >= limit
+                and max(self.sums.values()) * SLACK >= floor  # else it stays under the floor
+            ):
+                threshold = max(floor, self._threshold(limit))
                 read_since = 0
                 if unseen < threshold:
                     continue
             read_since += self._read(place)
-        return self._finish(threshold, limit)
+        return self._finish(threshold, limit, floor)
 
-    def _finish(self, threshold: float, limit: int) -> list[score.Ranked]:
-        """The records met that can be among the best `limit`, scored exactly: taken best
-        bound first, each exact score raising the threshold the next ones must reach.
+    def _finish(self, threshold: float, limit: int, floor: float) -> list[score.Ranked]:
+        """The records met that can be among the best `limit` and reach `floor`, scored
+        exactly: taken best bound first, each exact score raising the threshold the next
+        ones must reach.
 
         A record met lacks a term's value only if its tf is in a group left of its own
         length class: the highest tf left there, at the record's own length, bounds it.
@@ -362,7 +375,7 @@ class _Pruned:
         lookup = _Lookup(self)
         rows = self.rows
         for at, (upper, record_id) in enumerate(candidates):
-            if len(best) >= limit and upper < best[0]:
+            if upper < floor or len(best) >= limit and upper < best[0]:
                 break  # neither this record nor any after it reaches the best `limit`
             known = self.parts[record_id]
             length = lengths[record_id]
@@ -381,14 +394,14 @@ class _Pruned:
                 key=lookup.cost.__getitem__,
             ):
                 upper = SLACK * sum([cap[p] if v is None else v for p, v in enumerate(known)])
-                if len(best) >= limit and upper < best[0]:
+                if upper < floor or len(best) >= limit and upper < best[0]:
                     break
                 tf = lookup.tf(place, record_id, length) if cap[place] else None
                 known[place] = 0.0 if tf is None else idfs[place] * weight(tf, length, average)
             if None in known:
                 continue  # dropped: its bound is below the best `limit` exact scores
             total = math.fsum(v or 0.0 for v in known)
-            if len(best) >= limit and total < best[0]:
+            if total < floor or len(best) >= limit and total < best[0]:
                 continue  # decay only lowers it
             if record_id not in rows:
                 self._fetch_rows([record_id for _, record_id in candidates[at : at + ROW_BATCH]])

@@ -139,3 +139,22 @@ def test_pruned_top_k_holds_over_parts_workers_and_later_syncs(
         else:
             os.environ[segments.WORKERS_VARIABLE] = previous[1]
     assert _key(pruned) == _key(every)
+
+
+@settings(SETTINGS, max_examples=120)
+@given(files=corpus | big_corpus, words=query, size=limit, share=st.floats(0.0, 1.2))
+def test_a_floor_leaves_out_only_the_records_that_score_under_it(
+    scratch: Path, files: dict[str, object], words: str, size: int, share: float
+) -> None:
+    """The prompt hook searches no further than its bar (bm25.search's floor): above it,
+    the same records with the same scores as the exhaustive scorer."""
+    root = scratch / f"project-{len(list(scratch.iterdir()))}"
+    _write(root, files)
+    terms = tokens.query_terms(words)
+    with indexes.opened(str(root), bm25=True) as result:
+        files_ = RecallFiles.given({row.id: row.rank for row in result.files.values()})
+        every = bm25.exhaustive(result.conn, terms, files_, NOW_MS, clock.local_offset_ms)
+        floor = share * max((item.score for item in every), default=0.0)
+        pruned = bm25.search(result.conn, terms, files_, NOW_MS, size, clock.local_offset_ms, floor)
+    above = [item for item in score.order(every, size) if item.score > floor]
+    assert _key([item for item in score.order(pruned, size) if item.score > floor]) == _key(above)
