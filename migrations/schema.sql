@@ -132,7 +132,8 @@ CREATE TABLE history (
     id INTEGER PRIMARY KEY CHECK (id = 0),  -- the one row
     head TEXT NOT NULL,             -- the sha of the HEAD read; '' for a repository without commits
     commits INTEGER NOT NULL,       -- N: the commits held
-    length INTEGER NOT NULL         -- Σ of their bm25_length
+    length INTEGER NOT NULL,        -- Σ of their bm25_length
+    parts INTEGER NOT NULL          -- the commit_postings parts written: the last part's number
 );
 
 -- One row per commit reachable from that HEAD, but merges with no body (docs/history.md).

@@ -136,15 +136,6 @@ class Log:
             self.problem = f"git log {self.revisions} failed (exit {process.returncode})"
 
 
-def is_ancestor(root: str, old: str, new: str) -> bool:
-    """Whether old is an ancestor of new (a history only added to); False when git cannot
-    tell (old no longer exists after a gc)."""
-    from mem.files.worktree import git
-
-    done = git(root, "merge-base", "--is-ancestor", old, new)
-    return done is not None and done.returncode == 0
-
-
 def is_shallow(root: str) -> bool:
     gitdir = git_dir(root)
     return gitdir is not None and os.path.exists(os.path.join(_common_dir(gitdir), "shallow"))

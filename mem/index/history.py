@@ -6,15 +6,17 @@ no other ranking, count or statistic of the index sees them: a plain recall, a b
 without history and the notes' IDF are the same with or without them.
 
 Freshness: `sync` reads HEAD from the repository's files; unchanged, it returns without a
-git process. Moved ahead (the old HEAD an ancestor of the new), it adds `git log old..new`;
-else (a reset, an amend, a rebase, a branch switch to an unrelated line) it writes the
-commits again from `git log new`. git is always asked about the sha read, never about
-`HEAD`, so a HEAD that moves during the sync leaves a consistent index of the sha it names.
+git process. Moved, it reads `git log old..new`: when one of those commits has the old HEAD
+as a parent, the old HEAD is an ancestor of the new and they are added (one git process,
+no `merge-base --is-ancestor`); else (a reset, an amend, a rebase, a branch switch to an
+unrelated line) they are dropped and the commits written again from `git log new`. git is
+always asked about the sha read, never about `HEAD`, so a HEAD that moves during the sync
+leaves a consistent index of the sha it names.
 """
 
 from __future__ import annotations
 
-import math
+import heapq
 import sqlite3
 from array import array
 from collections import defaultdict
@@ -82,22 +84,34 @@ def _apply(conn: sqlite3.Connection, root: str, head: str) -> str | None:
         if old == head:
             conn.execute("COMMIT")
             return None
-        if head == "":
-            _clear(conn)
-        else:
-            if old and git_history.is_ancestor(root, old, head):
-                listed = git_history.Log(root, f"{old}..{head}")
-            else:
-                listed = git_history.Log(root, head)
-                _clear(conn)
-            groups: defaultdict[str, array[int]] = defaultdict(lambda: array("I"))
-            for batch in listed.batches():
-                _add(conn, batch, groups)
-            if listed.problem is not None:
-                conn.execute("ROLLBACK")
-                return listed.problem
-            _write_postings(conn, groups)
-        _set_head(conn, head)
+        row = conn.execute("SELECT commits, length, parts FROM history").fetchone()
+        counts = row or (0, 0, 0)
+        added: tuple[int, int, int] | str | None = None
+        if old and head:
+            conn.execute("SAVEPOINT added")
+            added = _write(conn, git_history.Log(root, f"{old}..{head}"), counts, old)
+            if not isinstance(added, tuple):
+                # old is not an ancestor of head (the history was rewritten), or git no
+                # longer knows it (gone with a gc): read the whole history instead.
+                conn.execute("ROLLBACK TO added")
+                added = None
+            conn.execute("RELEASE added")
+        if added is None:
+            for table in ("commit_postings", "commit_paths", "commits"):
+                conn.execute(f"DELETE FROM {table}")
+            added = (0, 0, 0)
+            if head:
+                added = _write(conn, git_history.Log(root, head), added, None)
+        if isinstance(added, str):
+            conn.execute("ROLLBACK")
+            return added
+        assert added is not None  # a whole history's listing (no old) is never refused
+        commits, length, parts = added
+        conn.execute(
+            "INSERT OR REPLACE INTO history (id, head, commits, length, parts)"
+            " VALUES (0, ?, ?, ?, ?)",
+            (head, commits, length, parts),
+        )
     except BaseException:
         conn.execute("ROLLBACK")
         raise
@@ -105,53 +119,70 @@ def _apply(conn: sqlite3.Connection, root: str, head: str) -> str | None:
     return None
 
 
-def _clear(conn: sqlite3.Connection) -> None:
-    for table in ("commit_postings", "commit_paths", "commits", "history"):
-        conn.execute(f"DELETE FROM {table}")
-
-
-def _set_head(conn: sqlite3.Connection, head: str) -> None:
-    commits, length = conn.execute(
-        "SELECT count(*), coalesce(sum(bm25_length), 0) FROM commits"
-    ).fetchone()
-    conn.execute(
-        "INSERT OR REPLACE INTO history (id, head, commits, length) VALUES (0, ?, ?, ?)",
-        (head, commits, length),
-    )
+def _write(
+    conn: sqlite3.Connection,
+    listed: git_history.Log,
+    counts: tuple[int, int, int],
+    old: str | None,
+) -> tuple[int, int, int] | str | None:
+    """Write the commits git lists and their postings part; the history's commits, length
+    and parts after them, or why git could not list them. With `old` (the range old..HEAD),
+    None when old is not an ancestor of HEAD: then no commit listed has old as a parent
+    (were old an ancestor, the commit after it on a path from HEAD would be listed)."""
+    commits, length, parts = counts
+    groups: defaultdict[str, array[int]] = defaultdict(lambda: array("I"))
+    next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM commits").fetchone()[0]
+    first_id = next_id
+    descends = old is None
+    for batch in listed.batches():
+        if not descends:
+            descends = any(old in commit.parents for commit in batch)
+        next_id, added = _add(conn, batch, groups, next_id)
+        length += added
+    if listed.problem is not None:
+        return listed.problem
+    if not descends:
+        return None
+    commits += next_id - first_id
+    if groups:
+        parts += 1
+        conn.executemany(
+            "INSERT INTO commit_postings VALUES (?, ?, ?)",
+            ((term, parts, found.tobytes()) for term, found in sorted(groups.items())),
+        )
+    return commits, length, parts
 
 
 def _add(
-    conn: sqlite3.Connection, listed: list[Commit], groups: defaultdict[str, array[int]]
-) -> None:
-    """Write a batch of commits (oldest first, so ids follow history); their postings are
-    added to `groups`, which the sync writes once, as one part."""
+    conn: sqlite3.Connection,
+    listed: list[Commit],
+    groups: defaultdict[str, array[int]],
+    next_id: int,
+) -> tuple[int, int]:
+    """Write a batch of commits from id next_id on (oldest first, so ids follow history);
+    their postings go to `groups`, which the sync writes once, as one part. The next id
+    and the bm25 length the batch added."""
     from mem.core import commits as commit_records  # a sync that read git only
 
-    next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM commits").fetchone()[0]
     rows: list[tuple[int, str, int, str, str, int]] = []
     paths: list[tuple[str, int]] = []
-    kept = [commit for commit in listed if not commit_records.is_left_out(commit)]
-    for commit in kept:
+    added = 0
+    for commit in listed:
+        if commit_records.is_left_out(commit):
+            continue
         subject = commit.subject
-        counts = tokens.counts(commit_records.record_text(commit), subject)
+        text = commit_records.record_text(commit)
+        counts = tokens.counts(text, subject)
         length = tokens.length(counts.values())
-        rows.append(
-            (next_id, commit.sha, commit.time, subject, commit_records.record_text(commit), length)
-        )
+        rows.append((next_id, commit.sha, commit.time, subject, text, length))
         for term, tf in counts.items():
             groups[term].extend((next_id, tf, length))
         paths.extend((path, next_id) for path in commit.paths)
+        added += length
         next_id += 1
     conn.executemany("INSERT INTO commits VALUES (?, ?, ?, ?, ?, ?)", rows)
     conn.executemany("INSERT OR IGNORE INTO commit_paths VALUES (?, ?)", paths)
-
-
-def _write_postings(conn: sqlite3.Connection, groups: defaultdict[str, array[int]]) -> None:
-    part = conn.execute("SELECT coalesce(max(part), 0) + 1 FROM commit_postings").fetchone()[0]
-    conn.executemany(
-        "INSERT INTO commit_postings VALUES (?, ?, ?)",
-        ((term, part, found.tobytes()) for term, found in sorted(groups.items())),
-    )
+    return next_id, added
 
 
 # ---- ranking
@@ -166,26 +197,27 @@ def search(conn: sqlite3.Connection, terms: list[str], limit: int) -> list[Found
         return []
     records, total = row
     average = total / records
-    values: dict[int, list[float]] = {}
-    for place, term in enumerate(terms):
+    # Each commit's terms are added in query order: the same sum explain makes.
+    values: dict[int, float] = {}
+    for term in terms:
         triples = _postings(conn, term)
         df = len(triples) // TRIPLE
         if not df:
             continue
         term_idf = bm25.idf(records, df)
-        for index in range(0, len(triples), TRIPLE):
-            commit_id, tf, length = triples[index : index + TRIPLE]
-            found = values.get(commit_id)
-            if found is None:
-                found = values[commit_id] = [0.0] * len(terms)
-            found[place] = term_idf * bm25.weight(tf, length, average)
+        weights: dict[tuple[int, int], float] = {}
+        get = values.get
+        for commit_id, tf, length in zip(triples[0::3], triples[1::3], triples[2::3], strict=True):
+            value = weights.get((tf, length))
+            if value is None:
+                value = weights[tf, length] = term_idf * bm25.weight(tf, length, average)
+            values[commit_id] = get(commit_id, 0.0) + value
     if not values:
         return []
-    scored = [(math.fsum(parts), commit_id) for commit_id, parts in values.items()]
-    scored.sort(reverse=True)
+    best = heapq.nlargest(limit, values.values())
     # Everything tied with the limit-th score is read, so the order of ties is the rows'.
-    cut = scored[min(limit, len(scored)) - 1][0]
-    chosen = {commit_id: value for value, commit_id in scored if value >= cut}
+    cut = best[-1]
+    chosen = {commit_id: value for commit_id, value in values.items() if value >= cut}
     found_rows = rows(conn, list(chosen))
     ranked = sorted(
         (
@@ -258,11 +290,11 @@ def explain(conn: sqlite3.Connection, commit_id: int, terms: list[str]) -> dict[
     """`--explain` for a commit: each query term's tf, df, idf and weight over the commits."""
     records, total = conn.execute("SELECT commits, length FROM history").fetchone()
     average = total / records if records else 1.0
+    score = 0.0
     length = conn.execute("SELECT bm25_length FROM commits WHERE id = ?", (commit_id,)).fetchone()[
         0
     ]
     shown = []
-    values = []
     for term in terms:
         triples = _postings(conn, term)
         df = len(triples) // TRIPLE
@@ -271,9 +303,9 @@ def explain(conn: sqlite3.Connection, commit_id: int, terms: list[str]) -> dict[
         )
         term_idf = bm25.idf(records, df) if df else 0.0
         value = term_idf * bm25.weight(tf, length, average) if tf else 0.0
-        values.append(value)
+        if tf:
+            score += value  # in query order, as search adds them
         shown.append({"term": term, "tf": tf, "df": df, "idf": term_idf, "weight": value})
-    total_score = math.fsum(values)
     return {
         "ranking": "bm25",
         "kind": "commit",
@@ -283,7 +315,7 @@ def explain(conn: sqlite3.Connection, commit_id: int, terms: list[str]) -> dict[
         "records": records,
         "k1": bm25.K1,
         "b": bm25.B,
-        "bm25": total_score,
+        "bm25": score,
         "decay": 1.0,
-        "score": total_score,
+        "score": score,
     }

@@ -50,6 +50,9 @@ def _snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
             postings.setdefault(term, []).append((sha_of[values[i]], values[i + 1], values[i + 2]))
     return {
         "history": conn.execute("SELECT head, commits, length FROM history").fetchall(),
+        "counted": conn.execute(
+            "SELECT count(*), coalesce(sum(bm25_length), 0) FROM commits"
+        ).fetchall(),
         "commits": sorted(
             conn.execute("SELECT sha, time, subject, text, bm25_length FROM commits")
         ),
@@ -132,6 +135,7 @@ def test_incremental_syncs_equal_a_fresh_build(steps: list[tuple[str, str]]) -> 
         fresh = _index()
         assert history.sync(fresh, str(repo)) is None
         assert _snapshot(kept) == _snapshot(fresh)
+        assert _snapshot(kept)["history"][0][1:] == _snapshot(kept)["counted"][0]
         head = git(repo, "rev-parse", "HEAD").strip()
         assert _snapshot(kept)["history"][0][0] == head
     finally:

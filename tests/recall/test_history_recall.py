@@ -31,7 +31,9 @@ def test_a_word_of_a_commit_body_finds_it(run_mem: RunMem, git_project: Path) ->
     assert commit["paths"] == ["src/retry.py"]
     assert commit["ref"] == "perf: simplify retry loop"
     explained = json.loads(run_mem(*args, "--include-history", "--json", "--explain").stdout)
-    assert explained["results"][0]["explain"]["kind"] == "commit"
+    first = explained["results"][0]
+    assert first["explain"]["kind"] == "commit"
+    assert first["explain"]["score"] == first["score"]
 
 
 def test_recall_without_history_is_unchanged_by_the_commits(
