@@ -23,6 +23,8 @@ demo: $(VENV)/.installed
 
 # Byte-compile first, as pip does on a real install: an editable checkout run with
 # PYTHONDONTWRITEBYTECODE would otherwise recompile every module on every `mem` call.
+# Git history as memory (issue 34): a clone of python-attrs/attrs when $$MEM_BENCH_ATTRS names
+# one, and 100k generated commits (kept in the temp directory and reused).
 # The portfolio's targets too (issue 12): the first run generates 1,000 projects x 1,000
 # entries (kept in the temp directory and reused) and syncs them from an empty cache.
 bench: $(VENV)/.installed
@@ -31,6 +33,7 @@ bench: $(VENV)/.installed
 	$(PY) bench/mcp_bench.py
 	$(PY) bench/portfolio.py
 	$(PY) bench/import_bench.py
+	$(PY) bench/history.py
 
 # The 1,000,000-note first sync too: minutes, and about 250 MB of generated project.
 bench-large: $(VENV)/.installed

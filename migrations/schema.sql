@@ -125,6 +125,46 @@ CREATE TABLE bm25_stats (
     length INTEGER NOT NULL         -- Σ of their bm25_length
 );
 
+-- The git history a read with history asked for (docs/history.md), in a project's own
+-- index: one row once such a read found the project in a git work tree. A read compares it
+-- with HEAD as the repository's files say it, and runs git only when HEAD moved.
+CREATE TABLE history (
+    id INTEGER PRIMARY KEY CHECK (id = 0),  -- the one row
+    head TEXT NOT NULL,             -- the sha of the HEAD read; '' for a repository without commits
+    commits INTEGER NOT NULL,       -- N: the commits held
+    length INTEGER NOT NULL,        -- Σ of their bm25_length
+    parts INTEGER NOT NULL          -- the commit_postings parts written: the last part's number
+);
+
+-- One row per commit reachable from that HEAD, but merges with no body (docs/history.md).
+-- Kept out of every ranking but a bm25 recall that asks for history.
+CREATE TABLE commits (
+    id INTEGER PRIMARY KEY,         -- surrogate key; commit_postings list commits by it
+    sha TEXT NOT NULL UNIQUE,       -- the full sha
+    time INTEGER NOT NULL,          -- committer time, seconds since the epoch
+    subject TEXT NOT NULL,          -- the first paragraph, on one line
+    text TEXT NOT NULL,             -- the whole message: subject, body, trailers
+    bm25_length INTEGER NOT NULL    -- Σ of the weighted frequencies (the subject's words 3 times)
+);
+
+-- The paths each commit touched (none for a merge), to find the commits of a file.
+CREATE TABLE commit_paths (
+    path TEXT NOT NULL,             -- relative to the repository's top level, '/' separators
+    commit_id INTEGER NOT NULL REFERENCES commits (id),  -- a commit that touched it
+    PRIMARY KEY (path, commit_id)
+) WITHOUT ROWID;
+CREATE INDEX commit_paths_by_commit ON commit_paths (commit_id);
+
+-- The commits' bm25 postings: per term, the commits that hold it, written in one part per
+-- sync that added commits (a rewritten history writes them all again).
+CREATE TABLE commit_postings (
+    term TEXT NOT NULL,             -- a term as the bm25 tokenizer makes it
+    part INTEGER NOT NULL,          -- the sync that wrote it: 1, 2, ...
+    records BLOB NOT NULL,          -- (commits.id, tf, bm25_length) of each commit of the part,
+                                    -- three 4-byte unsigned integers in machine order
+    PRIMARY KEY (term, part)
+) WITHOUT ROWID;
+
 -- One row per note: a '###' section of a memory file.
 CREATE VIEW notes AS
 SELECT

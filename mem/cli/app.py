@@ -349,6 +349,11 @@ def cli(ctx: click.Context) -> None:
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
 @click.option("--include-retired", is_flag=True, help="Also list superseded and retracted notes.")
 @click.option(
+    "--include-history",
+    is_flag=True,
+    help="--ranking bm25: also rank the project's git commits (default: mem.toml's history).",
+)
+@click.option(
     "--project",
     "projects",
     multiple=True,
@@ -364,6 +369,7 @@ def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options
     Example:
         mem recall postgres pooling --limit 3 --json
         mem recall postgres pooling --scope all --project shop
+        mem recall retry backoff --ranking bm25 --include-history
     """
     from mem.cli import fast
 
@@ -984,11 +990,14 @@ def note_add(
 @click.argument("memory_id")
 @project_options
 def show_command(memory_id: str, directory: str | None, json_: bool) -> None:
-    """Print one memory whole, with its status.
+    """Print one memory (or a commit, by its sha) whole.
+
+    A memory with its lifecycle status; a commit by a short or full sha, with its paths.
 
     \b
     Example:
         mem show mem_0123456789abcdef0123
+        mem show 9d9c0fe
     """
     from mem.commands import note
     from mem.render import injection_views

@@ -18,15 +18,30 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+# recall's own flags that the fast path reads too (the legacy table does not know them).
+FAST_FLAGS = {"--include-history": "include_history"}
+
+
 def plain_recall(args: list[str]) -> tuple[list[str], bool, dict[str, Any]] | None:
     """(words, json, options) of a plain `recall` argument list; None when click must decide."""
-    parsed = commander.parse(args, LEGACY_TABLE)
+    flags = dict.fromkeys(FAST_FLAGS.values(), False)
+    kept = []
+    for position, arg in enumerate(args):
+        if arg == "--":
+            kept += args[position:]
+            break
+        if arg in FAST_FLAGS and (position == 0 or args[position - 1] not in DESTINATION):
+            flags[FAST_FLAGS[arg]] = True
+        else:
+            kept.append(arg)
+    parsed = commander.parse(kept, LEGACY_TABLE)
     if parsed.error or parsed.unknown or parsed.operands[:1] != ["recall"]:
         return None
     if "version" in parsed.values:
         return None
     options: dict[str, Any] = {destination: None for destination in DESTINATION.values()}
     options.update((key, value) for key, value in parsed.values.items() if key != "json")
+    options.update(flags)
     return parsed.operands[1:], parsed.values.get("json") is True, options
 
 
@@ -41,22 +56,31 @@ def recall_output(
 
     query = " ".join(words)
     root = safe_paths.project_root(options["directory"])
+    ranking = options["ranking"] or recall.default_ranking(root)
+    asked_history = bool(options.get("include_history"))
     request = recall.Request(
         query=query,
         scope=options["scope"] or "project",
         portfolio=options["portfolio"],
         limit=options["limit"],
-        ranking=options["ranking"] or recall.default_ranking(root),
+        ranking=ranking,
         context_scope=options["context_scope"],
         include_archive=include_archive,
         with_evidence=bool(options.get("with_evidence")),
         include_retired=bool(options.get("include_retired")),
         explain=bool(options.get("explain")),
         projects=tuple(options.get("projects") or ()),
+        include_history=recall.wants_history(
+            root, ranking, options["scope"] or "project", asked_history
+        ),
     )
     if request.scope == "all":
         return _portfolio_output(root, request, as_json)
-    results = recall.recall(root, request, clock.now_iso())
+    results, history_problem = recall.recall_answer(root, request, clock.now_iso())
+    if history_problem is not None and asked_history:
+        import sys
+
+        sys.stderr.write(f"mem recall: warning: no commits ranked: {history_problem}\n")
     return render.recall(query, request.scope, request.ranking, results, as_json=as_json)
 
 

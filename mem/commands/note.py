@@ -23,7 +23,11 @@ __all__ = ["add", "show"]
 
 
 def show(root: str, memory_id: str) -> dict[str, Any]:
-    """One memory whole, with its lifecycle status."""
+    """One memory whole, with its lifecycle status; or a commit, for a (short) sha."""
+    from mem.domain import history
+
+    if history.is_sha(memory_id):
+        return history.shown(root, memory_id)
     current, statuses = lifecycle_events.project_statuses(root)
     memory = memories.resolve(current, memory_id, suggest=True)
     status = statuses[(memory.id, memory.revision)]

@@ -43,6 +43,7 @@ class Request:
         "explain",
         "projects",
         "amendments",
+        "include_history",
     )
 
     def __init__(
@@ -59,6 +60,7 @@ class Request:
         explain: bool = False,
         projects: tuple[str, ...] = (),  # --scope all: only the registered projects so named
         amendments: bool | None = None,  # None: with bm25 or --with-evidence (see marks_amendments)
+        include_history: bool = False,  # bm25: the project's commits rank with its memories
     ) -> None:
         self.query = query
         self.scope = scope
@@ -72,6 +74,7 @@ class Request:
         self.explain = explain
         self.projects = projects
         self.amendments = amendments
+        self.include_history = include_history
 
     def marks_amendments(self) -> bool:
         """Whether likely amendments come first and marked (mem.domain.amendments): within a
@@ -123,6 +126,19 @@ def default_ranking(root: str) -> str:
     )
 
 
+def wants_history(root: str, ranking: str, scope: str, asked: bool) -> bool:
+    """Whether a recall ranks the project's commits: when asked (--include-history), else
+    for a project-scope bm25 recall when the project's `.agents/memory/mem.toml` says
+    `history = true` (default false; docs/history.md)."""
+    if asked:
+        return True
+    if ranking != "bm25" or scope != "project":
+        return False
+    from mem.files import team
+
+    return team.settings(root).get("history") == "true"
+
+
 def bm25_recall(root: str, query: str, limit: int, now: str) -> list[dict[str, Any]]:
     """The bm25 ranking's top `limit` for `query` in the project at `root` (D10 rules
     applied): the one call the session brief and the per-prompt recall need."""
@@ -147,6 +163,10 @@ def validate(request: Request) -> int:
     if request.scope not in SCOPES:
         raise MemError("recall: --scope must be project, portfolio or all")
     limit = parse_limit(request.limit)
+    if request.include_history and request.ranking != "bm25":
+        raise MemError("recall: --include-history needs --ranking bm25")
+    if request.include_history and request.scope != "project":
+        raise MemError("recall: --include-history reads the project's own history only")
     if request.ranking == "evidence":
         if request.scope != "project":
             raise MemError("Evidence ranking supports project-local lexical recall only.")
@@ -157,14 +177,23 @@ def validate(request: Request) -> int:
 def recall(
     root: str, request: Request, now: str, progress: Progress | None = None
 ) -> list[dict[str, Any]]:
+    return recall_answer(root, request, now, progress)[0]
+
+
+def recall_answer(
+    root: str, request: Request, now: str, progress: Progress | None = None
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The entries, and why the project's history could not be read (None: it was, or was
+    not asked for)."""
     limit = validate(request)
     now_parsed = js.parse_date(now)
     now_ms = None if now_parsed is None else now_parsed.ms
     terms = query_terms(request)
     if request.scope == "all":
-        return _recall_all(root, request, limit, terms, now_ms, progress).entries
+        return _recall_all(root, request, limit, terms, now_ms, progress).entries, None
+    history_problem: list[str | None] = [None]
     entries, evidence, terminations = index.answer(
-        lambda open_index: _ranked(root, request, limit, terms, now_ms, open_index)
+        lambda open_index: _ranked(root, request, limit, terms, now_ms, open_index, history_problem)
     )
     if evidence is not None:
         from mem.domain import lifecycle_events
@@ -178,7 +207,7 @@ def recall(
     if request.explain and request.ranking != "bm25":  # bm25's explanations are made in _top
         for entry in entries:
             entry["explain"] = _explanation(entry, terms)
-    return entries
+    return entries, history_problem[0]
 
 
 if TYPE_CHECKING:
@@ -192,11 +221,17 @@ def _ranked(
     terms: list[str],
     now_ms: float | None,
     open_index: OpenIndex,
+    history_problem: list[str | None] | None = None,
 ) -> tuple[list[dict[str, Any]], Evidence | None, list[dict[str, Any]]]:
     """The ranked entries, and what evidence ranking still has to apply to them."""
     bm25 = request.ranking == "bm25"
     amends = request.marks_amendments()
-    project = open_index(root, bm25=bm25 or amends)  # amendments weigh terms by bm25's idf
+    if request.include_history:
+        project = open_index(root, bm25=bm25, history=True)
+        if history_problem is not None:
+            history_problem[0] = project.history
+    else:
+        project = open_index(root, bm25=bm25 or amends)  # amendments weigh terms by bm25's idf
     conn = project.conn
     project_files = {
         path: row
@@ -245,6 +280,8 @@ def _ranked(
             by_id = {item.id: item for item in pool}
             ranked = [by_id[record_id] for record_id in order]
         entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired, marks)
+        if request.include_history:
+            entries = _with_commits(entries, conn, terms, limit, request.explain)
         return entries, evidence, terminations
     brain = open_index(brain_root, index.BRAIN, bm25=bm25)
     brain_conn = brain.conn
@@ -297,6 +334,26 @@ def _top(
                 in_project = sources[item.rank][0] is conn
                 entry.update(_status_fields(retired.get(item.id) if in_project else None))
     return entries
+
+
+def _with_commits(
+    entries: list[dict[str, Any]],
+    conn: index.Connection,
+    terms: list[str],
+    limit: int,
+    explain: bool,
+) -> list[dict[str, Any]]:
+    """The memories and the best commits, by score (a memory first on a tie), `limit` in all."""
+    from mem.domain import history as commit_memories  # --include-history only
+    from mem.index import history
+
+    found = history.search(conn, terms, limit)
+    commits = [commit_memories.entry(item) for item in found]
+    if explain:
+        for item, entry in zip(found, commits, strict=True):
+            entry["explain"] = history.explain(conn, item.id, terms)
+    merged = sorted(entries + commits, key=lambda entry: -entry["score"])
+    return merged[:limit]
 
 
 def _retired_notes(

@@ -23,10 +23,12 @@ from mem.errors import MemError
 from mem.files.regular_files import open_regular
 
 SETTINGS = layout.SETTINGS
+BOOLEAN = ("false", "true")  # a setting TOML writes as `key = true` (or as a string)
 # Each setting and the values it takes; the first is the default. Later settings join here.
 CHOICES: dict[str, tuple[str, ...]] = {
     "layout": ("classic", "team"),
     "ranking": ("lexical", "bm25", "evidence"),
+    "history": BOOLEAN,  # a bm25 recall ranks the project's commits (docs/history.md)
 }
 # A setting with no default here falls through to the user's file, then to mem's default.
 DEFAULTS = {"layout": "classic"}
@@ -93,6 +95,8 @@ def _checked(
 ) -> dict[str, str]:
     found: dict[str, str] = {}
     for key, value in table.items():
+        if isinstance(value, bool) and choices.get(key) == BOOLEAN:  # `history = true`
+            value = "true" if value else "false"
         allowed_values = choices.get(key)
         if allowed_values is None:
             known = ", ".join(sorted(choices))
@@ -105,8 +109,9 @@ def _checked(
 
 
 def _simple_table(data: bytes) -> dict[str, object] | None:
-    """What tomllib gives for a file of only blank lines, `# comments` and `key = "value"`
-    lines (a bare lowercase key, a string of letters, digits, `-` and `_`, each key once);
+    """What tomllib gives for a file of only blank lines, `# comments`, `key = "value"` and
+    `key = true|false` lines (a bare lowercase key, a string of letters, digits, `-` and `_`,
+    each key once);
     None for any other file, which tomllib then reads."""
     table: dict[str, object] = {}
     for raw in data.split(b"\n"):
@@ -115,15 +120,16 @@ def _simple_table(data: bytes) -> dict[str, object] | None:
             continue
         key, equals, value = line.partition(b"=")
         key, value = key.strip(b" \t"), value.strip(b" \t")
+        if not equals or not key or not all(c in _KEY for c in key) or key.decode() in table:
+            return None
+        if value in (b"true", b"false"):
+            table[key.decode()] = value == b"true"
+            continue
         if (
-            not equals
-            or not key
-            or not all(c in _KEY for c in key)
-            or len(value) < 2
+            len(value) < 2
             or value[:1] != b'"'
             or value[-1:] != b'"'
             or not all(c in _VALUE for c in value[1:-1])
-            or key.decode() in table
         ):
             return None
         table[key.decode()] = value[1:-1].decode()

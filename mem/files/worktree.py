@@ -27,14 +27,33 @@ _REDIRECTING = (
 
 def git(directory: str, *args: str) -> subprocess.CompletedProcess[bytes] | None:
     """`git -C directory args...`, read-only; None when git cannot be run there at all."""
-    env = {key: value for key, value in os.environ.items() if key not in _REDIRECTING}
-    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
     try:
         return subprocess.run(
-            ["git", "-C", directory, *args], env=env, capture_output=True, check=False
+            ["git", "-C", directory, *args], env=_env(), capture_output=True, check=False
         )
     except (FileNotFoundError, NotADirectoryError, PermissionError):
         return None
+
+
+def git_stream(directory: str, *args: str) -> subprocess.Popen[bytes] | None:
+    """`git -C directory args...` as git() runs it, its stdout a pipe read while git writes
+    (a long `git log` is parsed as it comes), its stderr discarded; None when git cannot be
+    run there at all. The caller waits for it."""
+    try:
+        return subprocess.Popen(
+            ["git", "-C", directory, *args],
+            env=_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        return None
+
+
+def _env() -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in _REDIRECTING}
+    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
+    return env
 
 
 class WorkInProgress:

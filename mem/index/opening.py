@@ -1,8 +1,9 @@
 """The one way to read an index: in step with the files, and healed when the cache is damaged.
 
-`answer(use)` calls `use(open_index)`; `open_index(root, role, bm25=False)` returns the
-index of a project, a brain or a brain's portfolio (with the bm25 ranking's postings when
-`bm25` asks for them), synced with the files as they are now and held
+`answer(use)` calls `use(open_index)`; `open_index(root, role, bm25=False, history=False)`
+returns the index of a project, a brain or a brain's portfolio (with the bm25 ranking's
+postings when `bm25` asks for them, and a project's commits in step with its HEAD when
+`history` does: mem.index.history), synced with the files as they are now and held
 in one read transaction (every query sees the same state, and SQLite takes its WAL read
 lock once rather than per statement) until `use` returns. Then every index it opened is
 closed, or kept open for the next call in a long-running process (connection.keep_open).
@@ -44,7 +45,7 @@ FAULTS = (sqlite3.Error, OSError, UnicodeDecodeError)
 class Opened:
     """An index in step with its root's files, readable until `answer` returns."""
 
-    __slots__ = ("conn", "changes", "files", "cached")
+    __slots__ = ("conn", "changes", "files", "cached", "history")
 
     def __init__(
         self,
@@ -57,6 +58,8 @@ class Opened:
         self.files = files  # a project's or brain's files rows; {} for a portfolio
         # False: the cache could not hold it, so this is a temporary index, gone after `use`.
         self.cached = True
+        # history=True: None when the commits are in step with HEAD, else why there are none
+        self.history: str | None = None
 
 
 def answer(use: Callable[[OpenIndex], Answer], progress: Progress | None = None) -> Answer:
@@ -96,7 +99,9 @@ def _attempt(
     held: list[tuple[str, Connection, bool]] = []  # (path, connection, may it be kept)
     scratch: list[TemporaryDirectory[str]] = []
 
-    def open_index(root: str, role: str = location.PROJECT, bm25: bool = False) -> Opened:
+    def open_index(
+        root: str, role: str = location.PROJECT, bm25: bool = False, history: bool = False
+    ) -> Opened:
         opened.append(location.index_path(root, role))
         directory = None if in_scratch else location.usable_cache_dir()
         cached = directory is not None
@@ -119,6 +124,10 @@ def _attempt(
             found = project_index(root, role, path, kept, bm25)
             held.append((path, found.conn, cached))
         found.cached = cached
+        if history and role == location.PROJECT:
+            from mem.index import history as commits  # a read that asks for history only
+
+            found.history = commits.sync(found.conn, root)
         found.conn.execute("BEGIN")
         return found
 

@@ -111,18 +111,23 @@ def _allowed(arguments: Arguments) -> tuple[str, ...]:
 
 
 def _recall(root: str, arguments: Arguments) -> Answer:
+    ranking = arguments.get("ranking") or recall.default_ranking(root)
+    scope = arguments.get("scope", "project")
     request = recall.Request(
         query=arguments["query"],
-        scope=arguments.get("scope", "project"),
+        scope=scope,
         portfolio=arguments.get("portfolio"),
         limit=_option(arguments.get("limit")),
-        ranking=arguments.get("ranking") or recall.default_ranking(root),
+        ranking=ranking,
         context_scope=arguments.get("context_scope"),
         include_archive=arguments.get("include_archive", False),
         with_evidence=arguments.get("with_evidence", False),
         include_retired=arguments.get("include_retired", False),
         explain=arguments.get("explain", False),
         amendments=True,  # an agent's own reader: likely amendments first and marked
+        include_history=recall.wants_history(
+            root, ranking, scope, arguments.get("include_history", False)
+        ),
     )
     results = recall.recall(root, request, clock.now_iso())
     return Answer(
@@ -281,6 +286,13 @@ TOOLS = [
                 "description": "Also superseded and retracted notes.",
             },
             "explain": {"type": "boolean", "description": "Every part of each score."},
+            "include_history": {
+                "type": "boolean",
+                "description": (
+                    "With ranking bm25: also the project's git commits (default: mem.toml's"
+                    " history)."
+                ),
+            },
         },
         ("query",),
         read_only=True,

@@ -60,6 +60,11 @@ def _recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
         where = f"{one_line(entry['projectName'])}: " if "projectName" in entry else ""
         if entry["kind"] == "event":
             lines.append(f"  {position}. [{score}] event {where}{entry['source']}#{entry['ref']}")
+        elif entry["kind"] == "commit":
+            lines.append(
+                f"  {position}. [{score}] commit {entry['shortSha']} {entry['date']}"
+                f" {one_line(entry['ref'])}"
+            )
         else:
             retired = _retired_mark(entry)
             lines.append(
@@ -114,7 +119,8 @@ def _bm25_explain_lines(parts: dict[str, Any], num: Any) -> list[str]:
         f" × decay {num(parts['decay'])}",
         f"       bm25 = Σ idf × tf (k1 + 1) / (tf + k1 (1 - b + b len / avg))"
         f" (k1 {num(parts['k1'])}, b {num(parts['b'])}, len {parts['length']},"
-        f" avg {num(parts['averageLength'])}, N {parts['records']})",
+        f" avg {num(parts['averageLength'])}, N {parts['records']}"
+        f"{' commits' if parts.get('kind') == 'commit' else ''})",
     ]
     for term in parts["terms"]:
         lines.append(

@@ -57,6 +57,12 @@ def note_added(result: dict[str, Any], *, as_json: bool) -> str:
 def memory_shown(result: dict[str, Any], *, as_json: bool) -> str:
     if as_json:
         return js.stringify_pretty(result) + "\n"
+    if result.get("kind") == "commit":
+        paths = "".join(f"  {path}\n" for path in result["paths"])
+        return (
+            f"{result['sha']}  git § {result['ref']}  ({result['date']})\n\n"
+            f"{result['text']}\n" + (f"\npaths:\n{paths}" if paths else "")
+        )
     status = result["status"]
     if result["supersededBy"]:
         status += f" by {result['supersededBy']}"

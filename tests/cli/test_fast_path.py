@@ -29,6 +29,7 @@ token = st.one_of(
             "é",
             "-3",
             "--project",
+            "--include-history",
         ]
     ),
     st.sampled_from(option_names),
@@ -51,7 +52,7 @@ def test_fast_parse_agrees_with_click(args: list[str]) -> None:
     assert params.pop("include_retired") is False
     assert params.pop("explain") is False
     assert params.pop("projects") == ()  # --project (--scope all) goes through click too
-    assert params == options
+    assert params == options  # --include-history too: the fast path reads it
 
 
 def test_anything_unusual_goes_to_click() -> None:
@@ -62,7 +63,7 @@ def test_anything_unusual_goes_to_click() -> None:
     assert fast.plain_recall(["recall", "postgres", "--limit", "3", "--json"]) == (
         ["postgres"],
         True,
-        {**{d: None for d in options.DESTINATION.values()}, "limit": "3"},
+        {**{d: None for d in options.DESTINATION.values()}, "limit": "3", "include_history": False},
     )
 
 

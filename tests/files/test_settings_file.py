@@ -40,7 +40,9 @@ def test_init_without_team_writes_no_settings_file(tmp_path: Path, run_mem: RunM
     [
         ('layout = "teams"\n', 'layout must be "classic" or "team", not "teams".'),
         ("layout = 1\n", 'layout must be "classic" or "team", not 1.'),
-        ('rank = "bm25"\n', 'unknown setting "rank" (known: layout, ranking).'),
+        ('rank = "bm25"\n', 'unknown setting "rank" (known: history, layout, ranking).'),
+        ("history = 1\n", 'history must be "false" or "true", not 1.'),
+        ("history = yes\n", "is not valid TOML"),
         ("layout = \n", "is not valid TOML"),
     ],
 )
@@ -109,3 +111,16 @@ def test_init_agents_team_is_refused_and_writes_nothing(tmp_path: Path, run_mem:
     assert done.returncode == 1
     assert "--team cannot be combined with --agents (run mem init --team)." in done.stderr
     assert list(tmp_path.iterdir()) == []
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("history = true\n", "true"),
+        ('history = false\nlayout = "classic"\n', "false"),
+        ('history = "true"\n', "true"),
+        ("history = true  # beyond the simple form: tomllib reads it\n", "true"),
+    ],
+)
+def test_history_reads_as_a_toml_boolean_or_its_name(text: str, value: str) -> None:
+    from mem.files import team
+
+    assert team.parse_settings(text.encode())["history"] == value

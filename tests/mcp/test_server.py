@@ -317,7 +317,7 @@ def test_malformed_arguments_are_tool_errors_and_the_server_keeps_serving(projec
         assert failed(await client.call_tool("recall", {"query": "x", "colour": "red"})) == (
             "recall: unknown argument colour (expected: query, scope, portfolio, limit, ranking,"
             " context_scope, include_archive, with_evidence, include_retired, explain,"
-            " directory)"
+            " include_history, directory)"
         )
         assert failed(await client.call_tool("recall", {"query": "x", "limit": "8"})) == (
             'recall: limit must be an integer, not "8"'

@@ -1,0 +1,159 @@
+"""What mem reads of a project's git history (docs/history.md), read-only.
+
+HEAD is read from the repository's own files (`.git/HEAD`, the ref it names, `packed-refs`,
+a worktree's or submodule's `gitdir:` file and its `commondir`), so a read that finds HEAD
+where the index left it runs no git process. Commits are read through the user's `git`
+(mem.files.worktree.git, imported only when HEAD moved), never by parsing objects.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from mem.core.commits import Commit
+
+_HEX = frozenset("0123456789abcdef")
+NO_GIT = "git is not on PATH"
+NOT_A_CHECKOUT = "not in a git work tree"
+
+
+class Head:
+    """Where HEAD points: its commit's sha, "" in a repository without commits, None when
+    only git can tell (a ref format mem does not read); or why there is no history.
+
+    A plain class rather than a NamedTuple: this module is on the warm recall path."""
+
+    __slots__ = ("sha", "problem")
+
+    def __init__(self, sha: str | None, problem: str | None = None) -> None:
+        self.sha = sha
+        self.problem = problem
+
+    def __repr__(self) -> str:
+        return f"Head({self.sha!r}, {self.problem!r})"
+
+
+def git_dir(root: str) -> str | None:
+    """The git directory of the work tree holding root: `.git`, or where a `.git` file
+    (a worktree's, a submodule's) points; None outside any work tree."""
+    directory = os.path.realpath(root)
+    while True:
+        candidate = os.path.join(directory, ".git")
+        if os.path.isdir(candidate):
+            return candidate
+        if os.path.isfile(candidate):
+            text = _read(candidate)
+            if text is None or not text.startswith("gitdir:"):
+                return None
+            return os.path.normpath(os.path.join(directory, text[len("gitdir:") :].strip()))
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def head(root: str) -> Head:
+    """HEAD's commit, read from the repository's files."""
+    gitdir = git_dir(root)
+    if gitdir is None:
+        return Head(None, NOT_A_CHECKOUT)
+    text = _read(os.path.join(gitdir, "HEAD"))
+    if text is None:
+        return Head(None, NOT_A_CHECKOUT)
+    text = text.strip()
+    if _is_sha(text):
+        return Head(text)  # detached
+    if not text.startswith("ref:"):
+        return Head(None)
+    ref = text[len("ref:") :].strip()
+    common = _common_dir(gitdir)
+    for directory in dict.fromkeys((gitdir, common)):
+        found = _read(os.path.join(directory, *ref.split("/")))
+        if found is not None:
+            found = found.strip()
+            return Head(found if _is_sha(found) else None)
+    packed = _read(os.path.join(common, "packed-refs"))
+    for line in (packed or "").split("\n"):
+        sha, _, name = line.partition(" ")
+        if name.strip() == ref and _is_sha(sha):
+            return Head(sha)
+    if os.path.exists(os.path.join(common, "reftable")):
+        return Head(None)  # only git reads reftables
+    return Head("")  # the branch has no commit yet
+
+
+def head_by_git(root: str) -> Head:
+    """HEAD's commit as `git rev-parse` says it: when the files could not tell."""
+    from mem.files.worktree import git  # subprocess: only when HEAD must be asked of git
+
+    done = git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    if done is None:
+        return Head(None, NO_GIT)
+    if done.returncode != 0:
+        inside = git(root, "rev-parse", "--git-dir")
+        if inside is None or inside.returncode != 0:
+            return Head(None, NOT_A_CHECKOUT)
+        return Head("")
+    return Head(done.stdout.decode("ascii", "replace").strip())
+
+
+class Log:
+    """The commits of `git log revisions` (a sha, or `old..new`), oldest first, in batches
+    parsed while git writes the rest. Once the batches are read, `problem` says why git
+    could not list them all (None: it did); the caller then drops what it took of them."""
+
+    BATCH_BYTES = 1 << 20
+
+    def __init__(self, root: str, revisions: str) -> None:
+        self.root = root
+        self.revisions = revisions
+        self.problem: str | None = None
+
+    def batches(self) -> Iterator[list[Commit]]:
+        from mem.core import commits
+        from mem.files.worktree import git_stream
+
+        process = git_stream(self.root, *commits.LOG_ARGS, self.revisions, "--")
+        if process is None:
+            self.problem = NO_GIT
+            return
+        with process:
+            assert process.stdout is not None
+            pending = b""
+            while chunk := process.stdout.read(self.BATCH_BYTES):
+                pending += chunk
+                cut = commits.last_start(pending)
+                if cut:
+                    yield commits.parse_log(pending[:cut])
+                    pending = pending[cut:]
+            if pending:
+                yield commits.parse_log(pending)
+        if process.returncode != 0:
+            self.problem = f"git log {self.revisions} failed (exit {process.returncode})"
+
+
+def is_shallow(root: str) -> bool:
+    gitdir = git_dir(root)
+    return gitdir is not None and os.path.exists(os.path.join(_common_dir(gitdir), "shallow"))
+
+
+def _is_sha(text: str) -> bool:
+    """A full sha (SHA-1 or SHA-256), checked without `re`: the warm recall path."""
+    return len(text) in (40, 64) and _HEX.issuperset(text)
+
+
+def _common_dir(gitdir: str) -> str:
+    text = _read(os.path.join(gitdir, "commondir"))
+    return gitdir if text is None else os.path.normpath(os.path.join(gitdir, text.strip()))
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(64 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return None

@@ -1,0 +1,275 @@
+"""Commits in the index (mem.index.history): incremental syncs equal a fresh build, HEAD is
+read without git when it did not move, and odd repositories work or say why."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+from array import array
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support.git import GIT_ENV, git
+
+from mem.core import tokens
+from mem.files import history as git_history
+from mem.index import history, location
+
+
+@pytest.fixture(autouse=True)
+def _git_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in GIT_ENV.items():
+        monkeypatch.setenv(key, value)
+
+
+def _index() -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.executescript(location.schema())
+    return conn
+
+
+def _find(conn: sqlite3.Connection, query: str) -> list[history.Found]:
+    return history.search(conn, tokens.query_terms(query), 5)
+
+
+def _snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
+    """What the commit tables say, by sha (ids differ between an incremental and a fresh
+    build, and nothing outside the index sees them)."""
+    sha_of = dict(conn.execute("SELECT id, sha FROM commits"))
+    postings: dict[str, list[tuple[str, int, int]]] = {}
+    for term, blob in conn.execute("SELECT term, records FROM commit_postings"):
+        values = array("I")
+        values.frombytes(blob)
+        for i in range(0, len(values), 3):
+            postings.setdefault(term, []).append((sha_of[values[i]], values[i + 1], values[i + 2]))
+    return {
+        "history": conn.execute("SELECT head, commits, length FROM history").fetchall(),
+        "counted": conn.execute(
+            "SELECT count(*), coalesce(sum(bm25_length), 0) FROM commits"
+        ).fetchall(),
+        "commits": sorted(
+            conn.execute("SELECT sha, time, subject, text, bm25_length FROM commits")
+        ),
+        "paths": sorted(
+            (path, sha_of[commit_id])
+            for path, commit_id in conn.execute("SELECT path, commit_id FROM commit_paths")
+        ),
+        "postings": {term: sorted(found) for term, found in postings.items()},
+    }
+
+
+def _commit(repo: Path, name: str, message: str) -> None:
+    (repo / name).write_text(message, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+def _repository(base: Path) -> Path:
+    repo = base / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    _commit(repo, "a.txt", "first import of the retry module")
+    return repo
+
+
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["commit", "amend", "reset", "rebase", "switch", "merge"]),
+        st.sampled_from(["limiter", "backoff", "jitter", "pool", "cache"]),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+def _step(repo: Path, action: str, word: str, counter: list[int]) -> None:
+    counter[0] += 1
+    name = f"f{counter[0] % 3}.txt"
+    message = f"{word} change {counter[0]}\n\nWhy: the {word} needs it"
+    if action == "commit":
+        _commit(repo, name, message)
+    elif action == "amend":
+        (repo / name).write_text(message, encoding="utf-8")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "--amend", "-m", message)
+    elif action == "reset":
+        if git(repo, "rev-list", "--count", "HEAD").strip() != "1":
+            git(repo, "reset", "-q", "--hard", "HEAD~1")
+    elif action == "rebase":  # rewrite the last commit's parent: a new line of history
+        git(repo, "checkout", "-q", "-B", "side", "HEAD")
+        _commit(repo, "side.txt", f"side {word} {counter[0]}")
+        git(repo, "checkout", "-q", "main")
+        _commit(repo, name, message)
+        git(repo, "rebase", "-q", "side")
+    elif action == "switch":
+        branch = f"b{counter[0] % 2}"
+        git(repo, "checkout", "-q", "-B", branch)
+        _commit(repo, name, message)
+        git(repo, "checkout", "-q", "main")
+    else:
+        git(repo, "checkout", "-q", "-B", "topic", "HEAD")
+        _commit(repo, "topic.txt", message)
+        git(repo, "checkout", "-q", "main")
+        _commit(repo, name, f"{word} main side {counter[0]}")
+        git(repo, "merge", "-q", "--no-edit", "topic")
+
+
+@settings(max_examples=8, deadline=None)
+@given(STEPS)
+def test_incremental_syncs_equal_a_fresh_build(steps: list[tuple[str, str]]) -> None:
+    base = Path(tempfile.mkdtemp(prefix="mem-history-"))
+    try:
+        repo = _repository(base)
+        kept = _index()
+        assert history.sync(kept, str(repo)) is None
+        counter = [0]
+        for action, word in steps:
+            _step(repo, action, word, counter)
+            assert history.sync(kept, str(repo)) is None
+        fresh = _index()
+        assert history.sync(fresh, str(repo)) is None
+        assert _snapshot(kept) == _snapshot(fresh)
+        assert _snapshot(kept)["history"][0][1:] == _snapshot(kept)["counted"][0]
+        head = git(repo, "rev-parse", "HEAD").strip()
+        assert _snapshot(kept)["history"][0][0] == head
+    finally:
+        shutil.rmtree(base)
+
+
+def test_an_unchanged_head_runs_no_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = _repository(tmp_path)
+    conn = _index()
+    assert history.sync(conn, str(repo)) is None
+
+    def no_process(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a git process was started")
+
+    monkeypatch.setattr(subprocess, "run", no_process)
+    assert history.sync(conn, str(repo)) is None
+
+
+def test_a_packed_ref_and_a_detached_head_are_read_from_the_files(tmp_path: Path) -> None:
+    repo = _repository(tmp_path)
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "pack-refs", "--all")
+    assert not (repo / ".git/refs/heads/main").exists()
+    assert git_history.head(str(repo)).sha == sha
+    git(repo, "checkout", "-q", "--detach")
+    assert git_history.head(str(repo)).sha == sha
+    conn = _index()
+    assert history.sync(conn, str(repo)) is None
+    assert conn.execute("SELECT count(*) FROM commits").fetchone()[0] == 1
+
+
+def test_a_linked_worktree_reads_its_own_head(tmp_path: Path) -> None:
+    repo = _repository(tmp_path)
+    git(repo, "worktree", "add", "-q", "-b", "other", str(tmp_path / "other"))
+    _commit(tmp_path / "other", "b.txt", "worktree only decision about pools")
+    sha = git(tmp_path / "other", "rev-parse", "HEAD").strip()
+    assert git_history.head(str(tmp_path / "other")).sha == sha
+    conn = _index()
+    assert history.sync(conn, str(tmp_path / "other")) is None
+    assert [f.subject for f in _find(conn, "pool")] == ["worktree only decision about pools"]
+
+
+def test_a_submodule_whose_git_is_a_file(tmp_path: Path) -> None:
+    inner = _repository(tmp_path)
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    git(outer, "init", "-q", "-b", "main")
+    _commit(outer, "o.txt", "outer commit")
+    git(outer, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
+    assert (outer / "sub/.git").is_file()
+    conn = _index()
+    assert history.sync(conn, str(outer / "sub")) is None
+    assert [f.subject for f in _find(conn, "retry")] == ["first import of the retry module"]
+
+
+def test_a_repository_without_commits_has_an_empty_history(tmp_path: Path) -> None:
+    repo = tmp_path / "empty"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    conn = _index()
+    assert history.sync(conn, str(repo)) is None
+    assert conn.execute("SELECT head, commits FROM history").fetchall() == [("", 0)]
+    _commit(repo, "a.txt", "now a first commit")
+    assert history.sync(conn, str(repo)) is None
+    assert conn.execute("SELECT commits FROM history").fetchone()[0] == 1
+
+
+def test_a_shallow_clone_holds_what_it_has(tmp_path: Path) -> None:
+    repo = _repository(tmp_path)
+    _commit(repo, "b.txt", "second")
+    _commit(repo, "c.txt", "third")
+    clone = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(clone)],
+        check=True,
+        capture_output=True,
+    )
+    assert git_history.is_shallow(str(clone))
+    conn = _index()
+    assert history.sync(conn, str(clone)) is None
+    assert [f.subject for f in history.rows(conn, [1])] == ["third"]
+
+
+def test_a_bare_repository_and_a_plain_folder_say_why(tmp_path: Path) -> None:
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    for folder in (bare, plain):
+        assert history.sync(_index(), str(folder)) == "not in a git work tree"
+
+
+def test_no_git_on_path_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = _repository(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    assert history.sync(_index(), str(repo)) == "git is not on PATH"
+
+
+def test_head_moving_between_two_reads_adds_the_commit(tmp_path: Path) -> None:
+    repo = _repository(tmp_path)
+    conn = _index()
+    assert history.sync(conn, str(repo)) is None
+    assert _find(conn, "limiter") == []
+    _commit(repo, "b.txt", "limiter decision\n\nThe limiter must stay global.")
+    assert history.sync(conn, str(repo)) is None
+    assert [f.subject for f in _find(conn, "limiter")] == ["limiter decision"]
+
+
+def test_a_log_run_after_head_moved_still_indexes_the_sha_it_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git is asked about the sha read from the files, never `HEAD`: a commit made between
+    reading HEAD and running git is left to the next read."""
+    repo = _repository(tmp_path)
+    read = git_history.head(str(repo))
+    _commit(repo, "b.txt", "made while the sync ran")
+    monkeypatch.setattr(git_history, "head", lambda root: read)
+    conn = _index()
+    assert history.sync(conn, str(repo)) is None
+    assert conn.execute("SELECT head, commits FROM history").fetchone() == (read.sha, 1)
+    monkeypatch.undo()
+    for key, value in GIT_ENV.items():
+        os.environ[key] = value
+    assert history.sync(conn, str(repo)) is None
+    assert conn.execute("SELECT commits FROM history").fetchone()[0] == 2
+
+
+def test_commits_touching_a_path_newest_first(tmp_path: Path) -> None:
+    repo = _repository(tmp_path)
+    _commit(repo, "a.txt", "second edit of a")
+    _commit(repo, "b.txt", "b only")
+    conn = _index()
+    history.sync(conn, str(repo))
+    assert [f.subject for f in history.touching(conn, "a.txt", 5)] == [
+        "second edit of a",
+        "first import of the retry module",
+    ]

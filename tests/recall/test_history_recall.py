@@ -1,0 +1,83 @@
+"""`recall --ranking bm25 --include-history`: the project's commits rank with its memories,
+and nothing that does not ask for history sees them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from support.cli import RunMem
+from support.git import commit_all
+from support.trees import write
+
+BODY = "The limiter bans linear retries, so backoff stays exponential.\n\nDecision: keep jitter"
+
+
+def _decision_commit(project: Path) -> str:
+    write(project / "src/retry.py", "# retry\nVALUE = 2\n")
+    return commit_all(project, f"perf: simplify retry loop\n\n{BODY}")
+
+
+def test_a_word_of_a_commit_body_finds_it(run_mem: RunMem, git_project: Path) -> None:
+    sha = _decision_commit(git_project)
+    args = ("recall", "limiter exponential", "--ranking", "bm25", "-d", str(git_project))
+    done = run_mem(*args, "--include-history")
+    assert done.returncode == 0, done.stderr
+    assert f"commit {sha[:7]} 2" in done.stdout
+    assert "perf: simplify retry loop" in done.stdout
+    shown = json.loads(run_mem(*args, "--include-history", "--json").stdout)
+    commit = next(entry for entry in shown["results"] if entry["kind"] == "commit")
+    assert commit["sha"] == sha
+    assert commit["paths"] == ["src/retry.py"]
+    assert commit["ref"] == "perf: simplify retry loop"
+    explained = json.loads(run_mem(*args, "--include-history", "--json", "--explain").stdout)
+    first = explained["results"][0]
+    assert first["explain"]["kind"] == "commit"
+    assert first["explain"]["score"] == first["score"]
+
+
+def test_recall_without_history_is_unchanged_by_the_commits(
+    run_mem: RunMem, git_project: Path
+) -> None:
+    _decision_commit(git_project)
+    lexical = ("recall", "retry limiter postgres", "-d", str(git_project))
+    bm25 = (*lexical, "--ranking", "bm25")
+    before = [run_mem(*lexical).stdout, run_mem(*bm25).stdout]
+    with_history = run_mem(*bm25, "--include-history")
+    assert "commit " in with_history.stdout
+    assert [run_mem(*lexical).stdout, run_mem(*bm25).stdout] == before
+    assert "commit " not in before[0] + before[1]
+
+
+def test_the_setting_turns_history_on_for_bm25_only(run_mem: RunMem, git_project: Path) -> None:
+    _decision_commit(git_project)
+    write(git_project / ".agents/memory/mem.toml", 'ranking = "bm25"\nhistory = true\n')
+    commit_all(git_project, "settings")
+    done = run_mem("recall", "limiter", "-d", str(git_project))
+    assert "commit " in done.stdout, done.stderr
+    lexical = run_mem("recall", "limiter", "--ranking", "lexical", "-d", str(git_project))
+    assert lexical.returncode == 0 and "commit " not in lexical.stdout
+    write(git_project / ".agents/memory/mem.toml", 'ranking = "bm25"\nhistory = false\n')
+    assert "commit " not in run_mem("recall", "limiter", "-d", str(git_project)).stdout
+
+
+def test_a_commit_made_between_two_recalls_is_found(run_mem: RunMem, git_project: Path) -> None:
+    args = ("recall", "limiter", "--ranking", "bm25", "--include-history", "-d", str(git_project))
+    assert "commit " not in run_mem(*args).stdout
+    _decision_commit(git_project)
+    assert "perf: simplify retry loop" in run_mem(*args).stdout
+
+
+def test_outside_git_history_says_why_and_recall_answers(run_mem: RunMem, project: Path) -> None:
+    done = run_mem(
+        "recall", "postgres", "--ranking", "bm25", "--include-history", "-d", str(project)
+    )
+    assert done.returncode == 0
+    assert done.stderr == "mem recall: warning: no commits ranked: not in a git work tree\n"
+    assert "match(es)" in done.stdout
+
+
+def test_history_needs_the_bm25_ranking(run_mem: RunMem, git_project: Path) -> None:
+    done = run_mem("recall", "retry", "--include-history", "-d", str(git_project))
+    assert done.returncode == 1
+    assert done.stderr == "mem recall: recall: --include-history needs --ranking bm25\n"
