@@ -663,9 +663,9 @@ def init(
     for byte, a second run changes nothing, --remove restores the file.
 
     With --hooks, also merges mem's hooks (`mem hook`: the brief at session start, the
-    matching memories on each prompt) into .claude/settings.json, .codex/hooks.json and
-    .gemini/settings.json (the home's with --user), keeping every other key and hook;
-    --remove takes out only mem's.
+    matching memories on each prompt, the governing ones at each file edit) into
+    .claude/settings.json, .codex/hooks.json and .gemini/settings.json (the home's with
+    --user), keeping every other key and hook; --remove takes out only mem's.
 
     With --team, also writes the settings file that turns on the team layout, where
     concurrent clones and branches never append to the same file (docs/team.md).
@@ -761,7 +761,8 @@ def mcp_command(directory: str | None, tool_set: str) -> None:
 @click.option(
     "--budget",
     metavar="CHARS",
-    help="At most CHARS characters (default 6000 at session start, 1500 per prompt).",
+    help="At most CHARS characters (default 6000 at session start, 1500 per prompt,"
+    " 1000 per edit).",
 )
 @click.option(
     "--threshold",
@@ -774,9 +775,11 @@ def hook_command(
 ) -> None:
     """Answer a coding agent's hook with project memory.
 
-    EVENT is session-start or prompt. Reads the host's JSON on stdin and prints exactly
-    what the host accepts: at session start the brief (as `mem context --budget`), on
-    each prompt the memories that match it and were not injected in this session yet.
+    EVENT is session-start, prompt or pre-edit. Reads the host's JSON on stdin and prints
+    exactly what the host accepts: at session start the brief (as `mem context --budget`),
+    on each prompt the memories that match it, before each file edit the memories that
+    govern the file (its evidence, its path, the names the edit defines); none that this
+    session was given already.
     Never fails: any problem prints the host's empty answer, exits 0 and goes to the hook
     log in the state directory. Every injection is recorded (`mem injections`).
     `mem init --agents --hooks` installs it.

@@ -5,7 +5,10 @@ A host (Claude Code, Codex, Gemini CLI) runs the hook with its JSON on stdin (`c
 
 - `session-start`: the brief (mem.domain.brief) within the host's limit;
 - `prompt`: the memories that match the prompt above a threshold, none already injected
-  in the same session, within a small budget; nothing when nothing matches.
+  in the same session, within a small budget; nothing when nothing matches;
+- `pre-edit`: before a file-editing tool runs (Gemini CLI: after, its only way to add
+  context), the memories that govern the files it changes (mem.domain.edits), none
+  already injected in the session; nothing when none does. Never a decision on the tool.
 
 The answer is exactly what the host accepts: one JSON object
 `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`. The hook fails
@@ -23,7 +26,7 @@ import signal
 import time
 
 from mem import clock, layout
-from mem.core import budgets, js
+from mem.core import budgets, edit_targets, js
 from mem.domain import brief as briefs
 from mem.errors import MemError
 from mem.files import machine_state
@@ -34,12 +37,21 @@ if TYPE_CHECKING:  # the hook runs on every prompt: typing is not worth its impo
     from typing import Any, BinaryIO
 
 HOSTS = ("claude-code", "codex", "gemini")
-EVENTS = ("session-start", "prompt")
+EVENTS = ("session-start", "prompt", "pre-edit")
 # The event names each host gives its hooks, as its answer must repeat them.
 HOST_EVENTS = {
-    "claude-code": {"session-start": "SessionStart", "prompt": "UserPromptSubmit"},
-    "codex": {"session-start": "SessionStart", "prompt": "UserPromptSubmit"},
-    "gemini": {"session-start": "SessionStart", "prompt": "BeforeAgent"},
+    "claude-code": {
+        "session-start": "SessionStart",
+        "prompt": "UserPromptSubmit",
+        "pre-edit": "PreToolUse",
+    },
+    "codex": {
+        "session-start": "SessionStart",
+        "prompt": "UserPromptSubmit",
+        "pre-edit": "PreToolUse",
+    },
+    # Gemini CLI 0.61 reads no context from BeforeTool; AfterTool's joins the tool's result.
+    "gemini": {"session-start": "SessionStart", "prompt": "BeforeAgent", "pre-edit": "AfterTool"},
 }
 # What a host reads as "nothing to add": Gemini CLI's own examples print {}, and it parses
 # stderr when stdout is empty, so the hook never writes to stderr.
@@ -47,13 +59,15 @@ EMPTY = {"claude-code": "", "codex": "", "gemini": "{}\n"}
 SESSION_BUDGET = 6000  # characters: well under the 10,000 Claude Code and Codex keep
 PROMPT_BUDGET = 1500
 PROMPT_AT_MOST = 8  # memories one prompt can bring
+EDIT_BUDGET = 1000  # before every edit, dozens a session: the governing decisions' text only
+EDIT_AT_MOST = 4
 # A memory holding less than this share of a prompt's weight (brief.prompt_matches) is a
 # passing mention, not a match: on the demo, "How should the api configure postgres
 # connection pooling?" holds 0.72 of the pooling decision and 0.13 of the retry budget.
 THRESHOLD = 0.2
 # Seconds a hook may take before it gives up and answers nothing; below the timeouts
 # `mem init --hooks` writes (30 s and 5 s), so the host never has to kill it.
-DEADLINES = {"session-start": 20.0, "prompt": 4.0}
+DEADLINES = {"session-start": 20.0, "prompt": 4.0, "pre-edit": 4.0}
 INPUT_LIMIT = 16 * 1024 * 1024  # a prompt can hold a pasted file; past this, nothing is injected
 # The hard limits of what a host keeps of one hook's text (beyond it, a preview and a path):
 # Claude Code counts JavaScript string length (UTF-16 units), Codex bytes (2,500 tokens of 4).
@@ -67,7 +81,17 @@ class Deadline(Exception):
 class Request:
     """What the host said, and how the hook was configured."""
 
-    __slots__ = ("event", "host", "cwd", "session", "source", "prompt", "budget", "threshold")
+    __slots__ = (
+        "event",
+        "host",
+        "cwd",
+        "session",
+        "source",
+        "prompt",
+        "budget",
+        "threshold",
+        "edit",
+    )
 
     def __init__(
         self,
@@ -79,6 +103,7 @@ class Request:
         prompt: str | None,
         budget: int,
         threshold: float,
+        edit: edit_targets.Edit,
     ) -> None:
         self.event = event
         self.host = host
@@ -88,6 +113,7 @@ class Request:
         self.prompt = prompt
         self.budget = budget
         self.threshold = threshold
+        self.edit = edit  # pre-edit: the files the tool changes and the text it writes
 
 
 def run(
@@ -152,7 +178,7 @@ def _request(
         or os.environ.get("GEMINI_PROJECT_DIR")
         or os.getcwd()
     )
-    default = SESSION_BUDGET if event == "session-start" else PROMPT_BUDGET
+    default = {"session-start": SESSION_BUDGET, "prompt": PROMPT_BUDGET}.get(event, EDIT_BUDGET)
     return Request(
         event,
         host,
@@ -162,6 +188,7 @@ def _request(
         _text_field(found, "prompt"),
         default if budget is None else budgets.parse_budget(budget),
         THRESHOLD if threshold is None else _threshold(threshold),
+        edit_targets.edit_of(found.get("tool_input")),
     )
 
 
@@ -181,8 +208,10 @@ def _answer(request: Request, now: str) -> str:
     root = find_project(request.cwd)
     if request.event == "session-start":
         text, memories = _session_brief(root, request)
-    else:
+    elif request.event == "prompt":
         text, memories = _prompt_memories(root, request)
+    else:
+        text, memories = _edit_memories(root, request)
     if not text:
         return EMPTY[request.host]
     answer = _wrap(request, text)
@@ -241,17 +270,30 @@ def _session_brief(root: str, request: Request) -> tuple[str, list[briefs.Entry]
 def _prompt_memories(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
     if not request.prompt:
         return "", []
-    seen = (
-        machine_state.injected_in_session(request.host, request.session)
-        if request.session
-        else set()
-    )
+    seen = _seen(request)
     entries, _ = briefs.prompt_matches(
         root, request.prompt, request.threshold, seen, PROMPT_AT_MOST
     )
     if not entries:
         return "", []
     return _fitted(entries, len(entries), request, "prompt")
+
+
+def _seen(request: Request) -> set[str]:
+    """What the session was given already (`<id> <revision>`)."""
+    if not request.session:
+        return set()
+    return machine_state.injected_in_session(request.host, request.session)
+
+
+def _edit_memories(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
+    from mem.domain import edits
+
+    seen = _seen(request)
+    base = edits.base_of(request.cwd)
+    entries = edits.governing(root, request.edit, base, seen, EDIT_AT_MOST)
+    text, shown = _fitted(entries, len(entries), request, "edit") if entries else ("", [])
+    return (text, shown) if shown else ("", [])
 
 
 def _wrap(request: Request, text: str) -> str:

@@ -26,6 +26,14 @@ PROJECT_FILES = {
 CODEX_ROOT_KEYS = ("hooks", "description")
 SESSION_TIMEOUT_S = 30  # a first index build of a big project can take seconds
 PROMPT_TIMEOUT_S = 5
+# The edit tools whose input names the file: Claude Code's; Codex's apply_patch (which also
+# answers to Edit and Write); Gemini CLI's write_file and replace (its matchers are
+# unanchored regular expressions, so anchored here).
+EDIT_MATCHERS = {
+    "claude-code": "Edit|Write|MultiEdit|NotebookEdit",
+    "codex": "apply_patch|Edit|Write",
+    "gemini": "^(write_file|replace)$",
+}
 
 
 def _handler(host: str, event: str, timeout_s: int) -> dict[str, Any]:
@@ -44,9 +52,11 @@ def wanted(host: str) -> dict[str, tuple[str | None, dict[str, Any]]]:
     """Event name -> (matcher, handler) of mem's hooks for this host."""
     if host == "gemini":
         # Gemini CLI compares a lifecycle matcher as an exact string; "*" matches them all.
+        # Gemini CLI 0.61 takes no context from BeforeTool: AfterTool's joins the tool result.
         return {
             "SessionStart": ("*", _handler(host, "session-start", SESSION_TIMEOUT_S)),
             "BeforeAgent": ("*", _handler(host, "prompt", PROMPT_TIMEOUT_S)),
+            "AfterTool": (EDIT_MATCHERS[host], _handler(host, "pre-edit", PROMPT_TIMEOUT_S)),
         }
     return {
         "SessionStart": (
@@ -54,6 +64,7 @@ def wanted(host: str) -> dict[str, tuple[str | None, dict[str, Any]]]:
             _handler(host, "session-start", SESSION_TIMEOUT_S),
         ),
         "UserPromptSubmit": (None, _handler(host, "prompt", PROMPT_TIMEOUT_S)),
+        "PreToolUse": (EDIT_MATCHERS[host], _handler(host, "pre-edit", PROMPT_TIMEOUT_S)),
     }
 
 

@@ -248,7 +248,7 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
         entries = []
         for record_id in chosen:
             record = stored[record_id]
-            entries.append(_memory_entry(record, scores.get(record_id)))
+            entries.append(memory_entry(record, scores.get(record_id)))
         return entries, count - len(retired)
 
     memories, count = index.answer(collect)
@@ -256,7 +256,7 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
     return Brief(entries, len(parts) + count, terms)
 
 
-def _memory_entry(record: index.StoredRecord, relevance: float | None) -> Entry:
+def memory_entry(record: index.StoredRecord, relevance: float | None) -> Entry:
     text = record.text
     return Entry(
         KINDS[record.path.rsplit("/", 1)[-1]],
@@ -300,7 +300,7 @@ def prompt_matches(
         stored = index.fetch(conn, list(kept))
         entries = []
         for record_id in kept:  # the ranking's order: score, then candidate order
-            entry = _memory_entry(stored[record_id], kept[record_id])
+            entry = memory_entry(stored[record_id], kept[record_id])
             if f"{entry.id} {entry.revision}" not in seen:
                 entries.append(entry)
         return entries[:at_most]

@@ -230,3 +230,15 @@ def regular_files_named(root: str, relative: str, suffix: str) -> list[str] | No
         for entry in entries
         if entry.name.endswith(suffix) and entry.is_file(follow_symlinks=False)
     )
+
+
+def inside_root(root: str, base: str, path: str) -> str | None:
+    """`path` (absolute, or relative to `base`) relative to the real `root`, '/'-separated;
+    None when it lies outside the root. The file need not exist (it may be about to be
+    written): the links of its folder are resolved, not the name itself."""
+    full = os.path.join(base, path)
+    folder, name = os.path.split(os.path.normpath(full))
+    relative = os.path.relpath(os.path.join(os.path.realpath(folder), name), root)
+    if relative == os.curdir or relative.startswith(os.pardir + os.sep) or relative == os.pardir:
+        return None
+    return relative.replace(os.sep, "/")

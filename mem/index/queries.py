@@ -180,3 +180,75 @@ def score_inputs(conn: Connection, ids: list[int], terms: list[str]) -> dict[int
             frequencies = tuple(counts.get(term, 0) for term in wanted)
             found[record_id] = ScoreInputs(frequencies, tokens, ts_ms, ts_local)
     return found
+
+
+def records_holding(conn: Connection, terms: list[str]) -> dict[str, list[int]]:
+    """Lexical term -> the ids of every record that holds it (notes and events, any file),
+    in increasing order; a term no record holds is left out."""
+    from mem.index.postings import decode
+
+    found: dict[str, list[int]] = {}
+    for start in range(0, len(terms), 500):
+        chunk = terms[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(
+            "SELECT t.term, p.records FROM terms AS t JOIN postings AS p ON p.term = t.id"
+            f" WHERE t.term IN ({marks})",
+            chunk,
+        )
+        for term, blob in rows:
+            found.setdefault(term, []).extend(decode(blob))
+    return {term: sorted(ids) for term, ids in found.items()}
+
+
+def record_count(conn: Connection) -> int:
+    """About how many records the index holds: the highest id (read from the table's b-tree)."""
+    (highest,) = conn.execute("SELECT max(id) FROM records").fetchone()
+    return highest or 0
+
+
+def note_texts(conn: Connection, ids: list[int], file_ids: list[int]) -> dict[int, str]:
+    """Record id -> text of those of `ids` that are notes of these files."""
+    if not file_ids:
+        return {}
+    files_list = ",".join(str(int(file_id)) for file_id in file_ids)
+    found: dict[int, str] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        found.update(
+            conn.execute(
+                f"SELECT id, text FROM records WHERE id IN ({marks}) AND kind = 'note'"
+                f" AND file_id IN ({files_list})",
+                chunk,
+            ).fetchall()
+        )
+    return found
+
+
+def notes_with_evidence_on(conn: Connection, paths: list[str], file_ids: list[int]) -> list[int]:
+    """The ids of these files' notes whose memory has evidence recorded on one of `paths`
+    (at any revision: the memory id stays while its text changes)."""
+    if not paths or not file_ids:
+        return []
+    marks = ",".join("?" * len(paths))
+    memories = [
+        row[0]
+        for row in conn.execute(
+            f"SELECT DISTINCT memory_id FROM evidence WHERE path IN ({marks})"
+            " AND memory_id IS NOT NULL ORDER BY memory_id",
+            paths,
+        )
+    ]
+    if not memories:
+        return []
+    files_list = ",".join(str(int(file_id)) for file_id in file_ids)
+    marks = ",".join("?" * len(memories))
+    return [
+        row[0]
+        for row in conn.execute(
+            f"SELECT id FROM records WHERE memory_id IN ({marks}) AND kind = 'note'"
+            f" AND file_id IN ({files_list}) ORDER BY id",
+            memories,
+        )
+    ]

@@ -22,6 +22,7 @@ MORE = (
 TEXT_TITLES = {
     "brief": "Project memory (mem), most relevant to the current work first:",
     "prompt": "Project memory (mem) that matches this prompt:",
+    "edit": "Project memory (mem) about the file being edited:",
 }
 
 

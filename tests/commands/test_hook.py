@@ -224,7 +224,7 @@ def test_unknown_hosts_events_and_options_fail_open(
         assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), args
     log = _problems(state)
     assert "--host must be one of claude-code, codex, gemini, not 'cursor'" in log
-    assert "the event must be one of session-start, prompt, not 'stop'" in log
+    assert "the event must be one of session-start, prompt, pre-edit, not 'stop'" in log
 
 
 def test_a_damaged_cache_is_healed_and_answered(run_mem: RunMem, project: Path) -> None:

@@ -65,11 +65,23 @@ def test_the_hooks_go_into_every_hosts_settings_and_a_second_run_changes_nothing
     }
     claude = _json(project / FILES["claude-code"])
     assert claude["hooks"]["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
-    assert [handler["timeout"] for handler in _ours(claude)] == [30, 5]
-    assert set(_json(project / FILES["codex"])) == {"hooks"}  # all that Codex accepts
+    assert [handler["timeout"] for handler in _ours(claude)] == [30, 5, 5]
+    assert claude["hooks"]["PreToolUse"] == [
+        {
+            "matcher": "Edit|Write|MultiEdit|NotebookEdit",
+            "hooks": [
+                {"type": "command", "command": "mem hook pre-edit --host claude-code", "timeout": 5}
+            ],
+        }
+    ]
+    codex = _json(project / FILES["codex"])
+    assert set(codex) == {"hooks"}  # all that Codex accepts
+    assert codex["hooks"]["PreToolUse"][0]["matcher"] == "apply_patch|Edit|Write"
     gemini = _json(project / FILES["gemini"])
-    assert set(gemini["hooks"]) == {"SessionStart", "BeforeAgent"}
-    assert [handler["timeout"] for handler in _ours(gemini)] == [30000, 5000]  # milliseconds
+    # Gemini CLI adds no context before a tool: the edit's memories come right after it.
+    assert set(gemini["hooks"]) == {"SessionStart", "BeforeAgent", "AfterTool"}
+    assert gemini["hooks"]["AfterTool"][0]["matcher"] == "^(write_file|replace)$"
+    assert [handler["timeout"] for handler in _ours(gemini)] == [30000, 5000, 5000]  # ms
     before = {path: (project / path).read_bytes() for path in FILES.values()}
     again = _init(run_mem, project, "--hooks")
     assert {item["action"] for item in again["settings"]} == {"unchanged"}
@@ -90,9 +102,9 @@ def test_a_users_own_keys_and_hooks_are_kept_and_remove_restores_the_file(
     for key in own:
         if key != "hooks":
             assert merged[key] == own[key]
-    assert merged["hooks"]["PreToolUse"] == own["hooks"]["PreToolUse"]
+    assert merged["hooks"]["PreToolUse"][0] == own["hooks"]["PreToolUse"][0]
     assert merged["hooks"]["SessionStart"][0] == own["hooks"]["SessionStart"][0]
-    assert len(_ours(merged)) == 2
+    assert len(_ours(merged)) == 3
     result = _init(run_mem, project, "--hooks", "--host", host, "--remove")
     assert result["settings"] == [
         {"host": host, "path": FILES[host], "action": "removed", "warnings": []}
@@ -176,7 +188,7 @@ def test_user_settings_go_to_the_home_and_follow_a_dotfiles_link(
     ]
     assert (isolated_env / ".claude").is_symlink()
     assert _json(dotfiles / "settings.json")["theme"] == "dark"
-    assert len(_ours(_json(dotfiles / "settings.json"))) == 2
+    assert len(_ours(_json(dotfiles / "settings.json"))) == 3
     assert not (project / ".claude").exists()
 
 

@@ -1,0 +1,114 @@
+"""What a host's file-editing tool is about to change, read from its `tool_input`. Pure.
+
+The hosts' edit tools, as their pre-tool hooks receive them:
+
+- Claude Code: `Edit` (`file_path`, `new_string`), `Write` (`file_path`, `content`),
+  `MultiEdit` (`file_path`, `edits[].new_string`), `NotebookEdit` (`notebook_path`,
+  `new_source`);
+- Codex: `apply_patch`, its patch text in `command` (also `input` or `patch`, a string or
+  a list of strings holding one), whose `*** Update File: p`, `*** Add File: p`,
+  `*** Delete File: p` and `*** Move to: p` lines name the files and `+` lines the new text;
+- Gemini CLI: `write_file` (`file_path`, `content`), `replace` (`file_path`, `new_string`).
+
+Every shape is read whatever the host, so a host that renames a field or sends another
+tool's input changes nothing; what is not there is simply not found.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+PATH_FIELDS = ("file_path", "notebook_path", "path")
+TEXT_FIELDS = ("new_string", "content", "new_source")
+PATCH_FIELDS = ("command", "input", "patch")
+PATCH_HEADERS = ("*** Update File: ", "*** Add File: ", "*** Delete File: ", "*** Move to: ")
+TEXT_LIMIT = 64 * 1024  # characters of new text read for identifiers: a definition is near a hunk
+PATHS_AT_MOST = 20  # files of one patch looked up
+
+
+class Edit:
+    """The files a tool call changes (as the host named them) and the text it writes."""
+
+    __slots__ = ("paths", "text")
+
+    def __init__(self, paths: list[str], text: str) -> None:
+        self.paths = paths
+        self.text = text
+
+
+def edit_of(tool_input: Any) -> Edit:
+    """The files and new text of a tool call's input; nothing when it names no file."""
+    if not isinstance(tool_input, dict):
+        return Edit([], "")
+    paths: list[str] = []
+    texts: list[str] = []
+    for field in PATH_FIELDS:
+        value = tool_input.get(field)
+        if isinstance(value, str) and value.strip():
+            paths.append(value.strip())
+            break
+    for field in TEXT_FIELDS:
+        value = tool_input.get(field)
+        if isinstance(value, str):
+            texts.append(value)
+    edits = tool_input.get("edits")
+    if isinstance(edits, list):
+        texts += [
+            each["new_string"]
+            for each in edits
+            if isinstance(each, dict) and isinstance(each.get("new_string"), str)
+        ]
+    for patch in _patches(tool_input):
+        patch_paths, patch_text = _read_patch(patch)
+        paths += patch_paths
+        texts.append(patch_text)
+    text = "\n".join(texts)[:TEXT_LIMIT]
+    return Edit(list(dict.fromkeys(paths))[:PATHS_AT_MOST], text)
+
+
+def _patches(tool_input: dict[str, Any]) -> list[str]:
+    found = []
+    for field in PATCH_FIELDS:
+        value = tool_input.get(field)
+        strings = value if isinstance(value, list) else [value]
+        found += [each for each in strings if isinstance(each, str) and "\n*** " in each]
+    return found
+
+
+def _read_patch(patch: str) -> tuple[list[str], str]:
+    """The files an apply_patch patch names, and its added lines."""
+    paths = []
+    added = []
+    for line in patch.splitlines():
+        if line.startswith("*** "):
+            for header in PATCH_HEADERS:
+                if line.startswith(header) and line[len(header) :].strip():
+                    paths.append(line[len(header) :].strip())
+        elif line.startswith("+"):
+            added.append(line[1:])
+        elif line.startswith("@@ "):  # the hunk's context: the definition it changes
+            added.append(line[3:])
+    return paths, "\n".join(added)
+
+
+# The names a change defines: `def f`, `class C`, `function f`, `fn f`, `func (r T) F`, ...
+# (what a patch's `@@ def f` context lines say too). Names merely used are not being edited.
+DEFINITION = (
+    r"\b(?:def|class|function|fn|func|interface|struct|enum|trait|type)\s+"
+    r"(?:\([^()\n]*\)\s*)?\*?([A-Za-z_][A-Za-z0-9_]*)"
+)
+IDENTIFIERS_AT_MOST = 40
+SHORTEST_IDENTIFIER = 3
+
+
+def defined_names(text: str) -> list[str]:
+    """The names the text defines, in order, each once (no dunder names such as __init__)."""
+    import re
+
+    found: dict[str, None] = {}
+    for name in re.findall(DEFINITION, text):
+        if len(name) >= SHORTEST_IDENTIFIER and not (name.startswith("__") and name.endswith("__")):
+            found.setdefault(name, None)
+    return list(found)[:IDENTIFIERS_AT_MOST]

@@ -1,0 +1,244 @@
+"""The memories that govern a file about to change: what the pre-edit hook injects.
+
+An agent reads the memory loaded at session start, then ignores it at the moment it acts;
+given the decision's text at that moment, it reuses it. So before an edit, the notes that
+concern the file edited, strictly:
+
+- notes whose evidence (`mem evidence add`) names the file;
+- notes that name its path: whole or a trailing part with a folder (`index/bm25.py`), its
+  file name (`bm25.py`; a generic one such as `__init__.py` or `index.js` only with a
+  folder), its dotted module (`mem.index.bm25`, `index.bm25`);
+- notes that name the module alone (`bm25`) or a function or class the new text defines,
+  when the word is rare in the project (held by at most RARE_SHARE of its records, or
+  RARE_AT_LEAST) and looks like code: an identifier shape (a digit, an underscore, an
+  inner capital), else written as code in the note (`` `word` ``, `word(`, `word.attr`).
+  A common word such as `index`, `utils` or `brief` pulls in nothing.
+
+Retired notes never. Best first (evidence, then a path, then a name), then the newer.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mem import index, layout
+from mem.core import edit_targets, parse
+from mem.domain.brief import Entry, memory_entry
+from mem.files import safe_paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+
+EVIDENCE = 8
+FOLDER_PATH = 4  # `mem/index/bm25.py`, `index/bm25.py`
+FILE_NAME = 3  # `bm25.py`, `mem.index.bm25`
+MODULE_WORD = 2  # `bm25`, `bm25.search`
+DEFINED_NAME = 1  # each name the edit defines, at most DEFINED_NAMES_COUNTED
+DEFINED_NAMES_COUNTED = 3
+RARE_SHARE = 1 / 500
+RARE_AT_LEAST = 3
+# File names that many folders hold, and module names that say nothing alone.
+GENERIC_STEMS = frozenset(
+    """
+    __init__ __main__ index main mod lib utils util helpers helper common core base types
+    type config settings constants models model app api test tests conftest setup readme
+    changelog license package makefile dockerfile cli server client views urls admin errors
+    exceptions schema default defaults
+    """.split()
+)
+PATH_TOKEN = r"[\w.\-/]*[\w/]"  # what a note writes a path or dotted name as
+
+
+class Target:
+    """One file about to change, as a note could name it."""
+
+    __slots__ = ("path", "name", "stem", "dotted", "package")
+
+    def __init__(self, path: str) -> None:
+        self.path = path  # relative to the project root, '/'-separated
+        folder, _, self.name = path.rpartition("/")
+        stem = self.name.split(".", 1)[0] if not self.name.startswith(".") else self.name
+        parts = [*folder.split("/"), stem] if folder else [stem]
+        self.package = stem == "__init__" and bool(folder)
+        if self.package:
+            parts = parts[:-1]  # a package's __init__.py is the package
+        self.stem = parts[-1]
+        self.dotted = parts if all(part.isidentifier() for part in parts) else None
+
+
+def targets(root: str, base: str, paths: list[str]) -> list[Target]:
+    """The files of the project these paths name (absolute or relative to `base`), each once;
+    none outside the project, none of its memory folders."""
+    found: dict[str, Target] = {}
+    for path in paths:
+        relative = safe_paths.inside_root(root, base, path)
+        if relative is None or relative.startswith(
+            (layout.AGENTS_MEMORY + "/", layout.BMAD_MEMORY + "/")
+        ):
+            continue
+        found.setdefault(relative, Target(relative))
+    return list(found.values())
+
+
+def governing(
+    root: str, edit: edit_targets.Edit, base: str, seen: set[str], at_most: int
+) -> list[Entry]:
+    """The notes that govern the files an edit changes, best first, at most `at_most`, none
+    of `seen` (a set of `<id> <revision>`)."""
+    files = targets(root, base, edit.paths)
+    if not files:
+        return []
+    names = edit_targets.defined_names(edit.text)
+
+    def collect(open_index: index.OpenIndex) -> list[Entry]:
+        project = open_index(root)
+        conn = project.conn
+        memory_files = {
+            row.id: row for path, row in project.files.items() if layout.is_memory_file(path)
+        }
+        file_ids = list(memory_files)
+        scores = _scores(conn, file_ids, files, names)
+        if scores and index.has_lifecycle_events(conn):
+            from mem.domain import lifecycle_events  # only where something was ever retired
+
+            paths = {file_id: row.path for file_id, row in memory_files.items()}
+            for record_id in lifecycle_events.retired_in_index(root, conn, paths):
+                scores.pop(record_id, None)
+        if not scores:
+            return []
+        _, newest = index.notes_by_recency(conn, file_ids, len(scores), list(scores))
+        place = {record_id: position for position, record_id in enumerate(newest)}
+        ranked = sorted(scores, key=lambda record_id: (-scores[record_id], place[record_id]))
+        stored = index.fetch(conn, ranked)
+        entries = []
+        for record_id in ranked:
+            entry = memory_entry(stored[record_id], float(scores[record_id]))
+            if f"{entry.id} {entry.revision}" not in seen:
+                entries.append(entry)
+        return entries[:at_most]
+
+    return index.answer(collect)
+
+
+def _scores(
+    conn: index.Connection, file_ids: list[int], files: list[Target], names: list[str]
+) -> dict[int, int]:
+    """Record id -> how surely the note governs the files (0: not at all, left out)."""
+    if not file_ids:
+        return {}
+    words = {target.stem for target in files} | set(names)
+    needed = {term for target in files for way in _mention_terms(target) for term in way}
+    needed |= {word.lower() for word in words}
+    holding = index.records_holding(conn, sorted(needed))
+    rare = max(RARE_AT_LEAST, int(index.record_count(conn) * RARE_SHARE))
+    rare_words = {word for word in words if len(holding.get(word.lower(), ())) <= rare}
+    candidates: set[int] = set()
+    for target in files:
+        for terms in _mention_terms(target):
+            candidates |= _holding_all([holding.get(term, []) for term in terms])
+    for word in rare_words:
+        candidates.update(holding.get(word.lower(), ()))
+    texts = index.note_texts(conn, sorted(candidates), file_ids)
+    scores = {
+        record_id: score
+        for record_id, text in texts.items()
+        if (score := _score(text, files, names, rare_words))
+    }
+    for record_id in index.notes_with_evidence_on(conn, [f.path for f in files], file_ids):
+        scores[record_id] = scores.get(record_id, 0) + EVIDENCE
+    return scores
+
+
+def _mention_terms(target: Target) -> list[list[str]]:
+    """The lexical terms a note that names the file holds, one list per way of naming it:
+    its file name (`bm25.py`: bm25, py; a generic one with its folder), or its dotted module
+    (`index.bm25`: index, bm25). A common module word is then read in a few notes only."""
+    folders = target.path.split("/")[:-1]
+    if target.package:  # `index/__init__.py`, `mem.index`
+        above = folders[-2:-1]
+        return [[*parse.tokenize(target.stem), "__init__"]] + (
+            [parse.tokenize(" ".join([*above, target.stem]))] if above else []
+        )
+    generic = _is_generic(target)
+    ways = [parse.tokenize(" ".join([*folders[-1:], target.name] if generic else [target.name]))]
+    if folders and target.dotted:
+        ways.append(parse.tokenize(f"{folders[-1]} {target.stem}"))
+    return ways
+
+
+def _holding_all(postings: list[list[int]]) -> set[int]:
+    if not postings:
+        return set()
+    postings = sorted(postings, key=len)
+    found = set(postings[0])
+    for ids in postings[1:]:
+        found.intersection_update(ids)
+    return found
+
+
+def _is_generic(target: Target) -> bool:
+    return target.stem.lower() in GENERIC_STEMS or target.name.startswith("__init__.")
+
+
+def _score(text: str, files: list[Target], names: list[str], rare_words: set[str]) -> int:
+    import re
+
+    best = 0
+    tokens = set(re.findall(PATH_TOKEN, text))
+    for target in files:
+        for token in tokens:
+            best = max(best, _path_score(token, target))
+        if target.stem in rare_words and _names_as_code(text, target.stem):
+            best = max(best, MODULE_WORD)
+    defined = sum(1 for name in names if name in rare_words and _names_as_code(text, name))
+    return best + DEFINED_NAME * min(defined, DEFINED_NAMES_COUNTED)
+
+
+def _path_score(token: str, target: Target) -> int:
+    mention = token[2:] if token.startswith("./") else token
+    if "/" in mention:
+        # A trailing part of the path, or an absolute path that ends with it.
+        if f"/{target.path}".endswith(f"/{mention}") or (
+            mention.startswith("/") and mention.endswith(f"/{target.path}")
+        ):
+            return FOLDER_PATH
+        return 0
+    if mention == target.name:
+        return FILE_NAME if not _is_generic(target) or "/" not in target.path else 0
+    if target.dotted and "." in mention:
+        parts = mention.split(".")
+        dotted = target.dotted
+        # `mem.index.bm25.search` names the module; `mem.index.cache` not the package's
+        # __init__.py, only `mem.index` does.
+        for size in range(2, len(dotted) + 1):
+            if parts[:size] == dotted[-size:] and (len(parts) == size or not target.package):
+                return FILE_NAME
+    return 0
+
+
+def _names_as_code(text: str, word: str) -> bool:
+    """Whether the note names this word: as a whole word when it looks like an identifier
+    (a digit, an underscore, an inner capital), else only written as code."""
+    if word.lower() in GENERIC_STEMS:
+        return False
+    return _code_pattern(word).search(text) is not None
+
+
+def _code_pattern(word: str) -> re.Pattern[str]:
+    import re
+
+    escaped = re.escape(word)
+    looks_like_code = any(c.isdigit() or c == "_" for c in word) or any(
+        c.isupper() for c in word[1:]
+    )
+    if looks_like_code:
+        return re.compile(rf"(?<![\w.]){escaped}(?!\w)")
+    return re.compile(
+        rf"`[^`\n]*(?<![\w]){escaped}(?!\w)[^`\n]*`|(?<![\w.]){escaped}(?:\(|\.[A-Za-z_])"
+    )
+
+
+def base_of(cwd: str) -> str:
+    """The folder a host's relative paths start from."""
+    return os.path.realpath(cwd)
