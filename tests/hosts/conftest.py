@@ -22,7 +22,9 @@ from support.mock_model import Edit, MockModel
 # Resolved at import: the autouse isolated_env fixture points HOME at a scratch directory.
 HOSTS_DIR = hosts.directory()
 PROMPT = "How should we configure postgres connection pooling?"
-EDITED = "RETRIES = 3\n"
+# The scripted edit: Claude Code's Edit (after its Read), Codex's apply_patch update,
+# Gemini CLI's replace, of a file the project holds.
+EDIT = ("RETRIES = 5\n", "RETRIES = 3\n")
 FILLERS = 40  # notes newer than the two that matter: more than the session brief shows
 
 
@@ -43,6 +45,7 @@ def _project(scratch: Path) -> hosts.NotedProject:
     memory = root / ".agents" / "memory"
     memory.mkdir(parents=True)
     (root / "src").mkdir()
+    (root / "src" / "retry_policy.py").write_text(EDIT[0], encoding="utf-8")
     pooling = "2020-01-02 — Postgres connection pooling"
     retries = "2020-01-01 — Outbound retries capped at three"
     fillers = "".join(
@@ -59,7 +62,7 @@ def _project(scratch: Path) -> hosts.NotedProject:
         + fillers,
         encoding="utf-8",
     )
-    return hosts.NotedProject(root, pooling, retries, root / "src" / "retry_policy.py")
+    return hosts.NotedProject(root, pooling, retries, root / "src" / "retry_policy.py", EDIT[1])
 
 
 def _environment(scratch: Path, project: hosts.NotedProject) -> dict[str, str]:
@@ -93,7 +96,7 @@ def claude_code(tmp_path: Path) -> hosts.HostRun:
     claude = _command("claude")
     project = _project(tmp_path)
     env = _environment(tmp_path, project)
-    with MockModel(edit=Edit(str(project.edited), EDITED)) as model:
+    with MockModel(edit=Edit(str(project.edited), EDIT[1], old=EDIT[0])) as model:
         env |= {
             "ANTHROPIC_BASE_URL": model.url,
             "ANTHROPIC_API_KEY": "sk-ant-mock",
@@ -115,7 +118,7 @@ def codex(tmp_path: Path) -> hosts.HostRun:
     codex_home = tmp_path / "codex-home"
     codex_home.mkdir()
     config = codex_home / "config.toml"
-    with MockModel(edit=Edit(str(project.edited), EDITED)) as model:
+    with MockModel(edit=Edit(str(project.edited), EDIT[1], old=EDIT[0])) as model:
         env |= {"CODEX_HOME": str(codex_home), "MOCK_API_KEY": "mock"}
         # gpt-5.5: a model Codex's catalog knows, so that it offers its apply_patch tool.
         config.write_text(
@@ -205,7 +208,7 @@ def gemini_cli(tmp_path: Path) -> hosts.HostRun:
     (settings / "trustedFolders.json").write_text(
         json.dumps({str(project.root): "TRUST_FOLDER"}), encoding="utf-8"
     )
-    with MockModel(edit=Edit(str(project.edited), EDITED)) as model:
+    with MockModel(edit=Edit(str(project.edited), EDIT[1], old=EDIT[0])) as model:
         env |= {"GOOGLE_GEMINI_BASE_URL": model.url, "GEMINI_API_KEY": "mock"}
         # A model named: no routing question asked of the model first.
         hosts.run(

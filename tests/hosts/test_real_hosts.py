@@ -1,5 +1,5 @@
 """mem's hooks in the real hosts: one headless run of each (conftest.py), with a prompt about
-pooling and a scripted edit of `src/retry_policy.py`, and what reached the model.
+pooling and a scripted edit of the project's `src/retry_policy.py`, and what reached the model.
 
 The session brief (`Project memory (mem)`) leaves out the two old notes; the prompt's hook
 brings the pooling one, the pre-edit hook the one that names the edited file, with the edit.
@@ -17,7 +17,9 @@ def _assert_the_brief_and_the_edits_memory_reached_the_model(run: HostRun) -> No
     requests = run.model.model_requests()
     assert requests, "the host asked the model nothing"
     assert BRIEF in requests[0].text()
-    assert run.project.edited.exists(), "the host did not run the scripted edit"
+    assert run.project.edited.read_text(encoding="utf-8") == run.project.after_edit, (
+        "the host did not run the scripted edit"
+    )
     assert run.model.edit_sent_at is not None
     before = run.model.requests[: run.model.edit_sent_at + 1]
     after = run.model.requests[run.model.edit_sent_at + 1 :]

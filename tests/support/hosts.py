@@ -33,7 +33,8 @@ class NotedProject:
     root: Path
     pooling: str  # the heading of the note the prompt asks about
     retries: str  # the heading of the note that names the file the model edits
-    edited: Path  # the file the scripted edit writes
+    edited: Path  # the file the scripted edit changes
+    after_edit: str  # what it holds once the host made the edit
 
 
 @dataclass(slots=True, frozen=True)
