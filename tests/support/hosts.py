@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -90,6 +91,8 @@ def install(folder: Path) -> None:
     if not any(problem(command, folder) for command in PACKAGES):
         print(f"hosts: {folder} (already installed)")
         return
+    if shutil.which("npm") is None:
+        sys.exit("hosts: npm is missing: install Node.js 20 or newer (Gemini CLI needs 20)")
     folder.mkdir(parents=True, exist_ok=True)
     pins = [f"{name}@{version}" for name, version in PACKAGES.values()]
     subprocess.run(
