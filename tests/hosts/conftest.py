@@ -2,8 +2,7 @@
 project whose hooks `mem init --agents --hooks` installed, against tests/support/mock_model.py
 on 127.0.0.1: what the model was sent is what these tests read.
 
-A host not installed (`make hosts`) skips its tests, with the
-reason; under `CI=true` it fails them instead.
+A host not installed (`make hosts`) skips its test, saying why; under `CI=true` it fails it.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ def _command(name: str) -> str:
 
 def _project(scratch: Path) -> hosts.NotedProject:
     """Two old notes the session brief leaves out (older than the 40 it shows first): one
-    about pooling, one naming the file the model will edit; mem's hooks installed."""
+    about pooling, one naming the file the model will edit."""
     root = scratch / "project"
     memory = root / ".agents" / "memory"
     memory.mkdir(parents=True)
