@@ -65,11 +65,13 @@ bench-compare: $(VENV)/.installed
 
 # Issue 25's ranking quality: recall@1, recall@5 and MRR@5 of each ranking the installed mem
 # accepts, over bench/quality/ (real ADRs, hand-written queries); seconds. A report: it
-# exits 0. QUALITY_ARGS=--misses lists the queries a ranking does not answer first.
+# exits 0. QUALITY_ARGS=--misses lists the queries a ranking does not answer first. Then
+# issue 33's pre-edit hook over bench/pre_edit/ (ripgrep's commits): hit and clean rates.
 QUALITY_ARGS ?=
 bench-quality: $(VENV)/.installed
 	$(PY) -m compileall -q mem
 	$(PY) bench/quality.py $(QUALITY_ARGS)
+	$(PY) bench/pre_edit.py
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy

@@ -37,6 +37,17 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 MEM_NOW = "2026-10-18T09:30:00.000Z"
+# The pre-edit hook's file: a module named by a common word of the notes (`pooling`), and
+# the notes that govern it, appended after every other figure is taken.
+PRE_EDIT_MODULE = "pooling"
+PRE_EDIT_NOTES = """
+### 2026-10-17 — Pool sizes live in src/pooling.py
+- **Decision**: `src/pooling.py` is the one place that sizes connection pools; callers ask
+  `pool_budget()` instead of reading the settings.
+
+### 2026-10-17 — pool_budget caps every pool
+- **Decision**: `pool_budget()` never returns more than 20 connections per worker.
+"""
 JOURNAL_LIMIT = 2 * 1024 * 1024
 # Room for the events the bench itself appends, so the journal never crosses the limit.
 JOURNAL_HEADROOM = 64 * 1024
@@ -313,6 +324,48 @@ def hook_timed(cmd: list[str], env: dict, payloads: list[bytes]) -> dict | None:
     return stats(samples)
 
 
+def pre_edit_timed(mem: str, env: dict, payloads: list[bytes]) -> dict | None:
+    """Wall ms of `mem hook pre-edit` (Claude Code's Edit), each run beside one of the floor
+    `python -S -c "import sqlite3"`, taking turns so that both meet the same load."""
+    hooks, floors = [], []
+    floor_cmd = [sys.executable, "-S", "-c", "import sqlite3"]
+    for payload in payloads:
+        t0 = time.perf_counter()
+        subprocess.run(floor_cmd, env=env, capture_output=True, check=True)
+        t1 = time.perf_counter()
+        done = subprocess.run(
+            [mem, "hook", "pre-edit", "--host", "claude-code"],
+            env=env,
+            input=payload,
+            capture_output=True,
+            check=False,
+        )
+        t2 = time.perf_counter()
+        if done.returncode != 0 or not done.stdout:
+            report_failure("hook pre-edit", f"status {done.returncode}, no answer")
+            return None
+        floors.append((t1 - t0) * 1000)
+        hooks.append((t2 - t1) * 1000)
+    return {"hook": stats(hooks), "floor": stats(floors)}
+
+
+def pre_edit_input(root: Path, number: int) -> bytes:
+    """An edit of a file that notes name (the bench's notes name `src/<word>.py`): the hook
+    reads the notes holding the module's words and injects the governing ones."""
+    payload = {
+        "session_id": f"bench-edit-{number}",
+        "cwd": str(root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Edit",
+        "tool_input": {
+            "file_path": str(root / "src" / f"{PRE_EDIT_MODULE}.py"),
+            "old_string": "pass",
+            "new_string": "def pool_budget(size):\n    return min(size, 20)\n",
+        },
+    }
+    return json.dumps(payload).encode()
+
+
 def stats(samples: list[float] | None) -> dict | None:
     if not samples:
         return None
@@ -539,6 +592,14 @@ def bench_size(mem: str | None, n: int, workdir: Path, repeat: int, rounds: int)
         edit_rss.append(rss)
     res["after_edit"] = stats(after_edit)
     res["after_edit_rss_mib"] = max(edit_rss) if edit_rss else None
+
+    # The hook before each file edit (issue 33): last, as it adds the notes it finds.
+    with (root / NOTE_FILES[2][0]).open("a", encoding="utf-8") as notes:
+        notes.write(PRE_EDIT_NOTES)
+    run_measured("sync after the pre-edit notes", cmd("recall", PRE_EDIT_MODULE), env)
+    res["hook_pre_edit"] = pre_edit_timed(
+        mem, hook_env, [pre_edit_input(root, i) for i in range(repeat)]
+    )
     return res
 
 
@@ -619,6 +680,23 @@ def report(results: list[dict], large: dict | None, floor: dict | None, load: st
             timed = r.get(key)
             cells.append(f"{fmt(timed['median'])} / {fmt(timed['p95'])}" if timed else "n/a")
         row(label, cells)
+    cells = []
+    for r in results:
+        timed = r.get("hook_pre_edit")
+        if timed:
+            hook, floor = timed["hook"], timed["floor"]
+            ratio = hook["median"] / floor["median"]
+            cells.append(
+                f"{fmt(hook['median'])} / {fmt(hook['p95'])}"
+                f" (floor {fmt(floor['median'])}: {ratio:.1f}x)"
+            )
+        else:
+            cells.append("n/a")
+    row(
+        '`mem hook pre-edit` (Claude Code Edit), median / p95, beside `python -S -c "import'
+        ' sqlite3"` (floor)',
+        cells,
+    )
     cells = []
     for r in results:
         ip = (r.get("in_process") or {}).get("all")

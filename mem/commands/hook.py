@@ -1,7 +1,8 @@
 """`mem hook <event> --host <host>`: memory pushed into an agent's context by its host.
 
 A host (Claude Code, Codex, Gemini CLI) runs the hook with its JSON on stdin (`cwd`,
-`session_id`, `source`, `prompt`) and adds what the hook prints to the model's context:
+`session_id`, `source`, `prompt`, `tool_input`) and adds what the hook prints to the
+model's context:
 
 - `session-start`: the brief (mem.domain.brief) within the host's limit;
 - `prompt`: the memories that match the prompt above a threshold, none already injected
@@ -289,9 +290,7 @@ def _seen(request: Request) -> set[str]:
 def _edit_memories(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
     from mem.domain import edits
 
-    seen = _seen(request)
-    base = edits.base_of(request.cwd)
-    entries = edits.governing(root, request.edit, base, seen, EDIT_AT_MOST)
+    entries = edits.governing(root, request.edit, request.cwd, _seen(request), EDIT_AT_MOST)
     text, shown = _fitted(entries, len(entries), request, "edit") if entries else ("", [])
     return (text, shown) if shown else ("", [])
 

@@ -65,7 +65,18 @@ def edit_of(tool_input: Any) -> Edit:
         paths += patch_paths
         texts.append(patch_text)
     text = "\n".join(texts)[:TEXT_LIMIT]
-    return Edit(list(dict.fromkeys(paths))[:PATHS_AT_MOST], text)
+    named = [path for path in dict.fromkeys(paths) if _is_a_name(path)]
+    return Edit(named[:PATHS_AT_MOST], text)
+
+
+def _is_a_name(path: str) -> bool:
+    """Whether a file system could hold this path: no NUL, no lone surrogate (JSON allows
+    both); anything else names no file of the project."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\0" not in path
 
 
 def _patches(tool_input: dict[str, Any]) -> list[str]:

@@ -6,29 +6,25 @@ concern the file edited, strictly:
 
 - notes whose evidence (`mem evidence add`) names the file;
 - notes that name its path: whole or a trailing part with a folder (`index/bm25.py`), its
-  file name (`bm25.py`; a generic one such as `__init__.py` or `index.js` only with a
-  folder), its dotted module (`mem.index.bm25`, `index.bm25`);
-- notes that name the module alone (`bm25`) or a function or class the new text defines,
-  when the word is rare in the project (held by at most RARE_SHARE of its records, or
-  RARE_AT_LEAST) and looks like code: an identifier shape (a digit, an underscore, an
-  inner capital), else written as code in the note (`` `word` ``, `word(`, `word.attr`).
-  A common word such as `index`, `utils` or `brief` pulls in nothing.
+  file name (`bm25.py`; a name many folders hold, such as `Cargo.toml`, `__init__.py`,
+  `index.js` or `.gitignore`, only with its folder), its dotted module (`mem.index.bm25`,
+  `index.bm25`);
+- notes that name the module alone (`bm25`; a code file's, not a document's) or a
+  function or class the new text defines (`read_records`, `WalkBuilder`; a plain word such
+  as `finish` names too many), when the word is rare in the project (held by at most
+  RARE_SHARE of its records, or RARE_AT_LEAST) and is written as code: an identifier's
+  shape (a digit, an inner underscore, a capital after small letters), else `` `word` ``,
+  `word(` or `word.attr`. A common word such as `index`, `utils` or `brief` brings nothing.
 
 Retired notes never. Best first (evidence, then a path, then a name), then the newer.
 """
 
 from __future__ import annotations
 
-import os
-
 from mem import index, layout
 from mem.core import edit_targets, parse
 from mem.domain.brief import Entry, memory_entry
 from mem.files import safe_paths
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
 
 EVIDENCE = 8
 FOLDER_PATH = 4  # `mem/index/bm25.py`, `index/bm25.py`
@@ -38,33 +34,56 @@ DEFINED_NAME = 1  # each name the edit defines, at most DEFINED_NAMES_COUNTED
 DEFINED_NAMES_COUNTED = 3
 RARE_SHARE = 1 / 500
 RARE_AT_LEAST = 3
-# File names that many folders hold, and module names that say nothing alone.
+# An identifier's shape (`WalkBuilder`, `read_records`) names one thing however many notes
+# hold it; a plain word written as code (`parser`) must be rare.
+RARE_CODE_SHARE = 1 / 50
+RARE_CODE_AT_LEAST = 10
+# File names that many folders hold (a bare `Cargo.toml`, `index.js` or `.gitignore` names
+# a kind of file, not one), and module names that say nothing alone.
 GENERIC_STEMS = frozenset(
     """
     __init__ __main__ index main mod lib utils util helpers helper common core base types
     type config settings constants models model app api test tests conftest setup readme
     changelog license package makefile dockerfile cli server client views urls admin errors
-    exceptions schema default defaults
+    exceptions schema default defaults cargo pyproject gemfile go build requirements tsconfig
     """.split()
+)
+# Files that are no module: their name alone (`FUNDING`, `summary`) is a word.
+DOCUMENT_EXTENSIONS = frozenset(
+    "md rst txt adoc yml yaml json toml lock cfg ini csv xml html svg png jpg".split()
 )
 PATH_TOKEN = r"[\w.\-/]*[\w/]"  # what a note writes a path or dotted name as
 
 
 class Target:
-    """One file about to change, as a note could name it."""
+    """One file about to change, as a note could name it (in the project at `root`)."""
 
-    __slots__ = ("path", "name", "stem", "dotted", "package")
+    __slots__ = ("path", "name", "stem", "extension", "dotted", "package", "root", "_unique")
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, root: str) -> None:
         self.path = path  # relative to the project root, '/'-separated
+        self.root = root
+        self._unique: bool | None = None
         folder, _, self.name = path.rpartition("/")
-        stem = self.name.split(".", 1)[0] if not self.name.startswith(".") else self.name
+        stem, _, self.extension = self.name.partition(".")
+        if not stem:  # a dotfile: `.gitignore` is its whole name
+            stem, self.extension = self.name, ""
         parts = [*folder.split("/"), stem] if folder else [stem]
         self.package = stem == "__init__" and bool(folder)
         if self.package:
             parts = parts[:-1]  # a package's __init__.py is the package
         self.stem = parts[-1]
         self.dotted = parts if all(part.isidentifier() for part in parts) else None
+
+    def unique(self) -> bool:
+        """Whether no other file of the work tree has this file name (asked of git once, and
+        only for a name many folders hold, such as `build.rs`)."""
+        if self._unique is None:
+            from mem.files import worktree
+
+            # 0: a file about to be created, which no other file names alike.
+            self._unique = worktree.files_named(self.root, self.name) in (0, 1)
+        return self._unique
 
 
 def targets(root: str, base: str, paths: list[str]) -> list[Target]:
@@ -77,7 +96,7 @@ def targets(root: str, base: str, paths: list[str]) -> list[Target]:
             (layout.AGENTS_MEMORY + "/", layout.BMAD_MEMORY + "/")
         ):
             continue
-        found.setdefault(relative, Target(relative))
+        found.setdefault(relative, Target(relative, root))
     return list(found.values())
 
 
@@ -89,7 +108,8 @@ def governing(
     files = targets(root, base, edit.paths)
     if not files:
         return []
-    names = edit_targets.defined_names(edit.text)
+    # A plain word (`finish`, `search`) is the name of many functions: only identifiers.
+    names = [name for name in edit_targets.defined_names(edit.text) if looks_like_code(name)]
 
     def collect(open_index: index.OpenIndex) -> list[Entry]:
         project = open_index(root)
@@ -131,8 +151,14 @@ def _scores(
     needed = {term for target in files for way in _mention_terms(target) for term in way}
     needed |= {word.lower() for word in words}
     holding = index.records_holding(conn, sorted(needed))
-    rare = max(RARE_AT_LEAST, int(index.record_count(conn) * RARE_SHARE))
-    rare_words = {word for word in words if len(holding.get(word.lower(), ())) <= rare}
+    count = index.record_count(conn)
+    rare = max(RARE_AT_LEAST, int(count * RARE_SHARE))
+    rare_code = max(RARE_CODE_AT_LEAST, int(count * RARE_CODE_SHARE))
+    rare_words = {
+        word
+        for word in words
+        if len(holding.get(word.lower(), ())) <= (rare_code if looks_like_code(word) else rare)
+    }
     candidates: set[int] = set()
     for target in files:
         for terms in _mention_terms(target):
@@ -178,7 +204,11 @@ def _holding_all(postings: list[list[int]]) -> set[int]:
 
 
 def _is_generic(target: Target) -> bool:
-    return target.stem.lower() in GENERIC_STEMS or target.name.startswith("__init__.")
+    return (
+        target.stem.lower() in GENERIC_STEMS
+        or target.name.startswith(("__init__.", "."))
+        or target.name.lower() in GENERIC_STEMS
+    )
 
 
 def _score(text: str, files: list[Target], names: list[str], rare_words: set[str]) -> int:
@@ -189,7 +219,13 @@ def _score(text: str, files: list[Target], names: list[str], rare_words: set[str
     for target in files:
         for token in tokens:
             best = max(best, _path_score(token, target))
-        if target.stem in rare_words and _names_as_code(text, target.stem):
+        # A script without an extension: `copy-examples`, or a rare word written as code.
+        plain = not target.extension and not _is_generic(target)
+        if plain and (looks_like_code(target.name) or target.name in rare_words):
+            if _names_as_code(text, target.name):
+                best = max(best, FILE_NAME)
+        module = target.extension and target.extension.lower() not in DOCUMENT_EXTENSIONS
+        if module and target.stem in rare_words and _names_as_code(text, target.stem):
             best = max(best, MODULE_WORD)
     defined = sum(1 for name in names if name in rare_words and _names_as_code(text, name))
     return best + DEFINED_NAME * min(defined, DEFINED_NAMES_COUNTED)
@@ -198,14 +234,19 @@ def _score(text: str, files: list[Target], names: list[str], rare_words: set[str
 def _path_score(token: str, target: Target) -> int:
     mention = token[2:] if token.startswith("./") else token
     if "/" in mention:
-        # A trailing part of the path, or an absolute path that ends with it.
+        # A trailing part of the path, or an absolute path that ends with it (not a URL's
+        # `//host/...`, and not for a file at the root: any repository has a README.md).
         if f"/{target.path}".endswith(f"/{mention}") or (
-            mention.startswith("/") and mention.endswith(f"/{target.path}")
+            mention.startswith("/")
+            and not mention.startswith("//")
+            and "/" in target.path
+            and mention.endswith(f"/{target.path}")
         ):
             return FOLDER_PATH
         return 0
-    if mention == target.name:
-        return FILE_NAME if not _is_generic(target) or "/" not in target.path else 0
+    if mention == target.name and target.extension and not target.name.startswith("."):
+        if not _is_generic(target) or target.unique():
+            return FILE_NAME
     if target.dotted and "." in mention:
         parts = mention.split(".")
         dotted = target.dotted
@@ -218,27 +259,29 @@ def _path_score(token: str, target: Target) -> int:
 
 
 def _names_as_code(text: str, word: str) -> bool:
-    """Whether the note names this word: as a whole word when it looks like an identifier
-    (a digit, an underscore, an inner capital), else only written as code."""
-    if word.lower() in GENERIC_STEMS:
-        return False
-    return _code_pattern(word).search(text) is not None
-
-
-def _code_pattern(word: str) -> re.Pattern[str]:
+    """Whether the note names this word: as a whole word when it looks like an identifier,
+    else only written as code: in a code span, or as `word(` or `word.attr`."""
     import re
 
+    if word.lower() in GENERIC_STEMS:
+        return False
     escaped = re.escape(word)
-    looks_like_code = any(c.isdigit() or c == "_" for c in word) or any(
-        c.isupper() for c in word[1:]
-    )
-    if looks_like_code:
-        return re.compile(rf"(?<![\w.]){escaped}(?!\w)")
-    return re.compile(
-        rf"`[^`\n]*(?<![\w]){escaped}(?!\w)[^`\n]*`|(?<![\w.]){escaped}(?:\(|\.[A-Za-z_])"
-    )
+    if looks_like_code(word):  # also `self.read_records`, `struct.WalkBuilder.html`
+        return re.search(rf"(?<!\w){escaped}(?!\w)", text) is not None
+    if re.search(rf"(?<![\w.]){escaped}(?:\(|\.[A-Za-z_])", text):
+        return True
+    # Spans read left to right, so "`-a` overrides `-b`" holds no `overrides` in code.
+    inside = re.compile(rf"(?<!\w){escaped}(?!\w)")
+    return any(inside.search(span) for span in re.findall(r"`[^`\n]+`", text))
 
 
-def base_of(cwd: str) -> str:
-    """The folder a host's relative paths start from."""
-    return os.path.realpath(cwd)
+def looks_like_code(word: str) -> bool:
+    """An identifier's shape: a digit, an inner underscore or dash, or an inner capital after
+    a small letter (`bm25`, `read_records`, `copy-examples`, `readRecords`; not `FUNDING`)."""
+    inner = word.strip("_-")
+    return (
+        any(c.isdigit() for c in word)
+        or "_" in inner
+        or "-" in inner
+        or (any(c.islower() for c in word) and any(c.isupper() for c in word[1:]))
+    )

@@ -79,3 +79,13 @@ def work_in_progress(directory: str, commits: int = 5) -> WorkInProgress | None:
         text = log.stdout.decode("utf-8", errors="replace")
         changed += [line for line in text.split("\n") if line]
     return WorkInProgress(branch, tuple(dict.fromkeys(changed)))
+
+
+def files_named(directory: str, name: str) -> int | None:
+    """How many files git tracks under `directory` with this file name, in any folder; None
+    outside git."""
+    escaped = "".join(f"\\{c}" if c in "*?[]\\" else c for c in name)
+    done = git(directory, "ls-files", "-z", "--", f":(glob)**/{escaped}")
+    if done is None or done.returncode != 0:
+        return None
+    return done.stdout.count(b"\0")

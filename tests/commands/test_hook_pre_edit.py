@@ -11,6 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from support import FIXTURES
 from support.cli import RunMem
 from support.demo import CACHE, record_cache_evidence
 
@@ -233,3 +234,31 @@ def test_hostile_input_is_the_empty_answer(
     if payload.startswith("{not json"):
         log = (state / "hook.log").read_text(encoding="utf-8")
         assert log.count(" pre-edit: the host's input is not JSON") == 3
+    else:  # JSON that names no usable file is no failure: nothing to log, no traceback
+        assert not (state / "hook.log").exists()
+
+
+@pytest.mark.parametrize(
+    "recorded",
+    sorted(path.name for path in (FIXTURES / "host_payloads").glob("*.json")),
+)
+def test_what_the_real_hosts_send_brings_the_note(
+    run_mem: RunMem, git_project: Path, recorded: str
+) -> None:
+    """Each host's recorded stdin (fixtures/host_payloads), moved into this project: `app.py`
+    is a name many projects' folders hold, so its bare name counts because git holds no
+    other file of that name here."""
+    decisions = git_project / DECISIONS
+    decisions.write_text(
+        decisions.read_text(encoding="utf-8")
+        + "\n### 2026-07-04 — Pool size\n`pool.py` sets POOL; never above 10.\n"
+        + "\n### 2026-07-05 — App flag\napp.py reads x once, at start.\n",
+        encoding="utf-8",
+    )
+    host = recorded.split("-Pre")[0].split("-After")[0]
+    scratch = f"/tmp/hx/{'claude' if host == 'claude-code' else host}/proj"
+    text = (FIXTURES / "host_payloads" / recorded).read_text(encoding="utf-8")
+    payload = json.loads(text.replace(scratch, str(git_project)))
+    context = _context(_hook(run_mem, host, payload), host)
+    heading = "Pool size" if "pool.py" in text else "App flag"
+    assert heading in context and context.count("\n- ") == 1

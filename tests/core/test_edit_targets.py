@@ -62,3 +62,9 @@ def test_the_names_a_change_defines_not_those_it_uses() -> None:
         "func (r *Reader) ReadAll() {}\nexport function renderPage() {}\nfn main() {}\n"
     )
     assert defined_names(text) == ["parse_settings", "Budget", "ReadAll", "renderPage", "main"]
+
+
+def test_a_path_no_file_system_could_hold_names_no_file() -> None:
+    assert edit_of({"file_path": "\ud800/retry.py"}).paths == []
+    assert edit_of({"file_path": "a\0b.py"}).paths == []
+    assert edit_of({"file_path": "café/ü.py"}).paths == ["café/ü.py"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.git import git
 
 from mem.core.edit_targets import Edit
 from mem.domain import edits
@@ -23,12 +24,11 @@ def _governing(project: Path, notes: dict[str, str], path: str, text: str = "") 
 @pytest.mark.parametrize(
     ("path", "governs"),
     [
-        # Paths first, then names; the later note first among equals. `bm25` alone is
-        # common here (five of the notes hold it), so the note that only says it is left out.
-        ("mem/index/bm25.py", ["folder and name", "whole path", "module", "name"]),
+        # Paths first, then names; the later note first among equals.
+        ("mem/index/bm25.py", ["folder and name", "whole path", "module", "name", "word"]),
         ("mem/index/__init__.py", ["package"]),
         ("src/index.js", ["generic with folder"]),
-        ("index.js", ["generic alone"]),
+        ("index.js", []),  # a bare `index.js` names a kind of file, wherever it is
         ("mem/index/queries.py", []),
     ],
 )
@@ -86,3 +86,17 @@ def test_paths_outside_the_project_or_in_its_memory_are_no_targets(
     root = str(project.resolve())
     found = edits.targets(root, root, ["../x.py", str(tmp_path / "y.py"), DECISIONS, "a/./b.py"])
     assert [target.path for target in found] == ["a/b.py"]
+
+
+def test_a_name_many_folders_hold_counts_bare_only_when_git_holds_one(
+    git_project: Path,
+) -> None:
+    notes = {"bare": "build.rs now links statically.", "kind": "Every .gitignore is read."}
+    (git_project / "build.rs").write_text("fn main() {}\n", encoding="utf-8")
+    git(git_project, "add", "build.rs")
+    assert _governing(git_project, notes, "build.rs") == ["bare"]
+    assert _governing(git_project, notes, ".gitignore") == []  # names a kind of file
+    (git_project / "crates").mkdir()
+    (git_project / "crates/build.rs").write_text("fn main() {}\n", encoding="utf-8")
+    git(git_project, "add", "crates/build.rs")
+    assert _governing(git_project, notes, "build.rs") == []
