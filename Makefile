@@ -4,7 +4,7 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 MEM := $(VENV)/bin/mem
 
-.PHONY: test demo bench bench-large bench-portfolio bench-compare bench-quality lint fmt check clean
+.PHONY: test hosts demo bench bench-large bench-portfolio bench-compare bench-quality lint fmt check clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,12 @@ $(VENV)/.installed: pyproject.toml
 test: $(VENV)/.installed
 	$(PY) -m compileall -q mem migrations
 	$(PY) -m pytest -q -n 2
+
+# Issue 33: the real agent hosts tests/hosts/ runs (Claude Code, Codex, Gemini CLI, pinned
+# in tests/support/hosts.py), installed from npm into the user's cache (about 20 s), or
+# into $$MEM_TEST_HOSTS; reused when there. Without them, make test skips those tests.
+hosts:
+	PYTHONPATH=tests $(PYTHON) -m support.hosts
 
 demo: $(VENV)/.installed
 	@bash bench/demo.sh $(abspath $(MEM))
