@@ -158,7 +158,7 @@ def test_gemini_s_prompt_is_matched_on_the_user_s_words_only(
     brief = json.loads(output)["hookSpecificOutput"]["additionalContext"]
     assert "`mem show ID` prints one memory whole" in brief  # Gemini CLI escapes < and >
     # Gemini CLI 0.61 hands BeforeAgent the session's context first, escaped and wrapped
-    # (as the real host sent it: tests/hosts/payloads of the hosts' end-to-end tests).
+    # (as the real host sent it: fixtures/host_payloads, recorded by the hosts' end-to-end tests).
     wrapped = "<hook_context>" + brief.replace("<", "&lt;").replace(">", "&gt;") + "</hook_context>"
     payload = {**_inputs("gemini", "prompt", project), "session_id": "another"}
     unrelated = {**payload, "prompt": f"{wrapped}\n\nRename the button label"}

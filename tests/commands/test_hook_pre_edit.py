@@ -240,7 +240,11 @@ def test_hostile_input_is_the_empty_answer(
 
 @pytest.mark.parametrize(
     "recorded",
-    sorted(path.name for path in (FIXTURES / "host_payloads").glob("*.json")),
+    sorted(
+        path.name
+        for pattern in ("*-PreToolUse-*.json", "gemini-AfterTool-*.json")  # the edit hooks'
+        for path in (FIXTURES / "host_payloads").glob(pattern)
+    ),
 )
 def test_what_the_real_hosts_send_brings_the_note(
     run_mem: RunMem, git_project: Path, recorded: str
