@@ -57,7 +57,10 @@ def wanted(host: str, program: str = "mem") -> dict[str, tuple[str | None, dict[
         return {
             "SessionStart": ("*", _handler(host, "session-start", SESSION_TIMEOUT_S, program)),
             "BeforeAgent": ("*", _handler(host, "prompt", PROMPT_TIMEOUT_S, program)),
-            "AfterTool": (EDIT_MATCHERS[host], _handler(host, "pre-edit", PROMPT_TIMEOUT_S, program)),
+            "AfterTool": (
+                EDIT_MATCHERS[host],
+                _handler(host, "pre-edit", PROMPT_TIMEOUT_S, program),
+            ),
         }
     return {
         "SessionStart": (

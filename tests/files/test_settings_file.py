@@ -111,6 +111,8 @@ def test_init_agents_team_is_refused_and_writes_nothing(tmp_path: Path, run_mem:
     assert done.returncode == 1
     assert "--team cannot be combined with --agents (run mem init --team)." in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("text", "value"),
     [

@@ -7,7 +7,6 @@ brings the pooling one, the pre-edit hook the one that names the edited file, wi
 
 from __future__ import annotations
 
-import pytest
 from support.hosts import HostRun
 
 BRIEF = "Project memory (mem)"
