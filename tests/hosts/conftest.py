@@ -18,6 +18,8 @@ import pytest
 from support import hosts
 from support.mock_model import Edit, MockModel
 
+from mem.core import host_trust
+
 # Resolved at import: the autouse isolated_env fixture points HOME at a scratch directory.
 HOSTS_DIR = hosts.directory()
 PROMPT = "How should we configure postgres connection pooling?"
@@ -178,6 +180,12 @@ def _trust_codex_hooks(codex: str, root: Path, env: dict[str, str], config: Path
     listed_hooks = [hook for entry in listed["result"]["data"] for hook in entry["hooks"]]
     commands = [hook["command"] for hook in listed_hooks]
     assert any(command.endswith("hook session-start --host codex") for command in commands)
+    # `mem doctor hooks` computes the hash of each of mem's entries as Codex itself does.
+    hooks_file = root / ".codex" / "hooks.json"
+    ours = host_trust.codex_entries(json.loads(hooks_file.read_text()), str(hooks_file))
+    assert {entry.key: entry.hash for entry in ours} == {
+        hook["key"]: hook["currentHash"] for hook in listed_hooks
+    }
     with config.open("a", encoding="utf-8") as file:
         for hook in listed_hooks:
             file.write(
