@@ -41,6 +41,14 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
 
 
 @pytest.fixture
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The per-machine state directory of hooks' records and log (MEM_STATE_DIR)."""
+    directory = tmp_path / "state"
+    monkeypatch.setenv("MEM_STATE_DIR", str(directory))
+    return directory
+
+
+@pytest.fixture
 def run_mem(request: pytest.FixtureRequest) -> RunMem:
     """`mem <args>`: in this process through click's CliRunner (the exit code, stdout and
     stderr the console script gives), or the installed console script in a process of its

@@ -16,7 +16,7 @@ from support.git import git
 
 from mem import index
 
-pytestmark = pytest.mark.process
+pytestmark = [pytest.mark.process, pytest.mark.usefixtures("state")]
 
 SESSION = "0193a1f2-7c1d-7e4a-9d35-2c1b5a6e7f80"
 PROMPT = "How should the api configure postgres connection pooling?"
@@ -76,13 +76,6 @@ EVENT_NAMES = {
     ("gemini", "prompt"): "BeforeAgent",
 }
 EMPTY = {"claude-code": "", "codex": "", "gemini": "{}\n"}
-
-
-@pytest.fixture(autouse=True)
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "state"
-    monkeypatch.setenv("MEM_STATE_DIR", str(directory))
-    return directory
 
 
 def hook(

@@ -10,12 +10,7 @@ from pathlib import Path
 import pytest
 from support.cli import RunMem
 
-
-@pytest.fixture(autouse=True)
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "state"
-    monkeypatch.setenv("MEM_STATE_DIR", str(directory))
-    return directory
+pytestmark = pytest.mark.usefixtures("state")
 
 
 def _hook(run_mem: RunMem, event: str, payload: str) -> str:

@@ -13,16 +13,11 @@ from support.cli import RunMem, mem_command
 
 from mem.files import machine_state
 
+pytestmark = pytest.mark.usefixtures("state")
+
 SESSION = "0193a1f2-7c1d-7e4a-9d35-2c1b5a6e7f80"
 PROMPT = "How should the api configure postgres connection pooling?"
 HEADING = "Postgres connection pooling"
-
-
-@pytest.fixture(autouse=True)
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "state"
-    monkeypatch.setenv("MEM_STATE_DIR", str(directory))
-    return directory
 
 
 def _payload(project: Path) -> str:

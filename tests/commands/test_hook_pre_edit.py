@@ -17,7 +17,7 @@ from support.demo import CACHE, record_cache_evidence
 
 from mem.core.memory_ids import memory_id
 
-pytestmark = pytest.mark.process
+pytestmark = [pytest.mark.process, pytest.mark.usefixtures("state")]
 
 SESSION = "0193a1f2-7c1d-7e4a-9d35-2c1b5a6e7f80"
 DECISIONS = ".agents/memory/decisions.md"
@@ -36,13 +36,6 @@ RETRY = memory_id(DECISIONS, "2026-07-01 — Retries go through one budget")
 STRICT = memory_id(DECISIONS, "2026-07-02 — Config parsing is strict")
 EVENT_NAMES = {"claude-code": "PreToolUse", "codex": "PreToolUse", "gemini": "AfterTool"}
 EMPTY = {"claude-code": "", "codex": "", "gemini": "{}\n"}
-
-
-@pytest.fixture(autouse=True)
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "state"
-    monkeypatch.setenv("MEM_STATE_DIR", str(directory))
-    return directory
 
 
 @pytest.fixture
