@@ -530,15 +530,19 @@ def check_group() -> None:
     """Check the project's memory as its readers meet it."""
 
 
+def check_scope_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--scope",
+        type=click.Choice(["project", "all"]),
+        default="project",
+        show_default=True,
+        help="The project, or each project registered in the portfolio.",
+    )(command)
+
+
 @check_group.command(name="findability")
 @directory_option
-@click.option(
-    "--scope",
-    type=click.Choice(["project", "all"]),
-    default="project",
-    show_default=True,
-    help="The project, or every project registered in the portfolio.",
-)
+@check_scope_option
 @brain_option
 @click.option(
     "--min-recall",
@@ -576,13 +580,7 @@ def check_findability(
 
 @check_group.command(name="amendments")
 @directory_option
-@click.option(
-    "--scope",
-    type=click.Choice(["project", "all"]),
-    default="project",
-    show_default=True,
-    help="The project, or each project registered in the portfolio.",
-)
+@check_scope_option
 @brain_option
 @click.option("--fail-on-found", is_flag=True, help="Exit 1 when a likely pair is found (for CI).")
 @json_option

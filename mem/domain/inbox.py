@@ -28,7 +28,7 @@ from mem.core import host_memories, js, secrets
 from mem.core.host_memories import HostMemory
 from mem.domain import memories, notes
 from mem.errors import MemError
-from mem.files import host_memory_files, machine_state
+from mem.files import host_memory_files, index_sources, machine_state
 
 HOSTS = ("claude-code", "codex", "gemini", "serena", "vscode")
 NEAR = 0.5  # likeness from which a candidate is offered as an amendment
@@ -127,7 +127,7 @@ def gather(host: str, root: str) -> Found:
         top = host_memory_files.git_root(root)
         folder = host_memory_files.claude_memory_folder(root, host_memories.claude_slug(top))
         found.looked.append(host_memory_files.shown(folder))
-        if host_memory_files.is_folder(folder):
+        if index_sources.is_folder(folder):
             _indexed_folder(host, folder, found)
         local = f"{root}/CLAUDE.local.md"
         found.looked.append(host_memory_files.shown(local))
@@ -155,7 +155,7 @@ def gather(host: str, root: str) -> Found:
     elif host == "gemini":
         for folder in host_memory_files.gemini_memory_folders(root):
             found.looked.append(host_memory_files.shown(folder))
-            if host_memory_files.is_folder(folder):
+            if index_sources.is_folder(folder):
                 _indexed_folder(host, folder, found)
         for path, folder in (
             (f"{host_memory_files.gemini_dir()}/GEMINI.md", host_memory_files.gemini_dir()),

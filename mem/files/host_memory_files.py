@@ -104,13 +104,6 @@ def subfolders(folder: str) -> list[str]:
     return [entry.path for entry in entries if entry.is_dir(follow_symlinks=False)]
 
 
-def is_folder(path: str) -> bool:
-    try:
-        return stat.S_ISDIR(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
 def is_file(path: str) -> bool:
     try:
         return stat.S_ISREG(os.lstat(path).st_mode) or os.path.islink(path)

@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 from mem.core import score
 from mem.index import postings
+from mem.index.queries import in_chunks
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -115,9 +116,7 @@ def document_frequencies(conn: sqlite3.Connection, terms: list[str] | None) -> d
         rows = conn.execute(query + " GROUP BY t.id")
         return {term: size // PAIR_BYTES for term, size in rows}
     found: dict[str, int] = {}
-    for start in range(0, len(terms), 500):  # far below SQLite's bound-parameter limit
-        chunk = terms[start : start + 500]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in in_chunks(terms):
         rows = conn.execute(query + f" WHERE t.term IN ({marks}) GROUP BY t.id", chunk)
         found.update((term, size // PAIR_BYTES) for term, size in rows)
     return found

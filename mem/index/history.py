@@ -24,6 +24,7 @@ from collections import defaultdict
 from mem.core import tokens
 from mem.files import history as git_history
 from mem.index import bm25
+from mem.index.queries import in_chunks
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -241,18 +242,16 @@ def _postings(conn: sqlite3.Connection, term: str) -> array[int]:
 def rows(conn: sqlite3.Connection, ids: list[int]) -> list[Found]:
     """The commits of these ids, with their paths (score 0)."""
     found = []
-    for start in range(0, len(ids), 500):
-        batch = ids[start : start + 500]
-        marks = ",".join("?" * len(batch))
+    for chunk, marks in in_chunks(ids):
         paths: defaultdict[int, list[str]] = defaultdict(list)
         for path, commit_id in conn.execute(
             f"SELECT path, commit_id FROM commit_paths WHERE commit_id IN ({marks})"
             " ORDER BY commit_id, path",
-            batch,
+            chunk,
         ):
             paths[commit_id].append(path)
         for commit_id, sha, time, subject, text in conn.execute(
-            f"SELECT id, sha, time, subject, text FROM commits WHERE id IN ({marks})", batch
+            f"SELECT id, sha, time, subject, text FROM commits WHERE id IN ({marks})", chunk
         ):
             found.append(Found(0.0, commit_id, sha, time, subject, text, paths[commit_id]))
     return found

@@ -8,9 +8,19 @@ from mem.layout import is_archive_rank
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
+    from typing import Any
 
     from mem.index.connection import Connection
+
+CHUNK = 500  # values bound in one statement: far below SQLite's bound-parameter limit
+
+
+def in_chunks(values: list[Any]) -> Iterator[tuple[list[Any], str]]:
+    """The values CHUNK at a time, each chunk with its `?,?,...` placeholders."""
+    for start in range(0, len(values), CHUNK):
+        chunk = values[start : start + CHUNK]
+        yield chunk, ",".join("?" * len(chunk))
 
 
 def has_lifecycle_events(conn: Connection) -> bool:
@@ -26,9 +36,7 @@ def notes_headed(
         return []
     files_list = ",".join(str(int(file_id)) for file_id in file_ids)
     found: list[tuple[int, int, int, str, str]] = []
-    for start in range(0, len(headings), 500):  # far below SQLite's bound-parameter limit
-        chunk = headings[start : start + 500]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in in_chunks(headings):
         found += conn.execute(
             "SELECT id, file_id, ordinal, ref, text FROM records WHERE kind = 'note'"
             f" AND file_id IN ({files_list}) AND ref IN ({marks}) ORDER BY id",
@@ -81,9 +89,7 @@ _NEWEST_FIRST = (
 
 def fetch(conn: Connection, ids: list[int]) -> dict[int, StoredRecord]:
     found: dict[int, StoredRecord] = {}
-    for start in range(0, len(ids), 500):  # stay far below SQLite's bound-parameter limit
-        chunk = ids[start : start + 500]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in in_chunks(ids):
         rows = conn.execute(
             "SELECT r.id, r.kind, f.path, r.ref, r.text, r.line, f.project_id FROM records AS r"
             f" JOIN files AS f ON f.id = r.file_id WHERE r.id IN ({marks})",
@@ -184,9 +190,7 @@ def score_inputs(conn: Connection, ids: list[int], terms: list[str]) -> dict[int
     wanted = [term.encode("latin-1") for term in terms]
     found: dict[int, ScoreInputs] = {}
     # The ids go in chunks: stay far below SQLite's bound-parameter limit.
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in in_chunks(ids):
         for record_id, text, tokens, ts_ms, ts_local in conn.execute(
             "SELECT id, text, tokens, ts_ms, coalesce(ts_local, 0) FROM records"
             f" WHERE id IN ({marks})",
@@ -204,9 +208,7 @@ def records_holding(conn: Connection, terms: list[str]) -> dict[str, list[int]]:
     from mem.index.postings import decode
 
     found: dict[str, list[int]] = {}
-    for start in range(0, len(terms), 500):
-        chunk = terms[start : start + 500]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in in_chunks(terms):
         rows = conn.execute(
             "SELECT t.term, p.records FROM terms AS t JOIN postings AS p ON p.term = t.id"
             f" WHERE t.term IN ({marks})",
@@ -229,9 +231,7 @@ def note_texts(conn: Connection, ids: list[int], file_ids: list[int]) -> dict[in
         return {}
     files_list = ",".join(str(int(file_id)) for file_id in file_ids)
     found: dict[int, str] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        marks = ",".join("?" * len(chunk))
+    for chunk, marks in in_chunks(ids):
         found.update(
             conn.execute(
                 f"SELECT id, text FROM records WHERE id IN ({marks}) AND kind = 'note'"
