@@ -36,6 +36,7 @@ from mem.render import brief as brief_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the hook runs on every prompt: typing is not worth its import there
+    from collections.abc import Callable
     from typing import Any, BinaryIO
 
 HOSTS = ("claude-code", "codex", "gemini")
@@ -284,10 +285,23 @@ def _prompt_memories(root: str, request: Request) -> tuple[str, list[briefs.Entr
     if not request.prompt:
         return "", []
     seen = _seen(request)
-    entries, _ = briefs.prompt_matches(
-        root, request.prompt, request.threshold, seen, PROMPT_AT_MOST
+    prompt = request.prompt
+    entries, _ = briefs.prompt_matches(root, prompt, request.threshold, seen, PROMPT_AT_MOST)
+    room = PROMPT_AT_MOST - len(entries)
+    entries += _commits(
+        request, lambda: briefs.prompt_commits(root, prompt, request.threshold, seen, room)
     )
     return _claimed(entries, request, "prompt")
+
+
+def _commits(request: Request, find: Callable[[], list[briefs.Entry]]) -> list[briefs.Entry]:
+    """The commits to add after the notes; none when indexing the history (a first read of
+    a large one) runs past the hook's deadline: the notes go out alone, the log says why."""
+    try:
+        return find()
+    except Deadline as error:
+        _log_problem(request.host, request.event, Deadline(f"{error}; the notes alone, no commits"))
+        return []
 
 
 def _claimed(
@@ -325,7 +339,12 @@ def _seen(request: Request) -> set[str]:
 def _edit_memories(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
     from mem.domain import edits
 
-    entries = edits.governing(root, request.edit, request.cwd, _seen(request), EDIT_AT_MOST)
+    seen = _seen(request)
+    entries = edits.governing(root, request.edit, request.cwd, seen, EDIT_AT_MOST)
+    room = EDIT_AT_MOST - len(entries)
+    entries += _commits(
+        request, lambda: edits.governing_commits(root, request.edit, request.cwd, seen, room)
+    )
     return _claimed(entries, request, "edit")
 
 

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
+    from mem.index.history import Found
+
 MEMORY_FILES = layout.MEMORY_FILES
 CONTEXT_HEAD_CHARS = 1200  # the head of context.md, cut at a line
 OPEN_POINTS_CHARS = 1200  # the newest handoff's open points, cut at a line
@@ -39,6 +41,7 @@ QUERY_TERMS = 24  # terms of the current work the ranking is asked for
 # the reports, the first 24 for 0.23).
 PROMPT_TERMS = 64
 RELEVANT_AT_MOST = 50  # memories taken in relevance order; the rest follow by recency
+BRIEF_COMMITS = 5  # commits relevant to the current work, after the notes relevant to it
 # The smallest entry the renderer can print; it bounds how many entries one budget can hold.
 SMALLEST_ENTRY = 40
 KINDS = {"decisions.md": "decision", "lessons.md": "lesson", "patterns.md": "pattern"}
@@ -68,7 +71,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 class Entry:
     """One unit of the brief: shown whole or not at all."""
 
-    __slots__ = ("kind", "file", "heading", "text", "id", "revision", "relevance", "marks")
+    __slots__ = ("kind", "file", "heading", "text", "id", "revision", "relevance", "marks", "date")
 
     def __init__(
         self,
@@ -80,7 +83,7 @@ class Entry:
         revision: str | None = None,
         relevance: float | None = None,
     ) -> None:
-        self.kind = kind  # context, handoff, decision, lesson or pattern
+        self.kind = kind  # context, handoff, decision, lesson, pattern or commit
         self.file = file
         self.text = text  # the part's head, or a memory's summary
         self.heading = heading
@@ -88,10 +91,21 @@ class Entry:
         self.revision = revision
         self.relevance = relevance  # the ranking's score; None: not matched, or not a memory
         self.marks: dict[str, str] | None = None  # a likely amendment's (mem.domain.amendments)
+        self.date: str | None = None  # a commit's (UTC); its id is the short sha, revision the sha
 
     def to_json(self) -> dict[str, Any]:
         if self.id is None:
             return {"kind": self.kind, "file": self.file, "text": self.text}
+        if self.kind == "commit":
+            return {
+                "kind": "commit",
+                "id": self.id,
+                "sha": self.revision,
+                "date": self.date,
+                "heading": self.heading,
+                "summary": self.text,
+                "relevance": self.relevance,
+            }
         return {
             "kind": self.kind,
             "id": self.id,
@@ -282,8 +296,46 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
         return entries, count - len(retired)
 
     memories, count = index.answer(collect)
-    entries = parts + memories
-    return Brief(entries, len(parts) + count, terms)
+    from mem.domain import prompt_gate
+
+    commits = work_commits(root, terms, BRIEF_COMMITS, prompt_gate.SHARE)
+    # The commits relevant to the work follow the notes relevant to it, before the newest.
+    place = next(
+        (at for at, entry in enumerate(memories) if entry.relevance is None), len(memories)
+    )
+    entries = parts + memories[:place] + commits + memories[place:]
+    return Brief(entries, len(parts) + count + len(commits), terms)
+
+
+def work_commits(root: str, terms: list[str], at_most: int, share: float) -> list[Entry]:
+    """The project's commits that the prompt gate lets through for these terms, best first
+    (docs/history.md): none outside a git checkout or with `history = false`."""
+    from mem.domain import history
+
+    if not terms or at_most <= 0 or not history.in_hooks(root):
+        return []
+    found, _ = history.relevant(root, terms, share, at_most)
+    return [commit_entry(item) for item in found]
+
+
+def commit_entry(item: Found) -> Entry:
+    """A commit as the brief and the hooks show it: its short sha (what `mem show` takes),
+    date and subject, and the start of its body."""
+    from mem.core import commits
+    from mem.domain import history
+
+    shown = history.entry(item)
+    entry = Entry(
+        "commit",
+        shown["source"],
+        summary(f"{item.subject}\n{commits.body(item.text)}"),
+        item.subject,
+        shown["shortSha"],
+        item.sha,
+        item.score,
+    )
+    entry.date = shown["date"]
+    return entry
 
 
 def memory_entry(record: index.StoredRecord, relevance: float | None) -> Entry:
@@ -355,3 +407,13 @@ def prompt_matches(
         )
 
     return index.answer(collect), terms
+
+
+def prompt_commits(
+    root: str, prompt: str, threshold: float, seen: set[str], at_most: int
+) -> list[Entry]:
+    """The commits that match a prompt, best first, none of `seen`: through the gate the
+    notes pass (mem.domain.prompt_gate), weighed over the commits alone."""
+    terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
+    found = work_commits(root, terms, at_most + len(seen), threshold)
+    return [entry for entry in found if f"{entry.id} {entry.revision}" not in seen][:at_most]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from mem import index, layout
 from mem.core import edit_targets, parse
-from mem.domain.brief import Entry, memory_entry
+from mem.domain.brief import PROMPT_TERMS, Entry, commit_entry, memory_entry, query_terms
 from mem.files import safe_paths
 
 EVIDENCE = 8
@@ -139,6 +139,23 @@ def governing(
         return entries[:at_most]
 
     return index.answer(collect)
+
+
+def governing_commits(
+    root: str, edit: edit_targets.Edit, base: str, seen: set[str], at_most: int
+) -> list[Entry]:
+    """The commits that touched the files an edit changes (docs/history.md), those whose
+    message best matches the edit's new text first, then the newer; at most `at_most`,
+    none of `seen`; none outside a git checkout or with `history = false`."""
+    from mem.domain import history
+
+    files = targets(root, base, edit.paths)
+    if not files or at_most <= 0 or not history.in_hooks(root):
+        return []
+    terms = query_terms([edit.text], PROMPT_TERMS)
+    found, _ = history.touching(root, [target.path for target in files], terms, at_most + len(seen))
+    entries = [commit_entry(item) for item in found]
+    return [entry for entry in entries if f"{entry.id} {entry.revision}" not in seen][:at_most]
 
 
 def _scores(

@@ -7,6 +7,7 @@ caller decides whether to say it (a hook logs it, `recall --include-history` war
 
 from __future__ import annotations
 
+import os
 import time
 
 from mem import index
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
 
 SHORT_SHA = 7  # the digits recall shows, as `git log --oneline` does in a small repository
 _HEX = frozenset("0123456789abcdefABCDEF")
+# Of a file edited, the newest commits that touched it weighed against the edit: enough for
+# a file most commits change (ripgrep's flags, 400 of 2,300), and a bounded read.
+TOUCHING_READ = 500
 
 
 def entry(item: Found) -> dict[str, Any]:
@@ -38,31 +42,76 @@ def entry(item: Found) -> dict[str, Any]:
     }
 
 
-def relevant(root: str, query: str, limit: int) -> tuple[list[dict[str, Any]], str | None]:
-    """The best `limit` commits for a query (bm25 over the commits alone), for the session
-    brief and the prompt hook; and why there are none, when the history cannot be read."""
-    from mem.core import tokens
+def in_hooks(root: str) -> bool:
+    """Whether the brief and the hooks bring commits: in a git checkout, unless the
+    project's mem.toml says `history = false` (docs/history.md says why it is on)."""
+    from mem.files import team
+
+    return team.settings(root).get("history") != "false"
+
+
+def relevant(
+    root: str, terms: list[str], share: float, limit: int
+) -> tuple[list[Found], str | None]:
+    """The best `limit` commits for a prompt's (or the current work's) bm25 terms that the
+    prompt gate lets through (mem.domain.prompt_gate: above `share` of the terms' weight
+    over the commits, and on a long prompt holding enough of its terms), best first; and
+    why there are none, when the history cannot be read."""
+    from mem.domain import prompt_gate
     from mem.index import history
 
-    terms = tokens.query_terms(query)
-
-    def use(open_index: index.OpenIndex) -> tuple[list[dict[str, Any]], str | None]:
+    def use(open_index: index.OpenIndex) -> tuple[list[Found], str | None]:
         opened = open_index(root, history=True)
-        return [entry(item) for item in history.search(opened.conn, terms, limit)], opened.history
+        if opened.history is not None:
+            return [], opened.history
+        conn = opened.conn
+        held_by = history.frequencies(conn, terms)
+        weights, rarest = history.weights(conn, held_by)
+        found = history.search(conn, prompt_gate.searched(terms, held_by), limit)
+        by_id = {item.id: item for item in found}
+        kept = prompt_gate.injected(
+            {item.id: item.score for item in found},
+            weights,
+            rarest,
+            share,
+            lambda commit_id: prompt_gate.terms_held(terms, by_id[commit_id].text),
+        )
+        return [by_id[commit_id] for commit_id in kept], None
 
     return index.answer(use)
 
 
-def touching(root: str, path: str, limit: int) -> tuple[list[dict[str, Any]], str | None]:
-    """The newest `limit` commits that touched path (relative to the repository's top level),
-    for the pre-edit hook; and why there are none, when the history cannot be read."""
+def touching(
+    root: str, paths: list[str], terms: list[str], limit: int
+) -> tuple[list[Found], str | None]:
+    """The commits that touched these files (relative to the project at root), those whose
+    message best matches the edit's bm25 `terms` first, then the newer; at most `limit`,
+    each with its score (0 when it matches none of them). Of each file, the newest
+    TOUCHING_READ commits are weighed. And why there are none, when the history cannot be
+    read."""
+    from mem.files import history as git_history
     from mem.index import history
 
-    def use(open_index: index.OpenIndex) -> tuple[list[dict[str, Any]], str | None]:
+    top = git_history.work_tree_top(root)
+    if top is None:
+        return [], git_history.NOT_A_CHECKOUT
+    prefix = os.path.relpath(os.path.realpath(root), top).replace(os.sep, "/")
+    in_repository = [path if prefix == "." else f"{prefix}/{path}" for path in paths]
+
+    def use(open_index: index.OpenIndex) -> tuple[list[Found], str | None]:
         opened = open_index(root, history=True)
-        return [entry(item) for item in history.touching(opened.conn, path, limit)], (
-            opened.history
-        )
+        if opened.history is not None:
+            return [], opened.history
+        conn = opened.conn
+        candidates: dict[int, Found] = {}
+        for path in in_repository:
+            for item in history.touching(conn, path, TOUCHING_READ):
+                candidates.setdefault(item.id, item)
+        values = history.scores(conn, terms, set(candidates)) if candidates else {}
+        for item in candidates.values():
+            item.score = values.get(item.id, 0.0)
+        ranked = sorted(candidates.values(), key=lambda item: (-item.score, -item.time, -item.id))
+        return ranked[:limit], None
 
     return index.answer(use)
 

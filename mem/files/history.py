@@ -56,6 +56,18 @@ def git_dir(root: str) -> str | None:
         directory = parent
 
 
+def work_tree_top(root: str) -> str | None:
+    """The folder whose `.git` (a directory or a file) git_dir finds for root: the top of
+    its work tree, which the paths of commits are relative to; None outside any."""
+    directory = os.path.realpath(root)
+    while not os.path.exists(os.path.join(directory, ".git")):
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+    return directory
+
+
 def head(root: str) -> Head:
     """HEAD's commit, read from the repository's files."""
     gitdir = git_dir(root)

@@ -193,26 +193,7 @@ def search(conn: sqlite3.Connection, terms: list[str], limit: int) -> list[Found
     """The best `limit` commits for the query's bm25 terms: by score, ties by newer commit
     time, then by sha. bm25 over the commits alone (their own N, df and average length); a
     commit's score does not decay with age: an old decision is as binding as a new one."""
-    row = conn.execute("SELECT commits, length FROM history").fetchone()
-    if row is None or not row[0] or not terms:
-        return []
-    records, total = row
-    average = total / records
-    # Each commit's terms are added in query order: the same sum explain makes.
-    values: dict[int, float] = {}
-    for term in terms:
-        triples = _postings(conn, term)
-        df = len(triples) // TRIPLE
-        if not df:
-            continue
-        term_idf = bm25.idf(records, df)
-        weights: dict[tuple[int, int], float] = {}
-        get = values.get
-        for commit_id, tf, length in zip(triples[0::3], triples[1::3], triples[2::3], strict=True):
-            value = weights.get((tf, length))
-            if value is None:
-                value = weights[tf, length] = term_idf * bm25.weight(tf, length, average)
-            values[commit_id] = get(commit_id, 0.0) + value
+    values = scores(conn, terms)
     if not values:
         return []
     best = heapq.nlargest(limit, values.values())
@@ -230,6 +211,52 @@ def search(conn: sqlite3.Connection, terms: list[str], limit: int) -> list[Found
         key=lambda item: (-item.score, -item.time, item.sha),
     )
     return ranked[:limit]
+
+
+def scores(
+    conn: sqlite3.Connection, terms: list[str], among: set[int] | None = None
+) -> dict[int, float]:
+    """Commit id -> its bm25 score for the query's terms (none of 0), of every commit or of
+    those `among` (the pre-edit hook's: the commits that touched a file)."""
+    row = conn.execute("SELECT commits, length FROM history").fetchone()
+    if row is None or not row[0] or not terms:
+        return {}
+    records, total = row
+    average = total / records
+    # Each commit's terms are added in query order: the same sum explain makes.
+    values: dict[int, float] = {}
+    for term in terms:
+        triples = _postings(conn, term)
+        df = len(triples) // TRIPLE
+        if not df:
+            continue
+        term_idf = bm25.idf(records, df)
+        weights: dict[tuple[int, int], float] = {}
+        get = values.get
+        for commit_id, tf, length in zip(triples[0::3], triples[1::3], triples[2::3], strict=True):
+            if among is not None and commit_id not in among:
+                continue
+            value = weights.get((tf, length))
+            if value is None:
+                value = weights[tf, length] = term_idf * bm25.weight(tf, length, average)
+            values[commit_id] = get(commit_id, 0.0) + value
+    return values
+
+
+def frequencies(conn: sqlite3.Connection, terms: list[str]) -> list[int]:
+    """How many commits hold each term (0: none), as bm25.frequencies counts notes."""
+    return [len(_postings(conn, term)) // TRIPLE for term in terms]
+
+
+def weights(conn: sqlite3.Connection, found: list[int]) -> tuple[list[float], float]:
+    """bm25.weights over the commits: each term's weight at an endless tf (0 for a term no
+    commit holds), and that of a term one commit holds."""
+    row = conn.execute("SELECT commits FROM history").fetchone()
+    records = row[0] if row else 0
+    top = bm25.K1 + 1
+    return [bm25.idf(records, df) * top if df else 0.0 for df in found], (
+        bm25.idf(records, 1) * top
+    )
 
 
 def _postings(conn: sqlite3.Connection, term: str) -> array[int]:

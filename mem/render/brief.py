@@ -33,7 +33,10 @@ def _entry_text(entry: dict[str, Any], first_memory: bool) -> str:
     if entry["kind"] == "handoff":
         return f"\n## Latest handoff, {entry['file']} (open points)\n{entry['text']}\n"
     lines = ["\n## Memories\n"] if first_memory else []
-    lines.append(f"- {entry['kind']} {entry['id']} ({entry['file']})\n  {entry['heading']}")
+    if entry["kind"] == "commit":  # `mem show SHA` prints it whole
+        lines.append(f"- commit {entry['id']} {entry['date']}\n  {entry['heading']}")
+    else:
+        lines.append(f"- {entry['kind']} {entry['id']} ({entry['file']})\n  {entry['heading']}")
     if entry["summary"]:
         lines.append(f": {entry['summary']}")
     lines.append("\n")
