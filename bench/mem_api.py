@@ -149,3 +149,29 @@ def prompt_ranking() -> Callable[[str, str, int], Ranking]:
         return opening.answer(use)
 
     return ranking
+
+
+def hook_answer() -> Callable[[str, bytes], str]:
+    """answer(event, stdin) -> what `mem hook EVENT --host claude-code` prints for the
+    host's JSON: the hook's own entry, `mem.commands.hook.run`, in this process."""
+    hook = _module("mem.commands.hook")
+    return lambda event, stdin: hook.run(event, "claude-code", stdin)
+
+
+def commit_ranking() -> Callable[[str, str, int], list[str]]:
+    """ranking(root, prompt, limit) -> the shas of the best `limit` commits for the prompt's
+    terms (as the prompt hook takes them), bm25 over the commits alone
+    (`mem.index.history.search`), before any gate."""
+    brief, opening = _module("mem.domain.brief"), _module("mem.index")
+    history = _module("mem.index.history")
+
+    def ranking(root: str, prompt: str, limit: int) -> list[str]:
+        terms = brief.query_terms([prompt], brief.PROMPT_TERMS)
+
+        def use(open_index: Callable[..., Any]) -> list[str]:
+            conn = open_index(root, history=True).conn
+            return [item.sha for item in history.search(conn, terms, limit)]
+
+        return opening.answer(use)
+
+    return ranking

@@ -17,6 +17,7 @@ from mem.core import findability, js, parse, score, tokens
 from mem.domain import lifecycle_events
 from mem.errors import MemError
 from mem.files import brain as brains
+from mem.files import team
 from mem.files import machine_paths
 from mem.index import bm25, topk
 
@@ -45,8 +46,11 @@ def findability_report(
             lambda open_index: _portfolio(open_index(brain, index.PORTFOLIO, bm25=True), now_ms)
         )
     else:
+        history = team.settings(root).get("history") == "true"
         result = index.answer(
-            lambda open_index: _project(root, open_index(root, bm25=True), now_ms)
+            lambda open_index: _project(
+                root, open_index(root, bm25=True, history=history), now_ms, history
+            )
         )
         result["hiddenByBom"] = _hidden_by_bom(root)
     if min_recall is not None:
@@ -71,7 +75,9 @@ def _hidden_by_bom(root: str) -> list[dict[str, str]]:
     return found
 
 
-def _project(root: str, opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
+def _project(
+    root: str, opened: index.Opened, now_ms: float | None, history: bool = False
+) -> dict[str, Any]:
     conn = opened.conn
     files = {
         path: row for path, row in opened.files.items() if not layout.is_archive_rank(row.rank)
@@ -82,8 +88,11 @@ def _project(root: str, opened: index.Opened, now_ms: float | None) -> dict[str,
         hidden = set(lifecycle_events.retired_in_index(root, conn, memory_files))
     searched = index.RecallFiles.given({row.id: row.rank for row in files.values()})
     notes = _notes(conn, [row.id for row in files.values()], hidden, "")
-    results = _Results(conn, now_ms, hidden)
-    return _report(notes, lambda ranking, note, query: results.top(ranking, query, searched))
+    # `history = true`: a bm25 recall ranks the commits too, so they take places above notes.
+    results = _Results(conn, now_ms, hidden, history and opened.history is None)
+    report = _report(notes, lambda ranking, note, query: results.top(ranking, query, searched))
+    report["commitsRanked"] = results.history
+    return report
 
 
 def _portfolio(opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
@@ -121,10 +130,13 @@ def _notes(
 class _Results:
     """The top of each query's ranking, computed once per query and project."""
 
-    def __init__(self, conn: index.Connection, now_ms: float | None, hidden: set[int]) -> None:
+    def __init__(
+        self, conn: index.Connection, now_ms: float | None, hidden: set[int], history: bool = False
+    ) -> None:
         self.conn = conn
         self.now_ms = now_ms
         self.hidden = hidden
+        self.history = history  # the project's commits rank with the notes (bm25)
         self.kept: dict[tuple[str, int, tuple[str, ...]], list[int]] = {}
 
     def top(self, ranking: str, query: str, files: index.RecallFiles) -> list[int]:
@@ -138,8 +150,21 @@ class _Results:
                 self.conn, list(terms), files, self.now_ms, wanted, clock.local_offset_ms
             )
             top = [item.id for item in score.order(ranked, wanted) if item.id not in self.hidden]
+            if self.history and ranking == "bm25":
+                top = self._with_commits(top, ranked, list(terms))
             self.kept[key] = top[: findability.TOP]
         return self.kept[key]
+
+
+    def _with_commits(self, top: list[int], ranked: list[score.Ranked], terms: list[str]) -> list[int]:
+        """The top with the commits recall ranks among it (by score, a note first on a tie),
+        each commit as the negative of its id: a place a note does not have."""
+        from mem.index import history
+
+        scores = {item.id: item.score for item in ranked}
+        merged = [(scores[record_id], 0, record_id) for record_id in top]
+        merged += [(item.score, 1, -item.id) for item in history.search(self.conn, terms, findability.TOP)]
+        return [entry for _, _, entry in sorted(merged, key=lambda item: (-item[0], item[1]))]
 
 
 def _report(notes: list[findability.Note], top: Any) -> dict[str, Any]:

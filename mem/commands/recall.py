@@ -165,8 +165,11 @@ def validate(request: Request) -> int:
     limit = parse_limit(request.limit)
     if request.include_history and request.ranking != "bm25":
         raise MemError("recall: --include-history needs --ranking bm25")
-    if request.include_history and request.scope != "project":
-        raise MemError("recall: --include-history reads the project's own history only")
+    if request.include_history and request.scope == "portfolio":
+        raise MemError(
+            "recall: --include-history reads the project's history (--scope project) or every"
+            " registered project's (--scope all)"
+        )
     if request.ranking == "evidence":
         if request.scope != "project":
             raise MemError("Evidence ranking supports project-local lexical recall only.")
@@ -610,6 +613,8 @@ def _recall_all(
                 {"explain": (found.frequencies, found.tokens, age)}, terms
             )
         entries.append(entry)
+    if request.include_history:
+        entries = _with_portfolio_commits(entries, roots, request, terms, limit)
     if request.with_evidence:
         from mem.domain import memory_status
 
@@ -619,6 +624,42 @@ def _recall_all(
                 if mine:
                     memory_status.annotate_recall(row.path, mine)
     return PortfolioAnswer(entries, skipped)
+
+
+def _with_portfolio_commits(
+    entries: list[dict[str, Any]],
+    roots: list[index.ProjectRow],
+    request: Request,
+    terms: list[str],
+    limit: int,
+) -> list[dict[str, Any]]:
+    """`--scope all --include-history`: the memories and every registered project's best
+    commits, by score (a memory first on a tie, then by project path), `limit` in all. Each
+    commit keeps the score its own project's recall gives it: bm25 over that project's
+    commits, read from its own index, kept in step with its HEAD (docs/history.md)."""
+    from mem.domain import history as commit_memories  # --include-history only
+    from mem.index import history
+
+    projects = sorted((row for row in roots if row.role == "project"), key=lambda row: row.path)
+
+    def ranked(open_index: OpenIndex) -> list[dict[str, Any]]:
+        found = []
+        for row in projects:
+            opened = open_index(row.path, history=True)
+            if opened.history is not None:
+                continue  # not a git checkout, or no git: its memories alone
+            for item in history.search(opened.conn, terms, limit):
+                entry = commit_memories.entry(item)
+                entry["project"] = row.path
+                entry["projectName"] = row.name
+                if request.explain:
+                    entry["explain"] = history.explain(opened.conn, item.id, terms)
+                found.append(entry)
+        return found
+
+    commits = index.answer(ranked)  # in project order, each project's best first
+    merged = sorted(entries + commits, key=lambda entry: -entry["score"])
+    return merged[:limit]
 
 
 def chosen_roots(

@@ -16,6 +16,7 @@ from mem.index import (
     building,
     connection,
     freshness,
+    history,
     location,
     opening,
     portfolio,
@@ -133,12 +134,17 @@ def check(root: str) -> dict[str, Any]:
     """Sync as every read does, run SQLite's own integrity checks, then compare the index
     with a fresh build in a temp directory. A damaged index is reported and rebuilt."""
 
-    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], bool, bool]:
-        opened = open_index(root)
-        check_integrity(opened.conn)
-        return snapshots.snapshot(opened.conn), opened.cached, connection.has_bm25(opened.conn)
-
     path = location.index_path(root, "project")
+    commits = _kept_history(path)
+
+    def inspect(open_index: opening.OpenIndex) -> tuple[dict[str, Any], bool, bool]:
+        opened = open_index(root, history=commits)
+        check_integrity(opened.conn)
+        found = snapshots.snapshot(opened.conn)
+        if commits:
+            found.update(snapshots.commits_snapshot(opened.conn))
+        return found, opened.cached, connection.has_bm25(opened.conn)
+
     before = state(root)
     (actual, cached, bm25), fault = opening.healed(inspect)
     if fault is None and before["state"] == "damaged":
@@ -151,6 +157,9 @@ def check(root: str) -> dict[str, Any]:
         assert fresh is not None, "a freshly built index must open"
         try:
             expected: dict[str, Any] = snapshots.snapshot(fresh)
+            if commits:  # read from HEAD afresh, as the index keeps them (docs/history.md)
+                history.sync(fresh, root)
+                expected.update(snapshots.commits_snapshot(fresh))
         finally:
             fresh.close()
     found = differences(actual, expected)
@@ -162,6 +171,7 @@ def check(root: str) -> dict[str, Any]:
         "ok": not found,
         "files": len(expected["files"]),
         "entries": len(expected["records"]),
+        **({"commits": len(expected["commits"])} if commits else {}),
         "differences": found[:MAX_SHOWN],
         "differenceCount": len(found),
         "sharedIds": findings["sharedIds"][:MAX_SHOWN],
@@ -184,6 +194,20 @@ def _build(root: str, path: str) -> sync.FileChanges:
         bm25 = _kept_bm25(path)
         building.remove(path)
         return sync.build_fresh(root, "project", path, bm25)
+
+
+def _kept_history(path: str) -> bool:
+    """Whether the index at `path` holds the project's commits (a read with history made
+    it): then check compares them with a fresh read of the history too."""
+    conn = connection.connect(path)
+    if conn is None:
+        return False
+    try:
+        return conn.execute("SELECT 1 FROM history").fetchone() is not None
+    except sqlite3.Error:
+        return False  # damaged: the check reports it
+    finally:
+        conn.close()
 
 
 def _kept_bm25(path: str) -> bool:

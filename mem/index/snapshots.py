@@ -6,6 +6,8 @@ an incrementally synced index with a fresh one.
 
 from __future__ import annotations
 
+from array import array
+
 from mem.index import postings
 from mem.index.rows import ONLY_PROJECT
 from mem.index.tables import FILE_TABLES
@@ -96,3 +98,28 @@ def _rows_with_path(conn: Connection, table: str, project_id: int) -> list[tuple
     )
     drop = [column[0] for column in cursor.description].index("file_id")
     return [row[:drop] + row[drop + 1 :] for row in cursor]
+
+
+def commits_snapshot(conn: Connection) -> dict[str, list[tuple[object, ...]]]:
+    """The commit tables by sha (their ids differ between an incremental sync and a fresh
+    one, and nothing outside the index sees them); the postings' parts are not compared."""
+    sha_of = dict(conn.execute("SELECT id, sha FROM commits"))
+    found: list[tuple[object, ...]] = []
+    for term, blob in conn.execute("SELECT term, records FROM commit_postings"):
+        values = array("I")
+        values.frombytes(blob)
+        found += [
+            (term, sha_of.get(values[i], values[i]), values[i + 1], values[i + 2])
+            for i in range(0, len(values), 3)
+        ]
+    return {
+        "history": conn.execute("SELECT head, commits, length FROM history").fetchall(),
+        "commits": sorted(
+            conn.execute("SELECT sha, time, subject, text, bm25_length FROM commits")
+        ),
+        "commit_paths": sorted(
+            (path, sha_of.get(commit_id, commit_id))
+            for path, commit_id in conn.execute("SELECT path, commit_id FROM commit_paths")
+        ),
+        "commit_postings": sorted(found, key=repr),
+    }

@@ -62,7 +62,7 @@ def _recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
             lines.append(f"  {position}. [{score}] event {where}{entry['source']}#{entry['ref']}")
         elif entry["kind"] == "commit":
             lines.append(
-                f"  {position}. [{score}] commit {entry['shortSha']} {entry['date']}"
+                f"  {position}. [{score}] commit {where}{entry['shortSha']} {entry['date']}"
                 f" {one_line(entry['ref'])}"
             )
         else:

@@ -340,7 +340,8 @@ def cache_clean(result: dict[str, Any], *, as_json: bool) -> str:
 
 
 def _index_size(result: dict[str, Any]) -> str:
-    return f"{result['files']} file(s), {result['entries']} entries ({result['path']})"
+    commits = f", {result['commits']} commit(s)" if "commits" in result else ""
+    return f"{result['files']} file(s), {result['entries']} entries{commits} ({result['path']})"
 
 
 def index_check(result: dict[str, Any], *, as_json: bool) -> str:
