@@ -52,6 +52,7 @@ REPOSITORIES = {
 }
 SHORT_SHA = re.compile(r"^- commit ([0-9a-f]{7,}) ", re.MULTILINE)
 ADDED_CHARS = 4000  # of the lines a commit added to a file: an edit's new text
+BLOCK_LINES = 30  # of those lines still in the file: the text an edit replaces
 GIT_ENV = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"}
 
 
@@ -107,14 +108,25 @@ def holds(shown: list[str], governing: list[str]) -> bool:
     return any(sha.startswith(short) for short in shown for sha in governing)
 
 
-def added_lines(root: Path, sha: str, path: str) -> str:
+def added(root: Path, sha: str, path: str) -> tuple[str, str]:
+    """The lines a commit added to a file (an edit's new text), and the largest block of
+    them (at most BLOCK_LINES) that the file still holds as it is now ("" when none): the
+    text an edit of the code that commit wrote replaces."""
     diff = git(root, "show", "--format=", "--unified=0", "--no-color", sha, "--", path)
-    lines = [
-        line[1:]
-        for line in diff.splitlines()
-        if line.startswith("+") and not line.startswith("+++")
-    ]
-    return "\n".join(lines)[:ADDED_CHARS]
+    hunks: list[list[str]] = []
+    for line in diff.splitlines():
+        if line.startswith("@@"):
+            hunks.append([])
+        elif line.startswith("+") and not line.startswith("+++") and hunks:
+            hunks[-1].append(line[1:])
+    now = (root / path).read_text(encoding="utf-8", errors="replace")
+    block = ""
+    for hunk in sorted(hunks, key=len, reverse=True):
+        text = "\n".join(hunk[:BLOCK_LINES])
+        if text.strip() and len(text.strip()) >= 8 and text in now:
+            block = text
+            break
+    return "\n".join(line for hunk in hunks for line in hunk)[:ADDED_CHARS], block
 
 
 def share(hits: list[bool]) -> str:
@@ -183,11 +195,23 @@ def main() -> int:
                         if p and (root / p).is_file()
                     ]
                     for path in changed:
-                        text = added_lines(root, sha, path)
-                        for key, new in (("edit", text), ("edit_empty", "")):
-                            tool_input = {"file_path": str(root / path), "old_string": "x", "new_string": new}
-                            shown = injected(ask("pre-edit", root, tool_name="Edit", tool_input=tool_input))
+                        text, block = added(root, sha, path)
+                        row["owned"].append(bool(block))
+                        for key, old, new in (
+                            ("edit", block, text),
+                            ("edit_text", "", text),
+                            ("edit_empty", "", ""),
+                        ):
+                            tool_input = {
+                                "file_path": str(root / path),
+                                "old_string": old,
+                                "new_string": new,
+                            }
+                            answer = ask("pre-edit", root, tool_name="Edit", tool_input=tool_input)
+                            shown = injected(answer)
                             row[key].append(holds(shown, [sha]))
+                            if key == "edit" and block:
+                                row["edit_owned"].append(row[key][-1])
                             if key == "edit" and not row[key][-1]:
                                 misses.append(f"edit    {name} {sha[:7]} {path}: shown {shown}")
             for case in prompts["unrelated"]:
@@ -198,7 +222,7 @@ def main() -> int:
                     row["near"].append(bool(injected(ask("prompt", root, prompt=case["prompt"]))))
                     asked += 1
             timings.append(
-                f"{name}: {asked} prompts and {len(row['edit']) * 2} edits,"
+                f"{name}: {asked} prompts and {len(row['edit']) * 3} edits,"
                 f" {time.perf_counter() - started:.1f} s"
             )
     rows["all"] = {key: [hit for row in rows.values() for hit in row[key]] for key in COLUMNS}
@@ -226,8 +250,11 @@ COLUMNS = {
     "answerable": "answerable: injected",
     "unrelated": "unrelated: anything injected",
     "near": "same domain: anything injected",
-    "edit": "pre-edit (the commit's added lines): it injected",
-    "edit_empty": "pre-edit (empty new text): it injected",
+    "owned": "pre-edit: the file still holds lines it wrote",
+    "edit": "pre-edit (replacing lines it wrote, its added lines as new text): it injected",
+    "edit_owned": "pre-edit, of those: it injected",
+    "edit_text": "pre-edit (its added lines as new text only): it injected",
+    "edit_empty": "pre-edit (no text): it injected",
 }
 
 

@@ -29,13 +29,15 @@ PATHS_AT_MOST = 20  # files of one patch looked up
 
 
 class Edit:
-    """The files a tool call changes (as the host named them) and the text it writes."""
+    """The files a tool call changes (as the host named them), the text it writes, and the
+    text it replaces (what git blame asks about: the commits that wrote those lines)."""
 
-    __slots__ = ("paths", "text")
+    __slots__ = ("paths", "text", "replaced")
 
-    def __init__(self, paths: list[str], text: str) -> None:
+    def __init__(self, paths: list[str], text: str, replaced: str = "") -> None:
         self.paths = paths
         self.text = text
+        self.replaced = replaced
 
 
 def edit_of(tool_input: Any) -> Edit:
@@ -44,6 +46,9 @@ def edit_of(tool_input: Any) -> Edit:
         return Edit([], "")
     paths: list[str] = []
     texts: list[str] = []
+    olds: list[str] = [
+        value for value in [tool_input.get("old_string")] if isinstance(value, str)
+    ]
     for field in PATH_FIELDS:
         value = tool_input.get(field)
         if isinstance(value, str) and value.strip():
@@ -60,13 +65,20 @@ def edit_of(tool_input: Any) -> Edit:
             for each in edits
             if isinstance(each, dict) and isinstance(each.get("new_string"), str)
         ]
+        olds += [
+            each["old_string"]
+            for each in edits
+            if isinstance(each, dict) and isinstance(each.get("old_string"), str)
+        ]
     for patch in _patches(tool_input):
-        patch_paths, patch_text = _read_patch(patch)
+        patch_paths, patch_text, patch_removed = _read_patch(patch)
         paths += patch_paths
         texts.append(patch_text)
+        olds.append(patch_removed)
     text = "\n".join(texts)[:TEXT_LIMIT]
     named = [path for path in dict.fromkeys(paths) if _is_a_name(path)]
-    return Edit(named[:PATHS_AT_MOST], text)
+    replaced = "\n".join(old for old in olds if old.strip())[:TEXT_LIMIT]
+    return Edit(named[:PATHS_AT_MOST], text, replaced)
 
 
 def _is_a_name(path: str) -> bool:
@@ -88,10 +100,11 @@ def _patches(tool_input: dict[str, Any]) -> list[str]:
     return found
 
 
-def _read_patch(patch: str) -> tuple[list[str], str]:
-    """The files an apply_patch patch names, and its added lines."""
+def _read_patch(patch: str) -> tuple[list[str], str, str]:
+    """The files an apply_patch patch names, its added lines, and its removed ones."""
     paths = []
     added = []
+    removed = []
     for line in patch.splitlines():
         if line.startswith("*** "):
             for header in PATCH_HEADERS:
@@ -99,9 +112,40 @@ def _read_patch(patch: str) -> tuple[list[str], str]:
                     paths.append(line[len(header) :].strip())
         elif line.startswith("+"):
             added.append(line[1:])
+        elif line.startswith("-"):
+            removed.append(line[1:])
         elif line.startswith("@@ "):  # the hunk's context: the definition it changes
             added.append(line[3:])
-    return paths, "\n".join(added)
+    return paths, "\n".join(added), "\n".join(removed)
+
+
+REPLACED_LINES_AT_MOST = 400  # lines of a file blamed for one edit
+SHORTEST_LINE = 8  # a replaced line looked up alone: `}` or `else:` is in every file
+
+
+def replaced_lines(content: str, replaced: str) -> list[tuple[int, int]]:
+    """The 1-based line ranges of `content` that an edit replaces: where the replaced text
+    stands whole, else each of its lines (stripped, SHORTEST_LINE or longer) found alone,
+    at its first place; at most REPLACED_LINES_AT_MOST lines."""
+    if not replaced.strip():
+        return []
+    at = content.find(replaced)
+    if at >= 0:
+        first = content.count("\n", 0, at) + 1
+        last = first + replaced.rstrip("\n").count("\n")
+        return [(first, min(last, first + REPLACED_LINES_AT_MOST - 1))]
+    places: dict[str, int] = {}
+    for number, line in enumerate(content.split("\n"), start=1):
+        places.setdefault(line.strip(), number)
+    wanted = {line.strip() for line in replaced.split("\n") if len(line.strip()) >= SHORTEST_LINE}
+    numbers = sorted(places[line] for line in wanted if line in places)[:REPLACED_LINES_AT_MOST]
+    ranges: list[tuple[int, int]] = []
+    for number in numbers:
+        if ranges and ranges[-1][1] == number - 1:
+            ranges[-1] = (ranges[-1][0], number)
+        else:
+            ranges.append((number, number))
+    return ranges
 
 
 # The names a change defines: `def f`, `class C`, `function f`, `fn f`, `func (r T) F`, ...

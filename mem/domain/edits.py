@@ -153,7 +153,8 @@ def governing_commits(
     if not files or at_most <= 0 or not history.in_hooks(root):
         return []
     terms = query_terms([edit.text], PROMPT_TERMS)
-    found, _ = history.touching(root, [target.path for target in files], terms, at_most + len(seen))
+    paths = [target.path for target in files]
+    found, _ = history.touching(root, paths, terms, edit.replaced, at_most + len(seen))
     entries = [commit_entry(item) for item in found]
     return [entry for entry in entries if f"{entry.id} {entry.revision}" not in seen][:at_most]
 

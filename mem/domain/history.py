@@ -82,13 +82,16 @@ def relevant(
 
 
 def touching(
-    root: str, paths: list[str], terms: list[str], limit: int
+    root: str, paths: list[str], terms: list[str], replaced: str, limit: int
 ) -> tuple[list[Found], str | None]:
-    """The commits that touched these files (relative to the project at root), those whose
-    message best matches the edit's bm25 `terms` first, then the newer; at most `limit`,
-    each with its score (0 when it matches none of them). Of each file, the newest
-    TOUCHING_READ commits are weighed. And why there are none, when the history cannot be
-    read."""
+    """The commits that touched these files (relative to the project at root), best for
+    the edit first: those that last changed the lines it replaces (`git blame`, the most
+    lines first), then those whose message best matches its new text's bm25 `terms`, then
+    the newer. Of each file, the newest TOUCHING_READ commits are weighed; one that neither
+    wrote a replaced line nor matches the text must have a body (a bare subject tells no
+    more than the file's log). At most `limit`, each with its bm25 score; and why there are
+    none, when the history cannot be read."""
+    from mem.core import commits
     from mem.files import history as git_history
     from mem.index import history
 
@@ -97,6 +100,10 @@ def touching(
         return [], git_history.NOT_A_CHECKOUT
     prefix = os.path.relpath(os.path.realpath(root), top).replace(os.sep, "/")
     in_repository = [path if prefix == "." else f"{prefix}/{path}" for path in paths]
+    lines: dict[str, int] = {}
+    for path in paths if replaced.strip() else []:
+        for sha, count in git_history.blamed(root, path, replaced).items():
+            lines[sha] = lines.get(sha, 0) + count
 
     def use(open_index: index.OpenIndex) -> tuple[list[Found], str | None]:
         opened = open_index(root, history=True)
@@ -104,14 +111,22 @@ def touching(
             return [], opened.history
         conn = opened.conn
         candidates: dict[int, Found] = {}
+        for sha in sorted(lines):
+            for item in history.by_sha(conn, sha)[:1]:
+                candidates.setdefault(item.id, item)
         for path in in_repository:
             for item in history.touching(conn, path, TOUCHING_READ):
                 candidates.setdefault(item.id, item)
         values = history.scores(conn, terms, set(candidates)) if candidates else {}
         for item in candidates.values():
             item.score = values.get(item.id, 0.0)
-        ranked = sorted(candidates.values(), key=lambda item: (-item.score, -item.time, -item.id))
-        return ranked[:limit], None
+        kept = [
+            item
+            for item in candidates.values()
+            if item.sha in lines or item.score > 0 or commits.body(item.text)
+        ]
+        kept.sort(key=lambda item: (-lines.get(item.sha, 0), -item.score, -item.time, -item.id))
+        return kept[:limit], None
 
     return index.answer(use)
 

@@ -148,6 +148,42 @@ class Log:
             self.problem = f"git log {self.revisions} failed (exit {process.returncode})"
 
 
+BLAMED_FILE_LIMIT = 4 * 1024 * 1024  # a larger file is not blamed: no code file is
+
+
+def blamed(root: str, path: str, replaced: str) -> dict[str, int]:
+    """sha -> how many of the lines an edit replaces in a file (relative to root, as the
+    work tree holds it) each commit last changed, as `git blame` tells; {} when the text
+    is not in the file or git cannot tell. Lines not committed yet count for none."""
+    from mem.core import edit_targets
+    from mem.files.regular_files import open_regular
+    from mem.files.worktree import git
+
+    try:
+        with open_regular(os.path.join(root, path)) as handle:
+            data = handle.read(BLAMED_FILE_LIMIT + 1)
+    except OSError:
+        return {}
+    if len(data) > BLAMED_FILE_LIMIT:
+        return {}
+    ranges = edit_targets.replaced_lines(data.decode("utf-8", "replace"), replaced)
+    if not ranges:
+        return {}
+    lines = [f"-L{first},{last}" for first, last in ranges]
+    done = git(root, "blame", "--porcelain", *lines, "--", path)
+    if done is None or done.returncode != 0:
+        return {}
+    counts: dict[str, int] = {}
+    for line in done.stdout.split(b"\n"):
+        # A group's first line: its sha, its line in that commit, its line now, its size.
+        parts = line.split(b" ")
+        if len(parts) == 4 and parts[3].isdigit():
+            sha = parts[0].decode("ascii", "replace")
+            if _is_sha(sha) and sha.strip("0"):
+                counts[sha] = counts.get(sha, 0) + int(parts[3])
+    return counts
+
+
 def is_shallow(root: str) -> bool:
     gitdir = git_dir(root)
     return gitdir is not None and os.path.exists(os.path.join(_common_dir(gitdir), "shallow"))
