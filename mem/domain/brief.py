@@ -298,7 +298,7 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
     memories, count = index.answer(collect)
     from mem.domain import prompt_gate
 
-    commits = work_commits(root, terms, BRIEF_COMMITS, prompt_gate.SHARE)
+    commits = work_commits(root, terms, BRIEF_COMMITS, prompt_gate.SHARE, only_held=True)
     # The commits relevant to the work follow the notes relevant to it, before the newest.
     place = next(
         (at for at, entry in enumerate(memories) if entry.relevance is None), len(memories)
@@ -307,14 +307,16 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
     return Brief(entries, len(parts) + count + len(commits), terms)
 
 
-def work_commits(root: str, terms: list[str], at_most: int, share: float) -> list[Entry]:
+def work_commits(
+    root: str, terms: list[str], at_most: int, share: float, only_held: bool = False
+) -> list[Entry]:
     """The project's commits that the prompt gate lets through for these terms, best first
     (docs/history.md): none outside a git checkout or with `history = false`."""
     from mem.domain import history
 
     if not terms or at_most <= 0 or not history.in_hooks(root):
         return []
-    found, _ = history.relevant(root, terms, share, at_most)
+    found, _ = history.relevant(root, terms, share, at_most, only_held)
     return [commit_entry(item) for item in found]
 
 

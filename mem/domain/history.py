@@ -51,12 +51,14 @@ def in_hooks(root: str) -> bool:
 
 
 def relevant(
-    root: str, terms: list[str], share: float, limit: int
+    root: str, terms: list[str], share: float, limit: int, only_held: bool = False
 ) -> tuple[list[Found], str | None]:
     """The best `limit` commits for a prompt's (or the current work's) bm25 terms that the
     prompt gate lets through (mem.domain.prompt_gate: above `share` of the terms' weight
     over the commits, and on a long prompt holding enough of its terms), best first; and
-    why there are none, when the history cannot be read."""
+    why there are none, when the history cannot be read. `only_held`: the terms no commit
+    holds weigh nothing (the current work's branch name and paths are not a question: a
+    path no message names says nothing against a commit)."""
     from mem.domain import prompt_gate
     from mem.index import history
 
@@ -65,16 +67,20 @@ def relevant(
         if opened.history is not None:
             return [], opened.history
         conn = opened.conn
-        held_by = history.frequencies(conn, terms)
+        asked = terms
+        held_by = history.frequencies(conn, asked)
+        if only_held:
+            asked = [term for term, count in zip(terms, held_by, strict=True) if count]
+            held_by = [count for count in held_by if count]
         weights, rarest = history.weights(conn, held_by)
-        found = history.search(conn, prompt_gate.searched(terms, held_by), limit)
+        found = history.search(conn, prompt_gate.searched(asked, held_by), limit)
         by_id = {item.id: item for item in found}
         kept = prompt_gate.injected(
             {item.id: item.score for item in found},
             weights,
             rarest,
             share,
-            lambda commit_id: prompt_gate.terms_held(terms, by_id[commit_id].text),
+            lambda commit_id: prompt_gate.terms_held(asked, by_id[commit_id].text),
         )
         return [by_id[commit_id] for commit_id in kept], None
 

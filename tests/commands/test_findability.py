@@ -123,3 +123,24 @@ def test_a_note_in_another_script_is_reported_as_not_found_by_lexical(
         {"file": ".agents/memory/decisions.md", "heading": "Ошибка миграции"}
     ]
     assert lexical["notesTop1"] == 0.5
+
+
+def test_with_history_on_the_commits_above_a_note_take_its_place(
+    run_mem: RunMem, git_project: Path
+) -> None:
+    from support.git import commit_all
+
+    _notes(git_project, "### Pool Postgres connections\npgbouncer in front of postgres.\n")
+    commit_all(git_project, "notes")
+    for number in range(30):  # six say the note's words more often than it does
+        write(git_project / f"src/pool{number}.py", "VALUE = 1\n")
+        words = "Pool Postgres connections" if number % 5 == 0 else f"Other change {number}"
+        commit_all(git_project, f"{words} {number}\n\n{words}.")
+    without = _report(run_mem, git_project)
+    assert without["commitsRanked"] is False
+    assert without["rankings"]["bm25"]["notesTop5"] == 1.0
+    write(git_project / ".agents/memory/mem.toml", "history = true\n")
+    found = _report(run_mem, git_project)
+    assert found["commitsRanked"] is True
+    assert found["rankings"]["bm25"]["notesTop5"] < 1.0
+    assert found["rankings"]["lexical"] == without["rankings"]["lexical"]

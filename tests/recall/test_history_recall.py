@@ -81,3 +81,48 @@ def test_history_needs_the_bm25_ranking(run_mem: RunMem, git_project: Path) -> N
     done = run_mem("recall", "retry", "--include-history", "-d", str(git_project))
     assert done.returncode == 1
     assert done.stderr == "mem recall: recall: --include-history needs --ranking bm25\n"
+
+
+def test_scope_all_ranks_every_registered_project_s_commits(
+    run_mem: RunMem, git_project: Path, tmp_path: Path
+) -> None:
+    from support.git import make_repository
+    from support.portfolios import register
+
+    other = tmp_path / "billing"
+    (other / ".agents/memory").mkdir(parents=True)
+    make_repository(other)
+    write(other / "src/retry.py", "# retry\nVALUE = 9\n")
+    theirs = commit_all(other, f"retry: exponential limiter for invoices\n\n{BODY}")
+    ours = _decision_commit(git_project)
+    brain = tmp_path / "brain"
+    register(brain, git_project, "shop")
+    register(brain, other, "billing")
+    args = ("recall", "limiter exponential", "--ranking", "bm25", "--scope", "all")
+    args += ("--portfolio", str(brain), "-d", str(git_project), "--include-history")
+    shown = json.loads(run_mem(*args, "--json").stdout)
+    commits = {(entry["projectName"], entry["sha"]) for entry in shown["results"] if entry["kind"] == "commit"}
+    assert commits == {("shop", ours), ("billing", theirs)}
+    text = run_mem(*args).stdout
+    assert f"commit billing: {theirs[:7]} " in text and f"commit shop: {ours[:7]} " in text
+    # Without --include-history, none; --scope portfolio (the brain's notes) has no history.
+    assert "commit" not in run_mem(*args[:-1]).stdout
+    portfolio = run_mem("recall", "limiter", "--ranking", "bm25", "--scope", "portfolio",
+                        "--include-history", "-d", str(git_project))
+    assert portfolio.returncode == 1 and "--scope all" in portfolio.stderr
+
+
+def test_index_check_compares_the_commits_too(run_mem: RunMem, git_project: Path) -> None:
+    from mem import index
+
+    _decision_commit(git_project)
+    run_mem("recall", "limiter", "--ranking", "bm25", "--include-history", "-d", str(git_project))
+    done = run_mem("index", "check", "-d", str(git_project))
+    assert done.returncode == 0 and ", 2 commit(s) (" in done.stdout, done.stdout
+    conn = index.connect(index.index_path(str(git_project), index.PROJECT))
+    assert conn is not None
+    conn.execute("UPDATE commits SET subject = 'tampered' WHERE subject LIKE 'perf:%'")
+    conn.close()
+    report = json.loads(run_mem("index", "check", "--json", "-d", str(git_project)).stdout)
+    assert not report["ok"]
+    assert any(line.startswith("commits: unexpected") for line in report["differences"])
