@@ -80,6 +80,7 @@ bench-quality: $(VENV)/.installed
 	$(PY) bench/quality.py $(QUALITY_ARGS)
 	$(PY) bench/hook_quality.py
 	$(PY) bench/pre_edit.py
+	$(PY) bench/history_hooks.py
 	$(PY) bench/amendments.py
 
 lint: $(VENV)/.installed

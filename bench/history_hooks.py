@@ -160,14 +160,14 @@ def main() -> int:
         for name in REPOSITORIES:
             root = checkout(name)
             labels = {
-                row_sha: fixes
-                for _, _, fixes, row_sha in _commit_rows(hook_quality, name)
-                if fixes
+                row_sha: fixes for _, _, fixes, row_sha in _commit_rows(hook_quality, name) if fixes
             }
             decisions = {row_sha for *_, row_sha in _commit_rows(hook_quality, name, True)}
             started = time.perf_counter()
             ask("session-start", root, source="startup")  # indexes the history
-            timings.append(f"{name}: session start, history indexed: {time.perf_counter() - started:.2f} s")
+            timings.append(
+                f"{name}: session start, history indexed: {time.perf_counter() - started:.2f} s"
+            )
             row: dict[str, list[bool]] = {key: [] for key in COLUMNS}
             rows[name] = row
             started = time.perf_counter()
@@ -191,7 +191,8 @@ def main() -> int:
                     misses.append(f"prompt  {name} #{case['issue']}: shown {shown}")
                 for sha in governing:
                     changed = [
-                        p for p in git(root, "show", "--format=", "--name-only", sha).splitlines()
+                        p
+                        for p in git(root, "show", "--format=", "--name-only", sha).splitlines()
                         if p and (root / p).is_file()
                     ]
                     for path in changed:

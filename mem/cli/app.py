@@ -351,7 +351,7 @@ def cli(ctx: click.Context) -> None:
 @click.option(
     "--include-history",
     is_flag=True,
-    help="--ranking bm25: also rank the project's git commits (default: mem.toml's history).",
+    help="--ranking bm25: also rank the git commits (--scope all: every project's).",
 )
 @click.option(
     "--project",

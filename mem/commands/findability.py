@@ -17,8 +17,7 @@ from mem.core import findability, js, parse, score, tokens
 from mem.domain import lifecycle_events
 from mem.errors import MemError
 from mem.files import brain as brains
-from mem.files import team
-from mem.files import machine_paths
+from mem.files import machine_paths, team
 from mem.index import bm25, topk
 
 # The rankings measured, each by its name in `recall --ranking`.
@@ -155,15 +154,18 @@ class _Results:
             self.kept[key] = top[: findability.TOP]
         return self.kept[key]
 
-
-    def _with_commits(self, top: list[int], ranked: list[score.Ranked], terms: list[str]) -> list[int]:
+    def _with_commits(
+        self, top: list[int], ranked: list[score.Ranked], terms: list[str]
+    ) -> list[int]:
         """The top with the commits recall ranks among it (by score, a note first on a tie),
         each commit as the negative of its id: a place a note does not have."""
         from mem.index import history
 
         scores = {item.id: item.score for item in ranked}
         merged = [(scores[record_id], 0, record_id) for record_id in top]
-        merged += [(item.score, 1, -item.id) for item in history.search(self.conn, terms, findability.TOP)]
+        merged += [
+            (item.score, 1, -item.id) for item in history.search(self.conn, terms, findability.TOP)
+        ]
         return [entry for _, _, entry in sorted(merged, key=lambda item: (-item[0], item[1]))]
 
 

@@ -46,9 +46,7 @@ def edit_of(tool_input: Any) -> Edit:
         return Edit([], "")
     paths: list[str] = []
     texts: list[str] = []
-    olds: list[str] = [
-        value for value in [tool_input.get("old_string")] if isinstance(value, str)
-    ]
+    olds: list[str] = [value for value in [tool_input.get("old_string")] if isinstance(value, str)]
     for field in PATH_FIELDS:
         value = tool_input.get(field)
         if isinstance(value, str) and value.strip():

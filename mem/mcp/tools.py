@@ -289,8 +289,8 @@ TOOLS = [
             "include_history": {
                 "type": "boolean",
                 "description": (
-                    "With ranking bm25: also the project's git commits (default: mem.toml's"
-                    " history)."
+                    "With ranking bm25: also the project's git commits (scope all: every"
+                    " registered project's; default: mem.toml's history)."
                 ),
             },
         },

@@ -61,16 +61,23 @@ def test_a_prompt_brings_the_commit_that_decided_it(repository: Path) -> None:
 
 def test_an_unrelated_prompt_or_a_seen_commit_brings_nothing(repository: Path) -> None:
     root = str(repository)
-    assert brief.prompt_commits(root, "how do I configure kubernetes ingress?", 0.25, set(), 8) == []
+    assert (
+        brief.prompt_commits(root, "how do I configure kubernetes ingress?", 0.25, set(), 8) == []
+    )
     prompt = "why does the limiter ban linear retries?"
-    seen = {f"{entry.id} {entry.revision}" for entry in brief.prompt_commits(root, prompt, 0.25, set(), 8)}
+    seen = {
+        f"{entry.id} {entry.revision}"
+        for entry in brief.prompt_commits(root, prompt, 0.25, set(), 8)
+    }
     assert brief.prompt_commits(root, prompt, 0.25, seen, 8) == []
 
 
 def test_history_false_in_the_settings_turns_the_commits_off(repository: Path) -> None:
     write(repository / ".agents/memory/mem.toml", "history = false\n")
     root = str(repository)
-    assert brief.prompt_commits(root, "why does the limiter ban linear retries?", 0.25, set(), 8) == []
+    assert (
+        brief.prompt_commits(root, "why does the limiter ban linear retries?", 0.25, set(), 8) == []
+    )
     edit = Edit([str(repository / "src/limiter.py")], "x", LIMITER)
     assert edits.governing_commits(root, edit, root, set(), 4) == []
 
@@ -78,7 +85,9 @@ def test_history_false_in_the_settings_turns_the_commits_off(repository: Path) -
 def test_outside_git_there_are_no_commits(tmp_path: Path) -> None:
     (tmp_path / ".agents/memory").mkdir(parents=True)
     root = str(tmp_path)
-    assert brief.prompt_commits(root, "why does the limiter ban linear retries?", 0.25, set(), 8) == []
+    assert (
+        brief.prompt_commits(root, "why does the limiter ban linear retries?", 0.25, set(), 8) == []
+    )
     assert edits.governing_commits(root, Edit([f"{root}/a.py"], "x", "y"), root, set(), 4) == []
 
 
@@ -116,9 +125,9 @@ def test_the_brief_shows_commits_relevant_to_the_work(repository: Path) -> None:
 
 
 def test_the_replaced_text_of_each_host_s_edit_is_read() -> None:
-    assert edit_of({"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}).replaced == (
-        "x = 1"
-    )
+    assert edit_of(
+        {"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}
+    ).replaced == ("x = 1")
     multi = {"file_path": "a.py", "edits": [{"old_string": "a", "new_string": "b"}]}
     assert edit_of(multi).replaced == "a"
     patch = "*** Begin Patch\n*** Update File: a.py\n@@ def f\n-    return 1\n+    return 2\n"
@@ -129,7 +138,7 @@ def test_the_replaced_text_of_each_host_s_edit_is_read() -> None:
 def test_replaced_lines_are_found_whole_or_line_by_line() -> None:
     content = "a = 1\ndef backoff(attempt):\n    return BASE * 2\n}\n"
     assert replaced_lines(content, "def backoff(attempt):\n    return BASE * 2\n") == [(2, 3)]
-    # Line by line (a patch's removed lines, reindented): short lines such as `}` alone do not count.
+    # Line by line (a patch's removed lines, reindented); a short line such as `}` counts not.
     assert replaced_lines(content, "  def backoff(attempt):\n}\n  return BASE * 2") == [(2, 3)]
     assert replaced_lines(content, "nothing of it") == []
     assert replaced_lines(content, "") == []

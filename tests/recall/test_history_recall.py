@@ -101,14 +101,27 @@ def test_scope_all_ranks_every_registered_project_s_commits(
     args = ("recall", "limiter exponential", "--ranking", "bm25", "--scope", "all")
     args += ("--portfolio", str(brain), "-d", str(git_project), "--include-history")
     shown = json.loads(run_mem(*args, "--json").stdout)
-    commits = {(entry["projectName"], entry["sha"]) for entry in shown["results"] if entry["kind"] == "commit"}
+    commits = {
+        (entry["projectName"], entry["sha"])
+        for entry in shown["results"]
+        if entry["kind"] == "commit"
+    }
     assert commits == {("shop", ours), ("billing", theirs)}
     text = run_mem(*args).stdout
     assert f"commit billing: {theirs[:7]} " in text and f"commit shop: {ours[:7]} " in text
     # Without --include-history, none; --scope portfolio (the brain's notes) has no history.
     assert "commit" not in run_mem(*args[:-1]).stdout
-    portfolio = run_mem("recall", "limiter", "--ranking", "bm25", "--scope", "portfolio",
-                        "--include-history", "-d", str(git_project))
+    portfolio = run_mem(
+        "recall",
+        "limiter",
+        "--ranking",
+        "bm25",
+        "--scope",
+        "portfolio",
+        "--include-history",
+        "-d",
+        str(git_project),
+    )
     assert portfolio.returncode == 1 and "--scope all" in portfolio.stderr
 
 
