@@ -5,11 +5,13 @@ A host (Claude Code, Codex, Gemini CLI) runs the hook with its JSON on stdin (`c
 model's context:
 
 - `session-start`: the brief (mem.domain.brief) within the host's limit;
-- `prompt`: the memories that match the prompt above a threshold, none already injected
-  in the same session, within a small budget; nothing when nothing matches;
+- `prompt`: the memories that match the prompt above a threshold, then the commits that
+  do (docs/history.md), none already injected in the same session, within a small
+  budget; nothing when nothing matches;
 - `pre-edit`: before a file-editing tool runs (Gemini CLI: after, its only way to add
-  context), the memories that govern the files it changes (mem.domain.edits), none
-  already injected in the session; nothing when none does. Never a decision on the tool.
+  context), the memories that govern the files it changes (mem.domain.edits), then the
+  commits that wrote what it replaces, none already injected in the session; nothing
+  when none does. Never a decision on the tool.
 
 The answer is exactly what the host accepts: one JSON object
 `{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`. The hook fails

@@ -17,6 +17,7 @@ concern the file edited, strictly:
   `word(` or `word.attr`. A common word such as `index`, `utils` or `brief` brings nothing.
 
 Retired notes never. Best first (evidence, then a path, then a name), then the newer.
+In a git checkout, the commits that touched the file follow (`governing_commits`).
 """
 
 from __future__ import annotations
@@ -144,9 +145,10 @@ def governing(
 def governing_commits(
     root: str, edit: edit_targets.Edit, base: str, seen: set[str], at_most: int
 ) -> list[Entry]:
-    """The commits that touched the files an edit changes (docs/history.md), those whose
-    message best matches the edit's new text first, then the newer; at most `at_most`,
-    none of `seen`; none outside a git checkout or with `history = false`."""
+    """The commits that touched the files an edit changes (docs/history.md): those that
+    wrote the lines it replaces first, then those whose message matches its new text, then
+    the newer; at most `at_most`, none of `seen`; none outside a git checkout or with
+    `history = false`."""
     from mem.domain import history
 
     files = targets(root, base, edit.paths)

@@ -199,15 +199,16 @@ def _build(root: str, path: str) -> sync.FileChanges:
 def _kept_history(path: str) -> bool:
     """Whether the index at `path` holds the project's commits (a read with history made
     it): then check compares them with a fresh read of the history too."""
-    conn = connection.connect(path)
-    if conn is None:
-        return False
     try:
-        return conn.execute("SELECT 1 FROM history").fetchone() is not None
-    except sqlite3.Error:
-        return False  # damaged: the check reports it
-    finally:
-        conn.close()
+        conn = connection.connect(path)
+        if conn is None:
+            return False
+        try:
+            return conn.execute("SELECT 1 FROM history").fetchone() is not None
+        finally:
+            conn.close()
+    except opening.FAULTS:
+        return False  # damaged (a directory there, random bytes): the check reports it
 
 
 def _kept_bm25(path: str) -> bool:
