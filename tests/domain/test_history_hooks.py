@@ -105,6 +105,19 @@ def test_an_edit_of_lines_a_commit_wrote_brings_that_commit_first(repository: Pa
     ]
 
 
+def test_after_the_edit_the_new_text_s_unchanged_lines_keep_their_commit(
+    repository: Path,
+) -> None:
+    # Gemini CLI's AfterTool: the file holds the new text already; the replaced lines it
+    # left unchanged are found one by one and keep their commit.
+    new = "def backoff(attempt):\n    return BASE * 3 ** attempt + jitter()\n"
+    write(repository / "src/limiter.py", "BASE = 20\n\n" + new)
+    root = str(repository)
+    edit = Edit([str(repository / "src/limiter.py")], new, LIMITER)
+    found = edits.governing_commits(root, edit, root, set(), 4)
+    assert found[0].revision == _sha(repository, "perf: keep")
+
+
 def test_an_edit_of_a_file_in_a_subfolder_project_finds_its_commits(
     repository: Path,
 ) -> None:
