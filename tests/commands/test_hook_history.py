@@ -103,3 +103,28 @@ def test_the_brief_lists_commits_of_the_current_work(run_mem: RunMem, git_projec
         sha,
         "perf: simplify retry loop",
     )
+
+
+def test_hostile_edits_bring_no_traceback(run_mem: RunMem, git_project: Path, state: Path) -> None:
+    import os
+
+    _decision(git_project)
+    os.mkfifo(git_project / "src/pipe.py")
+    for path, old in (
+        ("src/pipe.py", "anything at all here"),  # a FIFO is never read
+        ("src/retry.py", "\ud800 a lone surrogate line"),
+        ("src/retry.py", "x" * 200_000),
+        ("src/missing.py", RETRY),
+    ):
+        payload = {
+            "session_id": f"hostile-{path}-{len(old)}",
+            "cwd": str(git_project),
+            "tool_name": "Edit",
+            "tool_input": {
+                "file_path": str(git_project / path),
+                "old_string": old,
+                "new_string": "",
+            },
+        }
+        _ask(run_mem, "pre-edit", payload)
+    assert not (state / "hook.log").exists()
