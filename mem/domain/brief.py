@@ -350,12 +350,13 @@ def prompt_matches(
         if not scores:
             return []
         stored = index.fetch(conn, list(scores))
+        emphasis = prompt_gate.emphasis(prompt[:PROMPT_CHARS], terms)
         kept = prompt_gate.injected(
             scores,
             weights,
             rarest,
             threshold,
-            lambda record_id: prompt_gate.terms_held(terms, stored[record_id].text),
+            lambda record_id: prompt_gate.terms_held(terms, stored[record_id].text, emphasis),
         )
         if kept and index.has_lifecycle_events(conn):
             for record_id in _retired(root, conn, files):

@@ -161,6 +161,16 @@ def test_a_report_naming_the_option_brings_the_note_on_that_option_first(
     assert _injected(log, report) == [other, on_option]
 
 
+def test_an_options_words_count_twice_among_the_terms_held() -> None:
+    # The note holds 6 of the prompt's 7 terms, 3 of them the option's (max, count, max-count).
+    prompt = "the --max-count limit is ignored in the printer output"
+    terms = brief.query_terms([prompt], 64)
+    text = "printer: fix context bug when --max-count is used\n\nThe limit was ignored."
+    assert prompt_gate.terms_held(terms, text) == 6
+    emphasis = prompt_gate.emphasis(prompt, terms)
+    assert prompt_gate.terms_held(terms, text, emphasis) == 6 + 3 * (prompt_gate.OPTION_WEIGHT - 1)
+
+
 def test_a_prompt_is_searched_on_its_held_terms_rarest_first_within_the_postings(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
