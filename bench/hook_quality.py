@@ -10,7 +10,12 @@ The set is bench/hooks/ (see bench/hooks/SOURCES.md) and bench/quality/:
   3,316 or 2,962 commit messages; counted when a commit that fixed the issue is injected.
   Also reported apart: the reports whose fixing commit carries a decision (a body of at
   least DECISION_WORDS words once the lines naming issues are gone: what was decided and
-  why, not "Fix #668"), and those whose fixing commit bm25 ranks first (the gate's part);
+  why, not "Fix #668"); the answerable ones, all but those whose every fixing commit
+  carries no decision and holds at most BARE_TERMS_HELD of the report's terms (a bare
+  "Fix panic caused by invalid cursor index": no lexical method can single it out); and
+  those whose fixing commit the hook's bm25 ranking puts first (the gate's part). The
+  misses are then counted by why: unanswerable, or where the hook's ranking puts the
+  fixing commit (first, 2-5, 6-10, below 10);
 - unrelated: 53 issue texts of other projects (Django, PyTorch, React, Docker, pandas),
   asked in every commit project; counted when anything is injected;
 - unrelated, same domain: 31 issue texts of tools of the project's own kind that it holds
@@ -26,7 +31,8 @@ The gates: mem's own (`brief.prompt_matches`, the code path of `mem hook prompt`
 threshold given; the gate before issue 33 (the first 24 terms of the prompt; a note
 injected above 0.2 of the weight of the terms some note holds) and the first pass's (the
 weight capped at 8 rarest terms, no count of terms held), worked out from the same index.
-The ceiling is how often bm25 ranks the governing note first.
+The ceiling is how often the hook's bm25 ranking (brief.prompt_relevance) puts the
+governing note first.
 
 Stdlib only, `mem` only through mem_api.py, in a temporary MEM_CACHE_DIR. A report, not a
 test: it exits 0. The table also goes to bench/out/hook_quality.md.
@@ -56,16 +62,19 @@ DECISION_WORDS = 25
 ISSUE_LINE = re.compile(
     r"(?im)^.*\b(fix(es|ed)?|close[sd]?|resolve[sd]?|updates?|refs?|see)\b[^\n]*#\d+.*$"
 )
+# A fixing commit that carries no decision and holds at most this many of the report's terms
+# (mem's bm25 terms of the prompt) says too little to be found: the pair is unanswerable.
+BARE_TERMS_HELD = 2
 DEV_ADR_REPOSITORIES = 5  # the first five of bench/quality/SOURCES.md's "Files taken"
 BEFORE = (24, 0.2)  # the gate before issue 33: the prompt's first 24 terms, a 0.2 share
 # The first pass's gate (issue 33): the weight capped at 8 rarest terms, no terms held asked.
 FIRST_PASS = (64, 0.25, 8)
-RANKED_TERMS = 64  # the terms the ceiling is worked out on (brief.PROMPT_TERMS)
 AT_MOST = 8  # memories one prompt can bring (mem.commands.hook.PROMPT_AT_MOST)
-KINDS = ("long", "decision", "first", "unrelated", "near", "short", "other")
+KINDS = ("long", "decision", "answerable", "first", "unrelated", "near", "short", "other")
 HEADERS = {
     "long": "long: governing injected",
     "decision": "long, a decision: governing injected",
+    "answerable": "long, answerable: governing injected",
     "first": "long, bm25 ranks it first: injected",
     "unrelated": "unrelated: anything injected",
     "near": "unrelated, same domain: anything injected",
@@ -120,21 +129,39 @@ def adr_projects() -> dict[str, list[str]]:
 
 
 class Case:
-    __slots__ = ("kind", "part", "root", "prompt", "relevant", "decision", "first")
+    __slots__ = (
+        "kind",
+        "part",
+        "root",
+        "prompt",
+        "relevant",
+        "decision",
+        "answerable",
+        "first",
+        "rank",
+    )
 
     def __init__(self, kind: str, part: str, root: Path, prompt: str, relevant: set[str]):
         self.kind, self.part, self.root, self.prompt = kind, part, root, prompt
         self.relevant = relevant  # the headings that answer it; none for a false injection
         self.decision = False  # long: a governing commit carries a decision
-        self.first = False  # long: bm25 ranks a governing note first
+        self.answerable = False  # long: a governing commit carries a decision or enough terms
+        self.first = False  # long: the hook's bm25 ranking puts a governing note first
+        self.rank: int | None = None  # long: its best place in that ranking's 10 (None: below)
 
     def kinds(self) -> list[str]:
         """The columns this case counts in."""
-        extra = [k for k, on in (("decision", self.decision), ("first", self.first)) if on]
+        marks = (
+            ("decision", self.decision),
+            ("answerable", self.answerable),
+            ("first", self.first),
+        )
+        extra = [k for k, on in marks if on]
         return [self.kind, *extra]
 
 
-def cases(workdir: Path) -> list[Case]:
+def cases(workdir: Path, held: Callable[[str, str], int]) -> list[Case]:
+    """Every case; `held(prompt, text)`: how many of the prompt's terms a note's text holds."""
     prompts = json.loads((HOOKS / "prompts.json").read_text(encoding="utf-8"))
     found = []
     for name, part in COMMIT_PROJECTS.items():
@@ -149,6 +176,11 @@ def cases(workdir: Path) -> list[Case]:
                 assert fixing, f"no commit of {name} fixes #{case['issue']}"
                 found.append(Case("long", part, root, case["prompt"], {h for h, _ in fixing}))
                 found[-1].decision = any(carries_decision(body) for _, body in fixing)
+                found[-1].answerable = any(
+                    carries_decision(body)
+                    or held(case["prompt"], f"{heading}\n\n{body}") > BARE_TERMS_HELD
+                    for heading, body in fixing
+                )
         for case in prompts["unrelated"]:
             found.append(Case("unrelated", part, root, case["prompt"], set()))
         for case in prompts["near"]:
@@ -181,13 +213,14 @@ def scored(case: Case, injected: list[str]) -> bool:
     return bool(injected)
 
 
-def measure(gates: dict[str, Callable[[Case], list[str]]], found: list[Case]):
-    """gate -> part -> kind -> the share of its cases scored."""
+def measure(answers: dict[str, list[list[str]]], found: list[Case]):
+    """gate -> part -> kind -> the share of its cases scored; `answers`: gate -> what it
+    injected for each case of `found`."""
     table: dict[str, dict[str, dict[str, float]]] = {}
-    for name, gate in gates.items():
+    for name, injected in answers.items():
         counts: dict[tuple[str, str], list[bool]] = {}
-        for case in found:
-            hit = scored(case, gate(case))
+        for case, answer in zip(found, injected, strict=True):
+            hit = scored(case, answer)
             for kind in case.kinds():
                 counts.setdefault((case.part, kind), []).append(hit)
                 counts.setdefault(("all", kind), []).append(hit)
@@ -196,6 +229,35 @@ def measure(gates: dict[str, Callable[[Case], list[str]]], found: list[Case]):
             for part in ("dev", "held-out", "all")
         }
     return table
+
+
+MISSES = ("unanswerable", "ranked 1st, gated out", "ranked 2-5", "ranked 6-10", "below 10")
+
+
+def why_missed(case: Case) -> str:
+    """Why a long report's governing note was not injected."""
+    if not case.answerable:
+        return MISSES[0]
+    if case.rank is None:
+        return MISSES[4]
+    return MISSES[1] if case.rank == 1 else MISSES[2] if case.rank <= 5 else MISSES[3]
+
+
+def misses(answers: dict[str, list[list[str]]], found: list[Case]) -> list[str]:
+    """Per mem gate and part, the long reports missed, counted by why_missed."""
+    lines = ["| gate | part | missed | " + " | ".join(MISSES) + " |", "|---|---|" + "---:|" * 6]
+    for name, injected in answers.items():
+        if not name.startswith("mem,"):
+            continue
+        for part in ("dev", "held-out"):
+            why = [
+                why_missed(case)
+                for case, answer in zip(found, injected, strict=True)
+                if case.kind == "long" and case.part == part and not scored(case, answer)
+            ]
+            cells = [str(len(why)), *(str(why.count(reason)) for reason in MISSES)]
+            lines.append(f"| {name} | {part} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def main() -> int:
@@ -209,8 +271,9 @@ def main() -> int:
         sys.path.insert(0, str(HERE))
         import mem_api
 
-        found = cases(Path(tmp))
+        found = cases(Path(tmp), mem_api.prompt_terms_held())
         matches, ranking = mem_api.prompt_matches(), mem_api.prompt_ranking()
+        hook_ranking = mem_api.hook_ranking()
 
         def before(case: Case) -> list[str]:
             terms, share = BEFORE
@@ -224,12 +287,14 @@ def main() -> int:
             return [h for h, score in top[:AT_MOST] if score > share * weight]
 
         def ceiling(case: Case) -> list[str]:
-            top, _, _ = ranking(str(case.root), case.prompt, RANKED_TERMS)
-            return [top[0][0]] if top and case.relevant else []
+            return sorted(case.relevant)[:1] if case.rank == 1 else []
 
         for case in found:
-            if case.kind == "long":
-                case.first = bool(set(ceiling(case)) & case.relevant)
+            if case.relevant:
+                top = hook_ranking(str(case.root), case.prompt)
+                places = [place for place, heading in enumerate(top, 1) if heading in case.relevant]
+                case.rank = places[0] if places else None
+                case.first = case.kind == "long" and case.rank == 1
 
         gates: dict[str, Callable[[Case], list[str]]] = {
             f"before issue 33 (first {BEFORE[0]} terms, {BEFORE[1]} share)": before,
@@ -239,8 +304,10 @@ def main() -> int:
             gates[f"mem, --threshold {threshold}"] = lambda case, threshold=threshold: matches(
                 str(case.root), case.prompt, threshold
             )
-        table = measure(gates, found)
-        ceilings = measure({"ceiling": ceiling}, [c for c in found if c.relevant])["ceiling"]
+        answers = {name: [gate(case) for case in found] for name, gate in gates.items()}
+        table = measure(answers, found)
+        ranked = [case for case in found if case.relevant]
+        ceilings = measure({"ceiling": [ceiling(case) for case in ranked]}, ranked)["ceiling"]
     counts = {
         kind: " / ".join(
             str(sum(1 for c in found if c.part == part and kind in c.kinds()))
@@ -252,10 +319,12 @@ def main() -> int:
         "| gate | part | " + " | ".join(f"{HEADERS[k]} (n={counts[k]})" for k in KINDS) + " |",
         "|---|---|" + "---:|" * len(KINDS),
     ]
-    for name, parts in [*table.items(), ("ceiling: bm25 ranks it first", ceilings)]:
+    for name, parts in [*table.items(), ("ceiling: the hook's bm25 ranks it first", ceilings)]:
         for part, rates in parts.items():
             cells = [f"{rates[k]:.2f}" if k in rates else "" for k in KINDS]
             lines.append(f"| {name} | {part} | " + " | ".join(cells) + " |")
+    lines += ["", "Long reports missed, by why (the hook's ranking: its 10 best):", ""]
+    lines += misses(answers, found)
     report = "\n".join(lines)
     print(report)
     OUT_DIR.mkdir(exist_ok=True)

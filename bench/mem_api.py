@@ -175,3 +175,40 @@ def commit_ranking() -> Callable[[str, str, int], list[str]]:
         return opening.answer(use)
 
     return ranking
+def hook_ranking() -> Callable[[str, str], list[str]]:
+    """ranking(root, prompt) -> the headings of the 10 best notes as `mem hook prompt` ranks
+    them (`mem.domain.brief.prompt_relevance`: its terms, searched and weighed as the hook
+    does), with no bar: where its gate picks from."""
+    brief, opening = _module("mem.domain.brief"), _module("mem.index")
+    layout, bm25 = _module("mem.layout"), _module("mem.index.bm25")
+
+    def ranking(root: str, prompt: str) -> list[str]:
+        terms = brief.query_terms([prompt[: brief.PROMPT_CHARS]], brief.PROMPT_TERMS)
+
+        def use(open_index: Callable[..., Any]) -> list[str]:
+            project = open_index(root, bm25=True)
+            files = {
+                row.id: row.rank
+                for path, row in project.files.items()
+                if layout.is_memory_file(path)
+            }
+            frequencies = bm25.frequencies(project.conn, terms)
+            scores = brief.prompt_relevance(project.conn, prompt, terms, frequencies, files, 10)
+            stored = opening.fetch(project.conn, list(scores))
+            return [stored[record_id].ref for record_id in scores]
+
+        return opening.answer(use) if terms else []
+
+    return ranking
+
+
+def prompt_terms_held() -> Callable[[str, str], int]:
+    """held(prompt, text) -> how many of the prompt's terms (those `mem hook prompt` reads)
+    a note's text holds (`mem.domain.prompt_gate.terms_held`)."""
+    brief, prompt_gate = _module("mem.domain.brief"), _module("mem.domain.prompt_gate")
+
+    def held(prompt: str, text: str) -> int:
+        terms = brief.query_terms([prompt[: brief.PROMPT_CHARS]], brief.PROMPT_TERMS)
+        return int(prompt_gate.terms_held(terms, text))
+
+    return held

@@ -167,9 +167,11 @@ def relevance(
     file_ranks: dict[int, int],
     limit: int,
     floor: float = 0.0,
+    emphasis: list[float] | None = None,
 ) -> dict[int, float]:
     """Record id -> score of the notes that match these bm25 terms best (at most `limit`),
-    best first; with a `floor`, only scores above it.
+    best first; with a `floor`, only scores above it; with `emphasis`, each term's idf
+    multiplied by its value (mem.index.bm25.search).
 
     The one place the brief and the prompt hook rank memories: the bm25 ranking's score.
     Scores of 0 are never returned.
@@ -179,7 +181,7 @@ def relevance(
     from mem.index import bm25
 
     files = index.RecallFiles.given(file_ranks)
-    found = bm25.search(conn, terms, files, None, limit, _no_offset, floor)
+    found = bm25.search(conn, terms, files, None, limit, _no_offset, floor, emphasis)
     top = score.order([item for item in found if item.score > floor], limit)
     return {item.id: item.score for item in top if item.score > 0}
 
@@ -353,6 +355,25 @@ def memory_entry(record: index.StoredRecord, relevance: float | None) -> Entry:
     )
 
 
+def prompt_relevance(
+    conn: index.Connection,
+    prompt: str,
+    terms: list[str],
+    frequencies: list[int],
+    file_ranks: dict[int, int],
+    limit: int,
+    floor: float = 0.0,
+) -> dict[int, float]:
+    """relevance() as the prompt hook asks it: on the prompt's `terms` that
+    mem.domain.prompt_gate searches (`frequencies`: how many records hold each), its
+    command-line options' words weighing more."""
+    from mem.domain import prompt_gate
+
+    searched = prompt_gate.searched(terms, frequencies)
+    emphasis = prompt_gate.emphasis(prompt[:PROMPT_CHARS], searched)
+    return relevance(conn, searched, file_ranks, limit, floor, emphasis)
+
+
 def prompt_matches(
     root: str, prompt: str, threshold: float, seen: set[str], at_most: int
 ) -> tuple[list[Entry], list[str]]:
@@ -379,17 +400,17 @@ def prompt_matches(
         weights, rarest = bm25.weights(conn, frequencies)
         # No score at or under the bar is injected: the search looks no further.
         bar = prompt_gate.bar(weights, rarest, threshold)
-        searched = prompt_gate.searched(terms, frequencies)
-        scores = relevance(conn, searched, ranks, at_most + len(seen), bar)
+        scores = prompt_relevance(conn, prompt, terms, frequencies, ranks, at_most + len(seen), bar)
         if not scores:
             return []
         stored = index.fetch(conn, list(scores))
+        emphasis = prompt_gate.emphasis(prompt[:PROMPT_CHARS], terms)
         kept = prompt_gate.injected(
             scores,
             weights,
             rarest,
             threshold,
-            lambda record_id: prompt_gate.terms_held(terms, stored[record_id].text),
+            lambda record_id: prompt_gate.terms_held(terms, stored[record_id].text, emphasis),
         )
         if kept and index.has_lifecycle_events(conn):
             for record_id in _retired(root, conn, files):

@@ -44,6 +44,15 @@ SEARCHED_POSTINGS = 4000
 # report's governing note bm25 ranks first holds 5 or more, every unrelated report's best
 # note above the bar 3 or 4.
 LONG_PROMPT_TERMS_HELD = 5
+# A word of one of the prompt's command-line options (`--hidden`, `--max-count`) weighs this
+# many times as much in its search, and counts this many times among the terms a memory
+# holds: a report names the option that misbehaves, and the note that governs it names it
+# too. On bench/hooks' dev part (ripgrep) the governing note is injected for 0.59 of the
+# long reports weighing it twice in the score, against 0.52 at 1, false injections
+# unchanged (0.00 unrelated, 0.06 same domain); 1.5 and 3 inject it for 0.55. Counting it
+# twice among the terms held too: 0.66, false injections unchanged (held out: 0.56 at 1,
+# 0.59 in the score, 0.62 in both).
+OPTION_WEIGHT = 2.0
 
 
 def injected(
@@ -51,12 +60,13 @@ def injected(
     weights: list[float],
     rarest: float,
     share: float,
-    held: Callable[[int], int],
+    held: Callable[[int], float],
 ) -> dict[int, float]:
     """The scores, in their order, of the memories above `share` of the prompt's weight.
 
     `weights`: each prompt term's weight (0 for a term no memory holds); `rarest`: the weight
-    of a term one memory holds; `held(record_id)`: how many of the prompt's terms it holds."""
+    of a term one memory holds; `held(record_id)`: how many of the prompt's terms it holds
+    (its options' words counting OPTION_WEIGHT each, as in the score)."""
     least = bar(weights, rarest, share)
     fewest = LONG_PROMPT_TERMS_HELD if _weight(weights, rarest) > PROMPT_WEIGHT_CAP * rarest else 0
     return {
@@ -75,10 +85,22 @@ def _weight(weights: list[float], rarest: float) -> float:
     return math.fsum(weight or rarest for weight in weights)
 
 
-def terms_held(terms: list[str], text: str) -> int:
-    """How many of a prompt's `terms` a memory's text (heading and body) holds."""
+def terms_held(terms: list[str], text: str, emphasis: list[float] | None = None) -> float:
+    """How many of a prompt's `terms` a memory's text (heading and body) holds; with
+    `emphasis` (one per term), each term held counting its value."""
     found = tokens.counts(text)
-    return sum(1 for term in terms if term in found)
+    if emphasis is None:
+        return sum(1 for term in terms if term in found)
+    return math.fsum(weight for term, weight in zip(terms, emphasis, strict=True) if term in found)
+
+
+def emphasis(prompt: str, terms: list[str]) -> list[float]:
+    """Each term's weight in the prompt's search: OPTION_WEIGHT for a word of one of the
+    prompt's command-line options (a chunk starting with `-`), 1 for the others."""
+    options = {
+        term for chunk in tokens.chunks(prompt) if chunk[0] == "-" for term in tokens.terms(chunk)
+    }
+    return [OPTION_WEIGHT if term in options else 1.0 for term in terms]
 
 
 def searched(terms: list[str], frequencies: list[int]) -> list[str]:

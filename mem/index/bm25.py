@@ -134,11 +134,13 @@ def search(
     limit: int | None,
     local_offset_ms: Callable[[float], float],
     floor: float = 0.0,
+    emphasis: list[float] | None = None,
 ) -> list[score.Ranked]:
     """Every record of `files` that can be among the best `limit` (None: every record holding
     a query term), with its exact score: unordered, the caller orders with score.order.
     With a `floor`, a record whose score cannot reach it may be left out: a caller that
-    keeps only the scores above a bar searches no further than that bar.
+    keeps only the scores above a bar searches no further than that bar. With `emphasis`,
+    each query term's idf is multiplied by its value (one per term; None: 1 each).
 
     The groups are read in decreasing order of their bound (the term's idf times its weight at
     the group's tf and the shortest length of its class), until the limit-th best score known
@@ -147,8 +149,8 @@ def search(
     Scores are the exhaustive scorer's, to the bit (same values, same fsum in query order).
     """
     if limit is None or limit < 1 or not terms or not files:
-        return exhaustive(conn, terms, files, now_ms, local_offset_ms)
-    return _Pruned(conn, terms, files, now_ms, local_offset_ms).top(limit, floor)
+        return exhaustive(conn, terms, files, now_ms, local_offset_ms, emphasis)
+    return _Pruned(conn, terms, files, now_ms, local_offset_ms, emphasis).top(limit, floor)
 
 
 class _Pruned:
@@ -161,6 +163,7 @@ class _Pruned:
         files: RecallFiles,
         now_ms: float | None,
         local_offset_ms: Callable[[float], float],
+        emphasis: list[float] | None = None,
     ) -> None:
         self.conn = conn
         self.files = files
@@ -174,7 +177,7 @@ class _Pruned:
         # records)
         self.left: list[list[tuple[float, int, int, list[int], int]]] = []
         self.term_ids: list[int | None] = []
-        for term in terms:
+        for place, term in enumerate(terms):
             groups: dict[tuple[int, int], list[int]] = {}
             sizes: dict[tuple[int, int], int] = {}
             size = 0
@@ -189,6 +192,8 @@ class _Pruned:
                     size += bytes_
             df = size // PAIR_BYTES
             term_idf = idf(stats.records, df) if df else 0.0
+            if emphasis is not None:
+                term_idf *= emphasis[place]
             self.idfs.append(term_idf)
             self.term_ids.append(None if row is None else row[0])
             self.left.append(
@@ -455,9 +460,11 @@ def exhaustive(
     files: RecallFiles,
     now_ms: float | None,
     local_offset_ms: Callable[[float], float],
+    emphasis: list[float] | None = None,
 ) -> list[score.Ranked]:
     """Every record of `files` that holds a query term, with its score: the reference
-    the pruned search equals (tests), and the answer when no limit applies."""
+    the pruned search equals (tests), and the answer when no limit applies. `emphasis` as
+    in search."""
     if not terms or not files:
         return []
     stats = Stats(conn)
@@ -468,6 +475,8 @@ def exhaustive(
         if not groups:
             continue
         term_idf = idf(stats.records, document_frequency(groups))
+        if emphasis is not None:
+            term_idf *= emphasis[place]
         for tf, pairs in groups:
             values: dict[int, float] = {}  # length -> this term's weight in such a record
             for record_id, length in zip(pairs[::2], pairs[1::2], strict=True):

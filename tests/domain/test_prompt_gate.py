@@ -135,6 +135,42 @@ def test_terms_held_counts_the_prompt_terms_a_memory_holds() -> None:
     assert prompt_gate.terms_held(terms, text) == 3
 
 
+def test_a_command_line_options_words_weigh_more_in_the_search() -> None:
+    prompt = "With --max-count and -C 2 the context lines are still highlighted as matches"
+    terms = brief.query_terms([prompt], 64)
+    weighed = dict(zip(terms, prompt_gate.emphasis(prompt, terms), strict=True))
+    assert weighed["max-count"] == weighed["max"] == weighed["count"] == prompt_gate.OPTION_WEIGHT
+    assert weighed["context"] == weighed["highlight"] == 1.0
+
+
+def test_a_report_naming_the_option_brings_the_note_on_that_option_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The report's setup words (global rules, home directory, machine) favour the other
+    # note; the option it names, --unhide, is what the fix is about.
+    on_option = "walk: list entries under dot folders only with --unhide"
+    other = "config: read global rules from the home directory of each machine"
+    log = _commit_log(tmp_path, f"### {on_option}\n", f"### {other}\n")
+    report = (
+        "Running rg --unhide lists entries under dot folders that my rules name. The tree "
+        "is small and the rule is plain. Seen on my machine with global rules read from the "
+        "home directory."
+    )
+    assert _injected(log, report) == [on_option, other]
+    monkeypatch.setattr(prompt_gate, "OPTION_WEIGHT", 1.0)
+    assert _injected(log, report) == [other, on_option]
+
+
+def test_an_options_words_count_twice_among_the_terms_held() -> None:
+    # The note holds 6 of the prompt's 7 terms, 3 of them the option's (max, count, max-count).
+    prompt = "the --max-count limit is ignored in the printer output"
+    terms = brief.query_terms([prompt], 64)
+    text = "printer: fix context bug when --max-count is used\n\nThe limit was ignored."
+    assert prompt_gate.terms_held(terms, text) == 6
+    emphasis = prompt_gate.emphasis(prompt, terms)
+    assert prompt_gate.terms_held(terms, text, emphasis) == 6 + 3 * (prompt_gate.OPTION_WEIGHT - 1)
+
+
 def test_a_prompt_is_searched_on_its_held_terms_rarest_first_within_the_postings(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -158,3 +158,31 @@ def test_a_floor_leaves_out_only_the_records_that_score_under_it(
         pruned = bm25.search(result.conn, terms, files_, NOW_MS, size, clock.local_offset_ms, floor)
     above = [item for item in score.order(every, size) if item.score > floor]
     assert _key([item for item in score.order(pruned, size) if item.score > floor]) == _key(above)
+
+
+@settings(SETTINGS, max_examples=80)
+@given(
+    files=corpus | big_corpus,
+    words=query,
+    size=limit,
+    weights=st.lists(st.sampled_from([1.0, 2.0, 0.5, 3.0]), min_size=8, max_size=8),
+)
+def test_an_emphasis_weighs_each_term_and_the_pruned_top_k_still_equals_the_exhaustive(
+    scratch: Path, files: dict[str, object], words: str, size: int, weights: list[float]
+) -> None:
+    """The prompt hook weighs its command-line options' words more (bm25.search's emphasis):
+    the bounds the pruned search stops on are weighed the same, and an emphasis of 1 each
+    is no emphasis, to the bit."""
+    root = scratch / f"project-{len(list(scratch.iterdir()))}"
+    _write(root, files)
+    terms = tokens.query_terms(words)
+    emphasis = weights[: len(terms)] + [1.0] * (len(terms) - len(weights))
+    with indexes.opened(str(root), bm25=True) as result:
+        files_ = RecallFiles.given({row.id: row.rank for row in result.files.values()})
+        search = (result.conn, terms, files_, NOW_MS)
+        pruned = bm25.search(*search, size, clock.local_offset_ms, 0.0, emphasis)
+        every = bm25.exhaustive(*search, clock.local_offset_ms, emphasis)
+        plain = bm25.exhaustive(*search, clock.local_offset_ms)
+        ones = bm25.exhaustive(*search, clock.local_offset_ms, [1.0] * len(terms))
+    assert _key(score.order(pruned, size)) == _key(score.order(every, size))
+    assert _key(ones) == _key(plain)
