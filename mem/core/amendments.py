@@ -21,6 +21,9 @@ from typing import NamedTuple
 from mem.core import parse, tokens
 
 SAME_SUBJECT = 0.24  # a likeness from which two notes are taken to cover the same subject
+# ... and to be one decision taken again (most heading words and much of the text in common:
+# on bench/amendments/, a record repeated under its title scores 0.64 to 0.91).
+SAME_DECISION = 0.6
 HEADING_SHARE = 0.5  # the weight of the share of heading words in common
 SHOWN_TERMS = 5  # shared terms a reason names, heaviest first
 # `mem check amendments`, which looks for pairs over every note: each note's heaviest terms
