@@ -12,13 +12,22 @@ amendments` lists the pairs over a whole project. Retired notes are never paired
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence, Set
-from typing import NamedTuple, Protocol, TypeVar
-
 from mem import index, layout
 from mem.core import amendments
-from mem.core.memory_ids import memory_id
 from mem.index import bm25
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a bm25 recall more to import than the rest of this module
+    from collections.abc import Callable, Mapping, Sequence, Set
+    from typing import Protocol, TypeVar
+
+    class _Entry(Protocol):
+        """What in_brief needs of mem.domain.brief's Entry."""
+
+        id: str | None  # the memory id
+        marks: dict[str, str] | None
+
+    Shown = TypeVar("Shown", bound=_Entry)
 
 # Of the older's score, what a recall's newer note must have to be moved above it (unless
 # the two are one decision taken again: amendments.SAME_DECISION). On bench/amendments/ and
@@ -29,24 +38,21 @@ QUERY_SHARE = 0.65
 LOOKUP_TERMS = 4
 LOOKUP = 4
 LOOKUP_AROUND = 3  # at most this many memories shown (a prompt's); a brief's pool is enough
-BRIEF_POOL = 24  # a brief's first notes paired: more than a hook's budget shows of them
+BRIEF_POOL = 12  # a brief's first notes paired: a session brief shows about 10 within its budget
 
 
-class _Entry(Protocol):
-    """What in_brief needs of mem.domain.brief's Entry."""
-
-    id: str | None  # the memory id
-    marks: dict[str, str] | None
-
-
-Shown = TypeVar("Shown", bound=_Entry)
-
-
-class Found(NamedTuple):
+class Found:
     """Pairs among some notes, and the notes read to find them."""
 
-    amended: dict[int, list[amendments.Amendment]]  # older record id -> its, likeliest first
-    records: dict[int, index.StoredRecord]  # the notes considered, by record id
+    __slots__ = ("amended", "records")
+
+    def __init__(
+        self,
+        amended: dict[int, list[amendments.Amendment]],
+        records: dict[int, index.StoredRecord],
+    ) -> None:
+        self.amended = amended  # older record id -> its, likeliest first
+        self.records = records  # the notes considered, by record id
 
 
 def find(
@@ -72,8 +78,13 @@ def find(
         notes = _notes(conn, ids)
     if len(notes) < 2:
         return Found({}, notes)
-    subjects = _subjects(conn, notes)
     newest = index.newest_first(conn, list(notes))
+    if olders is not None:
+        # A note older than every note of `olders` amends none of them: left unread (a
+        # brief's pool past the newest notes it shows).
+        in_olders = (place for place, record_id in enumerate(newest) if record_id in olders)
+        newest = newest[: max(in_olders, default=-1) + 1]
+    subjects = _subjects(conn, {record_id: notes[record_id] for record_id in newest})
     return Found(amendments.among(subjects, newest, olders), notes)
 
 
@@ -121,6 +132,8 @@ def marks(found: Found) -> dict[int, dict[str, str]]:
 
 
 def _memory_id(record: index.StoredRecord) -> str:
+    from mem.core.memory_ids import memory_id  # hashlib: only once a pair is found
+
     return memory_id(record.path, record.ref)
 
 
