@@ -2,12 +2,14 @@
 
 The measure is mem.core.amendments' (term weights with the index's bm25 document
 frequencies; newer by mem.index.notes_by_recency). Every reader that shows notes to an
-agent calls this module, so they all follow one rule: when both notes of a pair are shown,
-or the older one is, the newer comes first, just before it, and the older is marked with
-the newer's id and the command that retires it once a person has confirmed it
-(`mem supersede OLD --with NEW --reason ...`). Readers: `recall --ranking bm25`, `recall
---with-evidence`, MCP `recall`, the session brief and the prompt hook. `mem check
-amendments` lists the pairs over a whole project. Retired notes are never paired.
+agent calls this module, so they all follow one rule: the newer comes first, just before
+the older, and the older is marked with the newer's id and the command that retires it once
+a person has confirmed it (`mem supersede OLD --with NEW --reason ...`). The session brief
+and the prompt hook bring the newer in when they show the older (in_brief); a recall only
+reorders the notes it shows, and only where the query is about the newer too (in_recall).
+Readers: `recall --ranking bm25`, `recall --with-evidence`, MCP `recall`, the session brief
+and the prompt hook. `mem check amendments` lists the pairs over a whole project. Retired
+notes are never paired.
 """
 
 from __future__ import annotations
