@@ -15,7 +15,8 @@ brief (`mem hook session-start` on a git branch named with the query's words). A
 counts where the older is shown: newer above it is right. "as ranked" is the share the
 scores alone would give (recall: its results in score order).
 (b) `mem check amendments --json` per project: the share of marked pairs it lists (older,
-newer), and the share of listed pairs that are marked pairs. --list prints every listed pair
+newer), the share of listed pairs that are marked pairs, and how many marked pairs the 10, 30
+and 100 likeliest listed pairs hold (over every project). --list prints every listed pair
 with whether it is marked, for a person to judge the rest. Stdlib only; a report: exits 0.
 """
 
@@ -144,6 +145,7 @@ def main() -> None:
     listed_total, marked_listed, notes_total = 0, 0, 0
     found_pairs = 0
     listing: list[str] = []
+    scored: list[tuple[float, bool]] = []  # every listed pair: (score, whether marked)
     misses: list[str] = []  # the cases where a reader shows the older above the newer
     with tempfile.TemporaryDirectory(prefix="mem-bench-amendments-") as scratch:
         env = {**os.environ, "MEM_CACHE_DIR": str(Path(scratch) / "cache"), "HOME": scratch}
@@ -169,6 +171,7 @@ def main() -> None:
             for p in report["pairs"]:
                 key = (p["older"]["heading"], p["newer"]["heading"])
                 flag = "marked" if key in marked else "      "
+                scored.append((p["score"], key in marked))
                 listing.append(f"{flag} {p['score']:.3f} {slug}: {key[0]!r} -> {key[1]!r}")
             for older, newer in sorted(marked):
                 queries = [" ".join(words(older))]
@@ -196,6 +199,12 @@ def main() -> None:
         f"(b) check amendments: marked pairs found {found_pairs / len(pairs):.3f}"
         f" ({found_pairs}/{len(pairs)}),"
         f" listed {listed_total}, of which marked {precision:.3f}"
+    )
+    scored.sort(key=lambda pair: -pair[0])  # likeliest first over every project (stable)
+    lengths = [n for n in (10, 30, 100) if n < len(scored)]
+    print(
+        "    marked among the likeliest listed: "
+        + ", ".join(f"{sum(m for _, m in scored[:n])} of the first {n}" for n in lengths)
     )
     if args.list:
         print("\n".join(["readers' misses:", *misses, "pairs listed by check:", *listing]))

@@ -276,11 +276,10 @@ def _ranked(
     if brain_root is None:
         marks: dict[int, dict[str, str]] | None = None
         if amends:
-            pool = score.order(ranked, limit + amendments.POOL)
-            shown = [item.id for item in pool[:limit]]
-            scores = {item.id: item.score for item in pool}
-            order, marks = amendments.in_recall(conn, shown, scores)
-            by_id = {item.id: item for item in pool}
+            top = score.order(ranked, limit)
+            scores = {item.id: item.score for item in top}
+            order, marks = amendments.in_recall(conn, [item.id for item in top], scores)
+            by_id = {item.id: item for item in top}
             ranked = [by_id[record_id] for record_id in order]
         entries = _top(request, terms, now_ms, ranked, top_limit, sources, conn, retired, marks)
         if request.include_history:

@@ -15,12 +15,17 @@ from __future__ import annotations
 import functools
 import heapq
 import math
-from collections.abc import Iterable, Mapping, Sequence, Set
-from typing import NamedTuple
 
 from mem.core import parse, tokens
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence, Set
+
 SAME_SUBJECT = 0.24  # a likeness from which two notes are taken to cover the same subject
+# ... and to be one decision taken again (most heading words and much of the text in common:
+# on bench/amendments/, a record repeated under its title scores 0.64 to 0.91).
+SAME_DECISION = 0.6
 HEADING_SHARE = 0.5  # the weight of the share of heading words in common
 SHOWN_TERMS = 5  # shared terms a reason names, heaviest first
 # `mem check amendments`, which looks for pairs over every note: each note's heaviest terms
@@ -31,25 +36,36 @@ HOLDERS_AT_MOST = 64  # a heavy term of more notes than this finds no candidates
 NEIGHBOURS = 2  # a pair is listed when one of its notes is among the other's likeliest
 
 
-class Subject(NamedTuple):
+# Plain classes rather than NamedTuples: a bm25 recall imports this module, and typing
+# (with re and enum) would be most of what it costs to import.
+class Subject:
     """What a note is about: its heading's terms and its unit vector of term weights."""
 
-    id: int
-    heading: frozenset[str]
-    weights: dict[str, float]
+    __slots__ = ("id", "heading", "weights")
+
+    def __init__(self, record_id: int, heading: frozenset[str], weights: dict[str, float]) -> None:
+        self.id = record_id
+        self.heading = heading
+        self.weights = weights
 
 
-class Likeness(NamedTuple):
-    score: float  # cosine + HEADING_SHARE × heading words in common / heading words
-    # Below SAME_SUBJECT, both empty:
-    shared: tuple[str, ...]  # the terms that weigh most in both, heaviest first
-    heading: tuple[str, ...]  # the heading terms both have, in order
+class Likeness:
+    __slots__ = ("score", "shared", "heading")
+
+    def __init__(self, score: float, shared: tuple[str, ...], heading: tuple[str, ...]) -> None:
+        self.score = score  # cosine + HEADING_SHARE × heading words in common / heading words
+        # Below SAME_SUBJECT, both empty:
+        self.shared = shared  # the terms that weigh most in both, heaviest first
+        self.heading = heading  # the heading terms both have, in order
 
 
-class Amendment(NamedTuple):
-    older: int
-    newer: int
-    likeness: Likeness
+class Amendment:
+    __slots__ = ("older", "newer", "likeness")
+
+    def __init__(self, older: int, newer: int, likeness: Likeness) -> None:
+        self.older = older
+        self.newer = newer
+        self.likeness = likeness
 
 
 @functools.cache

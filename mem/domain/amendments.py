@@ -2,48 +2,59 @@
 
 The measure is mem.core.amendments' (term weights with the index's bm25 document
 frequencies; newer by mem.index.notes_by_recency). Every reader that shows notes to an
-agent calls this module, so they all follow one rule: when both notes of a pair are shown,
-or the older one is, the newer comes first, just before it, and the older is marked with
-the newer's id and the command that retires it once a person has confirmed it
-(`mem supersede OLD --with NEW --reason ...`). Readers: `recall --ranking bm25`, `recall
---with-evidence`, MCP `recall`, the session brief and the prompt hook. `mem check
-amendments` lists the pairs over a whole project. Retired notes are never paired.
+agent calls this module, so they all follow one rule: the newer comes first, just before
+the older, and the older is marked with the newer's id and the command that retires it once
+a person has confirmed it (`mem supersede OLD --with NEW --reason ...`). The session brief
+and the prompt hook bring the newer in when they show the older (in_brief); a recall only
+reorders the notes it shows, and only where the query is about the newer too (in_recall).
+Readers: `recall --ranking bm25`, `recall --with-evidence`, MCP `recall`, the session brief
+and the prompt hook. `mem check amendments` lists the pairs over a whole project. Retired
+notes are never paired.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence, Set
-from typing import NamedTuple, Protocol, TypeVar
-
 from mem import index, layout
 from mem.core import amendments
-from mem.core.memory_ids import memory_id
 from mem.index import bm25
 
-POOL = 8  # of a recall's candidates past its limit, where a pair's newer note is looked for
-QUERY_SHARE = 0.5  # of the older's score, that a recall's newer note must have
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a bm25 recall more to import than the rest of this module
+    from collections.abc import Callable, Mapping, Sequence, Set
+    from typing import Protocol, TypeVar
+
+    class _Entry(Protocol):
+        """What in_brief needs of mem.domain.brief's Entry."""
+
+        id: str | None  # the memory id
+        marks: dict[str, str] | None
+
+    Shown = TypeVar("Shown", bound=_Entry)
+
+# Of the older's score, what a recall's newer note must have to be moved above it (unless
+# the two are one decision taken again: amendments.SAME_DECISION). On bench/amendments/ and
+# bench/quality/, 0.5 puts the newer first in 21 of 26 cases but costs bm25 recall@1 0.838 ->
+# 0.761 (siblings on one subject displace the answer); 0.65, 18 of 26 and 0.829.
+QUERY_SHARE = 0.65
 # A prompt's few memories: the notes most like each are looked for by its heaviest terms.
 LOOKUP_TERMS = 4
 LOOKUP = 4
 LOOKUP_AROUND = 3  # at most this many memories shown (a prompt's); a brief's pool is enough
-BRIEF_POOL = 24  # a brief's first notes paired: more than a hook's budget shows of them
+BRIEF_POOL = 12  # a brief's first notes paired: a session brief shows about 10 within its budget
 
 
-class _Entry(Protocol):
-    """What in_brief needs of mem.domain.brief's Entry."""
-
-    id: str | None  # the memory id
-    marks: dict[str, str] | None
-
-
-Shown = TypeVar("Shown", bound=_Entry)
-
-
-class Found(NamedTuple):
+class Found:
     """Pairs among some notes, and the notes read to find them."""
 
-    amended: dict[int, list[amendments.Amendment]]  # older record id -> its, likeliest first
-    records: dict[int, index.StoredRecord]  # the notes considered, by record id
+    __slots__ = ("amended", "records")
+
+    def __init__(
+        self,
+        amended: dict[int, list[amendments.Amendment]],
+        records: dict[int, index.StoredRecord],
+    ) -> None:
+        self.amended = amended  # older record id -> its, likeliest first
+        self.records = records  # the notes considered, by record id
 
 
 def find(
@@ -69,8 +80,13 @@ def find(
         notes = _notes(conn, ids)
     if len(notes) < 2:
         return Found({}, notes)
-    subjects = _subjects(conn, notes)
     newest = index.newest_first(conn, list(notes))
+    if olders is not None:
+        # A note older than every note of `olders` amends none of them: left unread (a
+        # brief's pool past the newest notes it shows).
+        in_olders = (place for place, record_id in enumerate(newest) if record_id in olders)
+        newest = newest[: max(in_olders, default=-1) + 1]
+    subjects = _subjects(conn, {record_id: notes[record_id] for record_id in newest})
     return Found(amendments.among(subjects, newest, olders), notes)
 
 
@@ -118,25 +134,34 @@ def marks(found: Found) -> dict[int, dict[str, str]]:
 
 
 def _memory_id(record: index.StoredRecord) -> str:
+    from mem.core.memory_ids import memory_id  # hashlib: only once a pair is found
+
     return memory_id(record.path, record.ref)
 
 
 def in_recall(
-    conn: index.Connection, shown: list[int], pool: Mapping[int, float]
+    conn: index.Connection, shown: list[int], scores: Mapping[int, float]
 ) -> tuple[list[int], dict[int, dict[str, str]]]:
-    """A recall's shown record ids with each amended note's newer notes just before it (from
-    `pool`, the candidates past the limit with their scores, when not shown), cut to as many
-    as were shown; and the marks of each record shown. A newer note must match the query at
-    least QUERY_SHARE as well as the older: a query that only grazes it is not about what it
-    amends (on bench/quality/, a sibling decision then no longer displaces the answer)."""
-    shown_set = set(shown)
-    found = find(conn, list(pool), shown_set)
+    """A recall's shown record ids (with their `scores`) with each amended note's newer note
+    just before it, where both are shown; nothing else moves, nothing is added. The newer
+    must match the query at least QUERY_SHARE as well as the older, unless the two are one
+    decision taken again: a query that only grazes a sibling decision on the same subject
+    is not about what it amends. Only the shown notes are paired: a few, so a warm recall
+    pays little. With the marks of each record shown."""
+    found = find(conn, shown, set(shown))
     relevant = {}
     for older, pairs in found.amended.items():
-        matching = [pair for pair in pairs if pool[pair.newer] >= QUERY_SHARE * pool[older]]
+        matching = [
+            pair
+            for pair in pairs
+            if scores[pair.newer] >= QUERY_SHARE * scores[older]
+            or pair.likeness.score >= amendments.SAME_DECISION
+        ]
         if matching:
             relevant[older] = matching
-    order = amendments.newer_first(shown, relevant)[: len(shown)]
+    if not relevant:
+        return shown, {}
+    order = amendments.newer_first(shown, relevant)
     said = marks(Found(relevant, found.records))
     return order, {record_id: said[record_id] for record_id in order if record_id in said}
 

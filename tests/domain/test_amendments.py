@@ -112,12 +112,51 @@ def test_bm25_recall_puts_the_newer_first_and_marks_the_older(
 
 
 def test_a_newer_note_the_query_only_grazes_stays_where_it_ranks(tmp_path: Path) -> None:
-    """Its score under half the older's: the query is about what only the older says."""
+    """Its score under QUERY_SHARE of the older's: the query is about what only the older
+    says."""
     request = recall.Request("stripe webhook timeout retry", ranking="bm25")
     results = recall.recall(str(_project(tmp_path)), request, NOW)
     assert [entry["ref"] for entry in results[:2]] == [OLDER, NEWER]
-    assert results[1]["score"] < results[0]["score"] / 2
+    assert results[1]["score"] < results[0]["score"] * amendments.QUERY_SHARE
     assert all("amendedBy" not in entry for entry in results)
+
+
+def test_one_decision_taken_again_comes_first_whatever_the_query_matches(
+    tmp_path: Path,
+) -> None:
+    """The same heading and much of the text: the newer moves however little the query
+    matches it."""
+    heading = "Payment webhook retries"
+    text = f"""# Decisions
+
+### 2025-01-10 — {heading}
+- **Decision**: Stripe payment webhooks time out under load; retry the webhook handler
+  three times with a fixed delay
+
+### {SESSIONS}
+- **Decision**: user sessions live in Redis with a 30 minute expiry; cookies hold the key
+
+### 2025-06-20 — {heading}
+- **Decision**: retry the payment webhook handler with exponential backoff instead of a
+  fixed delay
+"""
+    request = recall.Request("stripe webhooks time out under load", ranking="bm25")
+    results = recall.recall(str(_project(tmp_path, text)), request, NOW)
+    assert [entry["ref"] for entry in results] == [
+        f"2025-06-20 — {heading}",
+        f"2025-01-10 — {heading}",
+    ]
+    assert results[0]["score"] < results[1]["score"] * amendments.QUERY_SHARE
+    assert results[1]["amendedBy"] == memory_id(DECISIONS, f"2025-06-20 — {heading}")
+
+
+def test_a_newer_note_past_the_limit_is_not_pulled_into_a_recall(tmp_path: Path) -> None:
+    """Only the shown notes are paired: the one shown keeps its place and no mark."""
+    root = str(_project(tmp_path))
+    request = recall.Request("retry failed payment webhooks", limit="1", ranking="bm25")
+    [shown] = recall.recall(root, request, NOW)
+    assert shown["ref"] == OLDER
+    assert "amendedBy" not in shown
 
 
 def test_with_evidence_marks_with_either_ranking(run_mem: RunMem, tmp_path: Path) -> None:
