@@ -11,7 +11,8 @@ every file of the tree with its labels. The project is written to a temporary gi
 and each edit sent to `mem hook pre-edit --host claude-code` as Claude Code's Edit, in a
 session of its own. Printed: the hit rate (of the (edit, governing note) pairs, the share
 whose note was injected; goal >= 0.9), the same leaving out the pairs crowded out (the
-answer's 1,000 characters full of other notes that govern the file), the clean rate (of
+answer full of other notes that govern the file: six at most, within 1,000 characters),
+the clean rate (of
 the edits no note governs, the share that injected nothing; goal >= 0.9), and the share
 of injected notes that govern.
 A report, not a test: it exits 0. Stdlib only.
@@ -132,7 +133,7 @@ def main() -> None:
         print(f"  hit rate:   {hits / pairs:.3f} ({hits} of {pairs} (edit, governing note) pairs)")
         print(
             f"  hit rate within the budget: {hits / (pairs - crowded):.3f} ({crowded} pairs"
-            " crowded out of 1,000 characters by other notes that govern the file)"
+            " crowded out by other notes that govern the file: six at most, 1,000 characters)"
         )
         print(
             f"  clean rate: {clean / negatives:.3f} ({clean} of {negatives} edits no note governs)"

@@ -167,6 +167,13 @@ def pick_queries(vocab: list[str]) -> list[str]:
     return [vocab[2500], "connection pooling", "the", f"the postgres cache pgbouncer {vocab[2000]}"]
 
 
+# The hooks' rows of the report: (key in the results, what the row names).
+HOOK_ROWS = (
+    ("session-start", "session-start` (the brief, Claude Code)"),
+    ("prompt", "prompt` (a short question's matches)"),
+    ("prompt-long", "prompt`, a long bug report (48 terms)"),
+    ("pre-edit", "pre-edit` (Claude Code Edit of a file two notes govern)"),
+)
 QUERY_CLASSES = ["rare id", "2-3 mid words", '"the"', "5-word mix"]
 
 
@@ -321,45 +328,31 @@ def run_measured(
     return ms, usage.ru_maxrss / 1024
 
 
-def hook_timed(
-    cmd: list[str], env: dict, payloads: list[bytes], answers: bool = True
-) -> dict | None:
+def hooks_beside_floor(env: dict, series: dict[str, tuple[list[str], list[bytes], bool]]) -> dict:
     """Wall ms of `mem hook` processes, each fed its host's JSON on stdin (with `answers`,
-    each must answer: a prompt that matches nothing is answered with nothing)."""
-    samples = []
-    for payload in payloads:
-        t0 = time.perf_counter()
-        done = subprocess.run(cmd, env=env, input=payload, capture_output=True, check=False)
-        samples.append((time.perf_counter() - t0) * 1000)
-        if done.returncode != 0 or answers and not done.stdout:
-            report_failure(" ".join(cmd[1:3]), f"status {done.returncode}, no answer")
-            return None
-    return stats(samples)
-
-
-def pre_edit_timed(mem: str, env: dict, payloads: list[bytes]) -> dict | None:
-    """Wall ms of `mem hook pre-edit` (Claude Code's Edit), each run beside one of the floor
-    `python -S -c "import sqlite3"`, taking turns so that both meet the same load."""
-    hooks, floors = [], []
+    each must answer: a prompt that matches nothing is answered with nothing), and of the
+    floor `python -S -c "import sqlite3"`, taking turns (a floor, then one run of each hook)
+    so that all meet the same load: {label: stats, "floor": stats}. The first round is not
+    counted: it builds what the index builds on its first such read (bm25)."""
     floor_cmd = [sys.executable, "-S", "-c", "import sqlite3"]
-    for payload in payloads:
+    samples: dict[str, list[float]] = {label: [] for label in [*series, "floor"]}
+    rounds = min(len(payloads) for _, payloads, _ in series.values())
+    for turn in range(rounds):
         t0 = time.perf_counter()
         subprocess.run(floor_cmd, env=env, capture_output=True, check=True)
-        t1 = time.perf_counter()
-        done = subprocess.run(
-            [mem, "hook", "pre-edit", "--host", "claude-code"],
-            env=env,
-            input=payload,
-            capture_output=True,
-            check=False,
-        )
-        t2 = time.perf_counter()
-        if done.returncode != 0 or not done.stdout:
-            report_failure("hook pre-edit", f"status {done.returncode}, no answer")
-            return None
-        floors.append((t1 - t0) * 1000)
-        hooks.append((t2 - t1) * 1000)
-    return {"hook": stats(hooks), "floor": stats(floors)}
+        if turn:
+            samples["floor"].append((time.perf_counter() - t0) * 1000)
+        for label, (cmd, payloads, answers) in series.items():
+            t0 = time.perf_counter()
+            done = subprocess.run(
+                cmd, env=env, input=payloads[turn], capture_output=True, check=False
+            )
+            if turn:
+                samples[label].append((time.perf_counter() - t0) * 1000)
+            if done.returncode != 0 or answers and not done.stdout:
+                report_failure(" ".join(cmd[1:3]), f"status {done.returncode}, no answer")
+                return {}
+    return {label: stats(values) for label, values in samples.items()}
 
 
 def pre_edit_input(root: Path, number: int) -> bytes:
@@ -517,32 +510,59 @@ def generate_apart(workdir: Path, n: int) -> dict:
     }
 
 
-KEEP_DIR = Path(tempfile.gettempdir()) / "mem-bench-projects"
+# Generated projects are kept in the user's cache (generating 200,000 notes takes about half
+# a minute) and made again when this file changes.
+KEEP_DIR = (
+    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mem-bench" / "projects"
+)
 
 
 def kept_project(n: int, keep: Path = KEEP_DIR) -> tuple[Path, list[str]]:
     """An n-note project generated once under `keep` and reused by later runs, and its query
     classes. Its journal is cut back to the generated events first: the benches append."""
     root, marker = keep / f"project-{n}", keep / f"project-{n}.json"
-    if not marker.exists():
+    generator = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    kept = json.loads(marker.read_text()) if marker.exists() else {}
+    if kept.get("generator") != generator:
         shutil.rmtree(root, ignore_errors=True)
         keep.mkdir(parents=True, exist_ok=True)
         info = generate_apart(keep, n)
-        kept = {"queries": info["queries"], "journal_bytes": (root / JOURNAL).stat().st_size}
+        journal_bytes = (root / JOURNAL).stat().st_size
+        kept = {"queries": info["queries"], "journal_bytes": journal_bytes, "generator": generator}
         marker.write_text(json.dumps(kept))
-    kept = json.loads(marker.read_text())
     journal = root / JOURNAL
     if journal.stat().st_size != kept["journal_bytes"]:
         os.truncate(journal, kept["journal_bytes"])
     return root, kept["queries"]
 
 
-def bench_size(mem: str | None, n: int, workdir: Path, repeat: int, rounds: int) -> dict:
+def hook_project(n: int, keep: Path = KEEP_DIR) -> tuple[Path, Path, list[str]]:
+    """(project, index cache, query classes): the kept n-note project with the notes of the
+    pre-edit hook's file, and its index cache, both kept beside it. The hooks read a warm
+    index, as in a session (a 200,000-note index takes minutes to build its bm25 postings,
+    which the first hook that needs them would give up on at its deadline): built once."""
+    kept, queries = kept_project(n, keep)
+    root, cache = keep / f"hooks-{n}", keep / f"hooks-{n}-cache"
+    marker = keep / f"hooks-{n}.json"
+    source = (keep / f"project-{n}.json").read_text()
+    if not marker.exists() or marker.read_text() != source:
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(cache, ignore_errors=True)
+        shutil.copytree(kept, root)
+        with (root / NOTE_FILES[2][0]).open("a", encoding="utf-8") as notes:
+            notes.write(PRE_EDIT_NOTES)
+        marker.write_text(source)
+    return root, cache, queries
+
+
+def bench_size(
+    mem: str | None, n: int, workdir: Path, repeat: int, rounds: int, hook_repeat: int
+) -> dict:
     root, cache = workdir / f"project-{n}", workdir / f"cache-{n}"
-    info = generate_apart(workdir, n)
+    kept, queries = kept_project(n)
+    shutil.copytree(kept, root)  # a copy: the bench edits and appends to it
     env = {**os.environ, "MEM_CACHE_DIR": str(cache), "MEM_NOW": MEM_NOW}
-    queries = info["queries"]
-    res: dict = {k: info[k] for k in ("notes", "events", "queries")} | {"size": n}
+    res: dict = {"notes": n, "events": events_for(n), "queries": queries, "size": n}
 
     def cmd(*args: str) -> list[str]:
         return [mem, *args, "-d", str(root)]
@@ -558,29 +578,6 @@ def bench_size(mem: str | None, n: int, workdir: Path, repeat: int, rounds: int)
     }
     res["in_process"] = in_process(env, root, rounds, queries)
 
-    # The hooks a host runs (issue 24): the brief at session start, and a prompt's matches,
-    # each in a session of its own so that the per-session filter never empties the answer.
-    hook_env = {**env, "MEM_STATE_DIR": str(workdir / f"state-{n}")}
-    prompt = f"How should the {queries[1]} work with postgres and the api?"
-    res["hook_start"] = hook_timed(
-        [mem, "hook", "session-start", "--host", "claude-code"],
-        hook_env,
-        [hook_input(root, i, source="startup") for i in range(repeat)],
-    )
-    # The short prompt and a long bug report take turns, so that both meet the same load.
-    short: list[float] = []
-    long: list[float] = []
-    for i in range(repeat):
-        for turn, (samples, text) in enumerate(((short, prompt), (long, LONG_PROMPT))):
-            timed = hook_timed(
-                [mem, "hook", "prompt", "--host", "claude-code"],
-                hook_env,
-                [hook_input(root, 2 * i + turn, prompt=text)],
-                answers=False,
-            )
-            if timed:
-                samples.append(timed["median"])
-    res["hook_prompt"], res["hook_prompt_long"] = stats(short), stats(long)
     res["fts5_floor"] = fts5_floor(env, mem, root, workdir, queries, repeat)
     res["reference"] = reference(env, root, queries, max(1, repeat // 3))
 
@@ -615,12 +612,45 @@ def bench_size(mem: str | None, n: int, workdir: Path, repeat: int, rounds: int)
     res["after_edit"] = stats(after_edit)
     res["after_edit_rss_mib"] = max(edit_rss) if edit_rss else None
 
-    # The hook before each file edit (issue 33): last, as it adds the notes it finds.
-    with (root / NOTE_FILES[2][0]).open("a", encoding="utf-8") as notes:
-        notes.write(PRE_EDIT_NOTES)
-    run_measured("sync after the pre-edit notes", cmd("recall", PRE_EDIT_MODULE), env)
-    res["hook_pre_edit"] = pre_edit_timed(
-        mem, hook_env, [pre_edit_input(root, i) for i in range(repeat)]
+    # The hooks a host runs (issues 24 and 33): the brief at session start, a prompt's
+    # matches (a short question and a long bug report), the notes that govern a file about
+    # to change; each in a session of its own so that the per-session filter never empties
+    # the answer, in turns with the floor, on a warm index (a bm25 recall builds what the
+    # hooks read, once).
+    hooks_root, hook_cache, _ = hook_project(n)
+    hook_env = {
+        **env,
+        "MEM_CACHE_DIR": str(hook_cache),
+        "MEM_STATE_DIR": str(workdir / f"state-{n}"),
+    }
+    warm_up = [mem, "recall", "--ranking", "bm25", PRE_EDIT_MODULE, "-d", str(hooks_root)]
+    run_measured("bm25 recall before the hooks", warm_up, hook_env)
+    prompt = f"How should the {queries[1]} work with postgres and the api?"
+
+    def hook(event: str) -> list[str]:
+        return [mem, "hook", event, "--host", "claude-code"]
+
+    runs = range(hook_repeat + 1)  # and the first, uncounted
+    res["hooks"] = hooks_beside_floor(
+        hook_env,
+        {
+            "session-start": (
+                hook("session-start"),
+                [hook_input(hooks_root, f"start-{i}", source="startup") for i in runs],
+                True,
+            ),
+            "prompt": (
+                hook("prompt"),
+                [hook_input(hooks_root, f"short-{i}", prompt=prompt) for i in runs],
+                False,
+            ),
+            "prompt-long": (
+                hook("prompt"),
+                [hook_input(hooks_root, f"long-{i}", prompt=LONG_PROMPT) for i in runs],
+                False,
+            ),
+            "pre-edit": (hook("pre-edit"), [pre_edit_input(hooks_root, i) for i in runs], True),
+        },
     )
     return res
 
@@ -653,7 +683,7 @@ def fmt(value: float | None, unit: str = "ms") -> str:
     return f"{value:,.0f} {unit}" if value >= 10 else f"{value:.1f} {unit}"
 
 
-def hook_input(root: Path, number: int, **fields: str) -> bytes:
+def hook_input(root: Path, number: int | str, **fields: str) -> bytes:
     payload = {"session_id": f"bench-{number}", "cwd": str(root), **fields}
     return json.dumps(payload).encode()
 
@@ -693,33 +723,21 @@ def report(results: list[dict], large: dict | None, floor: dict | None, load: st
             row(f"JavaScript reference, {query_class}", cells)
     else:
         row("JavaScript reference", ["not present (node + MEM_REFERENCE)"] * len(results))
-    for key, label in (
-        ("hook_start", "`mem hook session-start` (the brief, Claude Code), median / p95"),
-        ("hook_prompt", "`mem hook prompt` (a prompt's matches), median / p95"),
-        ("hook_prompt_long", "`mem hook prompt`, a long bug report (48 terms), median / p95"),
-    ):
+    for key, label in HOOK_ROWS:
         cells = []
         for r in results:
-            timed = r.get(key)
-            cells.append(f"{fmt(timed['median'])} / {fmt(timed['p95'])}" if timed else "n/a")
-        row(label, cells)
+            timed, floor_ms = (r.get("hooks") or {}).get(key), (r.get("hooks") or {}).get("floor")
+            if timed and floor_ms:
+                ratio = timed["median"] / floor_ms["median"]
+                cells.append(f"{fmt(timed['median'])} / {fmt(timed['p95'])} ({ratio:.1f}x)")
+            else:
+                cells.append("n/a")
+        row(f"`mem hook {label}, median / p95 (x the floor)", cells)
     cells = []
     for r in results:
-        timed = r.get("hook_pre_edit")
-        if timed:
-            hook, floor = timed["hook"], timed["floor"]
-            ratio = hook["median"] / floor["median"]
-            cells.append(
-                f"{fmt(hook['median'])} / {fmt(hook['p95'])}"
-                f" (floor {fmt(floor['median'])}: {ratio:.1f}x)"
-            )
-        else:
-            cells.append("n/a")
-    row(
-        '`mem hook pre-edit` (Claude Code Edit), median / p95, beside `python -S -c "import'
-        ' sqlite3"` (floor)',
-        cells,
-    )
+        floor_ms = (r.get("hooks") or {}).get("floor")
+        cells.append(f"{fmt(floor_ms['median'])} (n={floor_ms['n']})" if floor_ms else "n/a")
+    row('`python -S -c "import sqlite3"` (the hooks\' floor, in turns with them), median', cells)
     cells = []
     for r in results:
         ip = (r.get("in_process") or {}).get("all")
@@ -823,6 +841,9 @@ def main() -> None:
     ap.add_argument("--sizes", default="10000,200000")
     ap.add_argument("--repeat", type=int, default=9, help="runs of each whole-process figure")
     ap.add_argument("--rounds", type=int, default=40, help="in-process calls per query class")
+    ap.add_argument(
+        "--hook-repeat", type=int, default=15, help="runs of each hook, in turns with the floor"
+    )
     ap.add_argument("--large", action="store_true", help="add a 1,000,000-note first sync")
     ap.add_argument("--mem", help="mem executable (default: next to sys.executable, else PATH)")
     ap.add_argument(
@@ -870,7 +891,9 @@ def main() -> None:
             results = []
             for n in sizes:
                 print(f"size {n:,}: generating and timing ...", flush=True)
-                results.append(bench_size(mem, n, workdir, args.repeat, args.rounds))
+                results.append(
+                    bench_size(mem, n, workdir, args.repeat, args.rounds, args.hook_repeat)
+                )
             large = None
             if args.large:
                 print("1,000,000 notes: generating and syncing ...", flush=True)

@@ -66,7 +66,7 @@ SESSION_BUDGET = 6000  # characters: well under the 10,000 Claude Code and Codex
 PROMPT_BUDGET = 1500
 PROMPT_AT_MOST = 8  # memories one prompt can bring
 EDIT_BUDGET = 1000  # before every edit, dozens a session: the governing decisions' text only
-EDIT_AT_MOST = 4
+EDIT_AT_MOST = 6
 # Seconds a hook may take before it gives up and answers nothing; below the timeouts
 # `mem init --hooks` writes (30 s and 5 s), so the host never has to kill it.
 DEADLINES = {"session-start": 20.0, "prompt": 4.0, "pre-edit": 4.0}
@@ -257,7 +257,10 @@ def _fitted(
     listed = [entry.to_json() for entry in entries]
     budget = request.budget
     while True:
-        text, count = brief_view.fit(listed, total, budget, as_json=False, kind=kind)
+        if kind == "edit":
+            text, count = brief_view.fit_edit(listed, total, budget)
+        else:
+            text, count = brief_view.fit(listed, total, budget, as_json=False, kind=kind)
         over = _over_host_limit(request.host, text)
         if not over or budget <= budgets.MIN_BUDGET:
             if over:
@@ -307,12 +310,13 @@ def _commits(request: Request, find: Callable[[], list[briefs.Entry]]) -> list[b
 
 
 def _claimed(
-    entries: list[briefs.Entry], request: Request, kind: str
+    entries: list[briefs.Entry], request: Request, kind: str, total: int | None = None
 ) -> tuple[str, list[briefs.Entry]]:
-    """The text of the entries that fit, less those another hook of the session claimed."""
+    """The text of the entries that fit (of `total`, when more were found than offered), less
+    those another hook of the session claimed."""
     if not entries:
         return "", []
-    text, shown = _fitted(entries, len(entries), request, kind)
+    text, shown = _fitted(entries, len(entries) if total is None else total, request, kind)
     if not request.session:
         return text, shown
     # Once per session, also when hooks run at once: what another claimed first goes.
@@ -342,12 +346,12 @@ def _edit_memories(root: str, request: Request) -> tuple[str, list[briefs.Entry]
     from mem.domain import edits
 
     seen = _seen(request)
-    entries = edits.governing(root, request.edit, request.cwd, seen, EDIT_AT_MOST)
+    entries, total = edits.governing(root, request.edit, request.cwd, seen, EDIT_AT_MOST)
     room = EDIT_AT_MOST - len(entries)
-    entries += _commits(
+    commits = _commits(
         request, lambda: edits.governing_commits(root, request.edit, request.cwd, seen, room)
     )
-    return _claimed(entries, request, "edit")
+    return _claimed(entries + commits, request, "edit", total + len(commits))
 
 
 def _wrap(request: Request, text: str) -> str:

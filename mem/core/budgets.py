@@ -16,3 +16,14 @@ def parse_budget(text: str, option: str = "--budget") -> int:
             f"{option} must be a whole number of characters from {MIN_BUDGET} to {MAX_BUDGET}."
         )
     return int(value)
+
+
+def cut_at_word(text: str, limit: int) -> str:
+    """The text whole when it has at most `limit` characters, else its start cut at a word
+    and ended by `…`, `limit` characters at most ("" when no word fits)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: max(0, limit - 1)]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut + "…" if cut else ""

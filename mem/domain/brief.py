@@ -17,9 +17,8 @@ from __future__ import annotations
 import functools
 
 from mem import index, layout
-from mem.core import parse, score, templates, tokens
+from mem.core import budgets, parse, score, templates, tokens
 from mem.core.memory_ids import memory_id, revision_of
-from mem.domain import amendments
 from mem.files import safe_paths
 
 TYPE_CHECKING = False
@@ -200,13 +199,7 @@ def _no_offset(_: float) -> float:
 def summary(text: str, limit: int = SUMMARY_CHARS) -> str:
     """A memory's body on one line, cut at a word: at most `limit` characters."""
     body = text.split("\n", 1)[1] if "\n" in text else ""
-    flat = " ".join(body.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[: limit - 1]
-    if " " in cut:
-        cut = cut[: cut.rindex(" ")]
-    return cut + "…"
+    return budgets.cut_at_word(" ".join(body.split()), limit)
 
 
 def filled_in(text: str, template: str) -> bool:
@@ -287,6 +280,8 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
         for record_id in chosen:
             record = stored[record_id]
             entries.append(memory_entry(record, scores.get(record_id)))
+        from mem.domain import amendments  # not for the pre-edit hook, which needs an Entry
+
         entries = amendments.in_brief(
             root,
             conn,
@@ -420,6 +415,8 @@ def prompt_matches(
             entry = memory_entry(stored[record_id], kept[record_id])
             if f"{entry.id} {entry.revision}" not in seen:
                 entries.append(entry)
+        from mem.domain import amendments
+
         return amendments.in_brief(
             root,
             conn,

@@ -103,16 +103,16 @@ def targets(root: str, base: str, paths: list[str]) -> list[Target]:
 
 def governing(
     root: str, edit: edit_targets.Edit, base: str, seen: set[str], at_most: int
-) -> list[Entry]:
+) -> tuple[list[Entry], int]:
     """The notes that govern the files an edit changes, best first, at most `at_most`, none
-    of `seen` (a set of `<id> <revision>`)."""
+    of `seen` (a set of `<id> <revision>`); and how many there are."""
     files = targets(root, base, edit.paths)
     if not files:
-        return []
+        return [], 0
     # A plain word (`finish`, `search`) is the name of many functions: only identifiers.
     names = [name for name in edit_targets.defined_names(edit.text) if looks_like_code(name)]
 
-    def collect(open_index: index.OpenIndex) -> list[Entry]:
+    def collect(open_index: index.OpenIndex) -> tuple[list[Entry], int]:
         project = open_index(root)
         conn = project.conn
         memory_files = {
@@ -127,7 +127,7 @@ def governing(
             for record_id in lifecycle_events.retired_in_index(root, conn, paths):
                 scores.pop(record_id, None)
         if not scores:
-            return []
+            return [], 0
         _, newest = index.notes_by_recency(conn, file_ids, len(scores), list(scores))
         place = {record_id: position for position, record_id in enumerate(newest)}
         ranked = sorted(scores, key=lambda record_id: (-scores[record_id], place[record_id]))
@@ -137,7 +137,7 @@ def governing(
             entry = memory_entry(stored[record_id], float(scores[record_id]))
             if f"{entry.id} {entry.revision}" not in seen:
                 entries.append(entry)
-        return entries[:at_most]
+        return entries[:at_most], len(entries)
 
     return index.answer(collect)
 

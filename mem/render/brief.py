@@ -9,7 +9,7 @@ and how to get them.
 
 from __future__ import annotations
 
-from mem.core import js
+from mem.core import budgets, js
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,6 +24,12 @@ TEXT_TITLES = {
     "prompt": "Project memory (mem) that matches this prompt:",
     "edit": "Project memory (mem) about the file being edited:",
 }
+# Before every edit the agent needs the ids to ask for more, not the other commands.
+TEXT_MORE = {"edit": "`mem show ID` prints one memory whole."}
+# Before an edit: a heading at most this long, and no excerpt shorter (a few words say
+# less than the heading).
+EDIT_HEADING_CHARS = 120
+SHORTEST_EXCERPT = 40
 
 
 def _entry_text(entry: dict[str, Any], first_memory: bool) -> str:
@@ -58,11 +64,12 @@ def amendment_text(entry: dict[str, Any], indent: str) -> str:
     return said
 
 
-def _text(title: str, shown: list[str], total: int, budget: int) -> str:
+def _text(kind: str, shown: list[str], total: int, budget: int) -> str:
     count = len(shown)
-    head = f"{title} {count} of {total} entries (budget {budget} characters).\n"
+    head = f"{TEXT_TITLES[kind]} {count} of {total} entries (budget {budget} characters).\n"
     left = total - count
-    tail = f"\n{left} {'entry' if left == 1 else 'entries'} left out. {MORE}\n"
+    more = TEXT_MORE.get(kind, MORE)
+    tail = f"\n{left} {'entry' if left == 1 else 'entries'} left out. {more}\n"
     return head + "".join(shown) + tail
 
 
@@ -90,7 +97,7 @@ def fit(
         sizes = [len(js.stringify_pretty(entry, "    ")) + len(",\n    ") for entry in entries]
     else:
         # "0 of" may become as wide as the total
-        frame = len(_text(TEXT_TITLES[kind], [], total, budget)) + len(str(total)) - 1
+        frame = len(_text(kind, [], total, budget)) + len(str(total)) - 1
         texts = []
         first_memory = True
         for entry in entries:
@@ -108,6 +115,45 @@ def fit(
     if as_json:
         output = _json(kind, entries[:count], total, budget)
     else:
-        output = _text(TEXT_TITLES[kind], texts[:count], total, budget)
+        output = _text(kind, texts[:count], total, budget)
     assert len(output) <= budget, (len(output), budget)
     return output, count
+
+
+def fit_edit(entries: list[dict[str, Any]], total: int, budget: int) -> tuple[str, int]:
+    """(output, number of entries shown): what the pre-edit hook says, within budget.
+
+    Every note that governs the file counts, so first as many as fit by their kind, id and
+    heading (cut at EDIT_HEADING_CHARS), best first; then the room left goes to their
+    excerpts, best first, each as long as it still fits (none under SHORTEST_EXCERPT)."""
+    frame = len(_text("edit", [], total, budget)) + len(str(total)) - 1
+    bare = [_edit_entry(entry, "", position == 0) for position, entry in enumerate(entries)]
+    room = budget - frame
+    count = 0
+    for text in bare:
+        if len(text) > room:
+            break
+        room -= len(text)
+        count += 1
+    texts = bare[:count]
+    for position, entry in enumerate(entries[:count]):
+        excerpt = budgets.cut_at_word(entry["summary"], room - len(": "))
+        if len(excerpt) >= min(SHORTEST_EXCERPT, len(entry["summary"])) and excerpt:
+            texts[position] = _edit_entry(entry, excerpt, position == 0)
+            room -= len(texts[position]) - len(bare[position])
+    output = _text("edit", texts, total, budget)
+    assert len(output) <= budget, (len(output), budget)
+    return output, count
+
+
+def _edit_entry(entry: dict[str, Any], excerpt: str, first: bool) -> str:
+    """A memory before an edit: its id is all `mem show` needs, so no file."""
+    heading = budgets.cut_at_word(entry["heading"], EDIT_HEADING_CHARS)
+    lines = ["\n## Memories\n"] if first else []
+    dated = f" {entry['date']}" if entry["kind"] == "commit" else ""
+    lines.append(f"- {entry['kind']} {entry['id']}{dated}\n  {heading}")
+    if excerpt:
+        lines.append(f": {excerpt}")
+    lines.append("\n")
+    lines.append(amendment_text(entry, "  "))
+    return "".join(lines)

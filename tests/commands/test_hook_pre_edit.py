@@ -178,6 +178,25 @@ def test_a_file_no_note_concerns_injects_nothing(
     assert not (state / "hook.log").exists()
 
 
+def test_a_file_many_notes_govern_brings_six_each_by_id_within_the_budget(
+    run_mem: RunMem, noted: Path
+) -> None:
+    body = "The pool keeps one queue per worker and never grows past its budget. " * 4
+    headings = [f"2026-08-0{day} — pool.py: change {day} to the pool" for day in range(1, 8)]
+    decisions = noted / DECISIONS
+    decisions.write_text(
+        decisions.read_text(encoding="utf-8")
+        + "".join(f"\n### {heading}\n{body}\n" for heading in headings),
+        encoding="utf-8",
+    )
+    payload = _payload("claude-code", noted, noted / "src/pool.py")
+    context = _context(_hook(run_mem, "claude-code", payload), "claude-code")
+    ids = [memory_id(DECISIONS, heading) for heading in headings]
+    assert [each in context for each in ids] == [False] + [True] * 6  # the newest six
+    assert "change 7 to the pool: The pool keeps one queue per worker" in context
+    assert "6 of 7 entries" in context and "\n1 entry left out." in context
+
+
 def test_a_memory_already_injected_in_the_session_is_not_injected_again(
     run_mem: RunMem, noted: Path
 ) -> None:

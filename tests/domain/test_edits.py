@@ -17,7 +17,7 @@ def _governing(project: Path, notes: dict[str, str], path: str, text: str = "") 
     """The headings of the notes that govern `path` (relative to the project), best first."""
     body = "".join(f"\n### {heading}\n{note}\n" for heading, note in notes.items())
     (project / DECISIONS).write_text("# Decisions\n" + body, encoding="utf-8")
-    found = edits.governing(str(project), Edit([path], text), str(project.resolve()), set(), 10)
+    found, _ = edits.governing(str(project), Edit([path], text), str(project.resolve()), set(), 10)
     return [entry.heading or "" for entry in found]
 
 
