@@ -12,6 +12,7 @@ is not that subset and the file is skipped, rather than guessed at.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -37,6 +38,8 @@ _BULLET = re.compile(r"^\s*[-*]\s+(.+?)\s*$")
 _HEADING_LIKE = re.compile(r"^#+(?:[ \t]|$)")
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _APPLIES_CWD = re.compile(r"^applies_to:\s*cwd=([^;\s]+)", re.MULTILINE)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_AD_HOC_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-")
 GEMINI_SECTION = "## Gemini Added Memories"
 
 
@@ -58,9 +61,20 @@ class HostMemory:
 
 
 def _unquoted(value: str) -> str | None:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+    """A scalar's value, or None when it is YAML beyond the subset. A double-quoted one may
+    hold the escapes JSON shares with YAML (Claude Code 2.1.197 writes a description with a
+    `"` or a `: ` in it as `"... \\"latest\\" ..."`); a single-quoted one, `''` for `'`."""
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        try:
+            unquoted = json.loads(value)
+        except ValueError:
+            return None  # an escape YAML has and JSON has not (`\\x41`, `\\e`...)
+        if not isinstance(unquoted, str) or _SURROGATE.search(unquoted):
+            return None  # a lone surrogate (`\\ud800`) is no text a note can hold
+        return unquoted
+    if len(value) >= 2 and value[0] == value[-1] == "'":
         inner = value[1:-1]
-        return inner if value[0] not in inner else None
+        return inner.replace("''", "'") if "'" not in inner.replace("''", "") else None
     if value[:1] in ("[", "{", "|", ">", "&", "*", "!", '"', "'"):
         return None  # YAML beyond the subset: flow collections, block scalars, anchors, tags
     return value
@@ -248,6 +262,24 @@ def codex_skill(text: str, source: str, date: str) -> HostMemory | str:
     if description and description not in body:
         body = f"{description}\n\n{body}" if body else description
     return HostMemory("codex", source, title, "pattern", body, date)
+
+
+def codex_ad_hoc_note(text: str, source: str, date: str) -> HostMemory:
+    """A note Codex 0.171 writes when the user asks it to remember, forget or correct
+    something (`memories_v2/extensions/ad_hoc/notes/<YYYY-MM-DDTHH-MM-SS-slug>.md`, to be
+    consolidated later): its first heading, else its first line, is the title."""
+    heading, rest = _first_heading(text)
+    body = note_body(rest)
+    title = title_of(heading)
+    if not title:
+        first, _, after = body.partition("\n")
+        title = title_of(first)
+        if title == first:
+            body = after.strip("\n")
+    if not title:
+        name = source.rsplit("/", 1)[-1].removesuffix(".md")
+        title = title_of(_AD_HOC_STAMP.sub("", name).replace("-", " "))
+    return HostMemory("codex", source, title, UNTYPED_KIND, body, date)
 
 
 def claude_slug(path: str) -> str:

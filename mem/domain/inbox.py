@@ -152,6 +152,11 @@ def gather(host: str, root: str) -> Found:
                         found.skipped.append(f"{file.shown}: skipped, {skill}")
                     else:
                         found.memories.append(skill)
+        notes_folder = host_memory_files.codex_ad_hoc_notes()
+        found.looked.append(host_memory_files.shown(notes_folder))
+        paths = host_memory_files.markdown_files(notes_folder)
+        for file in _files(notes_folder, paths, found.skipped):
+            found.memories.append(host_memories.codex_ad_hoc_note(file.text, file.shown, file.date))
     elif host == "gemini":
         for folder in host_memory_files.gemini_memory_folders(root):
             found.looked.append(host_memory_files.shown(folder))

@@ -203,6 +203,128 @@ def test_each_host_offers_its_memories_of_this_project(
     assert skipped(result) == []
 
 
+# Written by the real hosts (fixtures/hosts/real/README.md): what they write, mem reads.
+REAL = HOSTS / "real"
+REAL_SOURCES = {
+    "claude-code": "~/.claude/projects/{slug}/memory/",
+    "codex": "~/.codex/memories_v2/extensions/ad_hoc/notes/",
+    "gemini": "~/.gemini/tmp/project/memory/",
+}
+
+
+def install_real(host: str, home: Path, project: Path) -> None:
+    """What the real host wrote, copied to where it wrote it."""
+    if host == "claude-code":
+        shutil.copytree(REAL / "claude-code" / "memory", _claude_folder(home, project))
+    elif host == "codex":
+        shutil.copytree(REAL / "codex" / "memories_v2", home / ".codex" / "memories_v2")
+    else:
+        (home / ".gemini").mkdir(exist_ok=True)
+        (home / ".gemini" / "projects.json").write_text(
+            json.dumps({"projects": {str(project.resolve()): "project"}}), encoding="utf-8"
+        )
+        shutil.copytree(REAL / "gemini" / "memory", home / ".gemini" / "tmp" / "project" / "memory")
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        (
+            "claude-code",
+            {
+                (
+                    "Integration tests must hit a real database, not mocks",
+                    "lesson",
+                    "feedback_integration_tests.md",
+                ),
+                (
+                    "Merge freeze on main from 2026-12-15 for the 2026-12-18 release",
+                    "decision",
+                    "project_deploy_freeze.md",
+                ),
+                # Claude Code wrote this description as a double-quoted scalar with `\"`.
+                (
+                    'Pin image tags: never "latest" in deploy manifests',
+                    "decision",
+                    "reference_image_tags.md",
+                ),
+                (
+                    "The user maintains the billing service and the invoicing jobs and reviews"
+                    " every change to the payment provider integration before it ships",
+                    "lesson",
+                    "user_role.md",
+                ),
+            },
+        ),
+        (
+            "codex",
+            {
+                (
+                    "Integration tests use a real database",
+                    "lesson",
+                    "2026-12-07T18-40-00-integration-tests-real-database.md",
+                ),
+            },
+        ),
+        (
+            "gemini",
+            {
+                (
+                    "On this machine the local Postgres listens on port 5433, not 5432.",
+                    "lesson",
+                    "MEMORY.md:1",
+                ),
+                ("Local release checklist", "lesson", "release-checklist.md"),
+            },
+        ),
+    ],
+)
+def test_the_files_each_real_host_wrote_become_candidates_of_their_kind_with_their_source(
+    run_mem: RunMem,
+    project: Path,
+    isolated_env: Path,
+    host: str,
+    expected: set[tuple[str, str, str]],
+) -> None:
+    install_real(host, isolated_env, project)
+    result = mem_json(run_mem, project, "import", host)
+    folder = REAL_SOURCES[host].format(slug=claude_slug(str(project.resolve())))
+    assert {(c["title"], c["kind"], c["source"]) for c in offered(result)} == {
+        (title, kind, folder + name) for title, kind, name in expected
+    }
+    assert skipped(result) == []
+    for candidate in offered(result):
+        source_line = candidate["text"].rsplit("\n", 1)[-1]
+        assert re.fullmatch(
+            rf"- \*\*Imported\*\*: from {host}, {re.escape(candidate['source'])}, \d{{4}}-\d\d-\d\d",
+            source_line,
+        )
+        # What the host added to the front matter (Claude Code's node_type and
+        # originSessionId) is not the memory.
+        assert "originSessionId" not in candidate["text"]
+        assert "node_type" not in candidate["text"]
+
+
+def test_the_real_hosts_files_accepted_then_imported_again_offer_nothing(
+    run_mem: RunMem, project: Path, isolated_env: Path
+) -> None:
+    for host in REAL_SOURCES:
+        install_real(host, isolated_env, project)
+    first = mem_json(run_mem, project, "import", "all")
+    assert len(offered(first)) == 7
+    accepted = mem_json(run_mem, project, "inbox", "accept", "--all")
+    assert len(accepted["changed"]) == 7
+    decisions = (project / ".agents/memory/decisions.md").read_text(encoding="utf-8")
+    assert (
+        "\n### 2026-10-18 — Merge freeze on main from 2026-12-15 for the 2026-12-18 release\n"
+        in decisions
+    )
+    assert "**How to apply:** open pull requests against `release/2026-12`" in decisions
+    again = mem_json(run_mem, project, "import", "all")
+    assert offered(again) == []
+    assert sum(host["duplicates"] for host in again["hosts"]) == 7
+
+
 def test_codex_leaves_the_task_groups_of_other_folders(
     run_mem: RunMem, project: Path, isolated_env: Path
 ) -> None:
@@ -224,7 +346,10 @@ def test_nothing_found_says_where_it_looked(
         f"mem import: claude-code: no memories found; looked in ~/.claude/projects/{slug}/memory,"
         in done.stdout
     )
-    assert "mem import: codex: no memories found; looked in ~/.codex/memories\n" in done.stdout
+    assert (
+        "mem import: codex: no memories found; looked in ~/.codex/memories,"
+        " ~/.codex/memories_v2/extensions/ad_hoc/notes\n" in done.stdout
+    )
     assert len(re.findall(r"no memories found", done.stdout)) == 5
 
 
