@@ -81,6 +81,7 @@ bench-quality: $(VENV)/.installed
 	$(PY) bench/hook_quality.py
 	$(PY) bench/pre_edit.py
 	$(PY) bench/amendments.py
+	$(PY) bench/import_bench.py --likeness
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy

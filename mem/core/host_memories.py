@@ -312,19 +312,3 @@ def _base36(number: int) -> str:
 def normalized(text: str) -> str:
     """Text compared for exact duplicates: case and spacing set aside."""
     return " ".join(text.lower().split())
-
-
-_TERM = re.compile(r"[a-z0-9]+")
-
-
-def terms(text: str) -> frozenset[str]:
-    return frozenset(word for word in _TERM.findall(text.lower()) if len(word) > 2)
-
-
-def likeness(one: frozenset[str], two: frozenset[str]) -> float:
-    """How alike two notes' subjects are, 0 to 1: the share of terms they have in common
-    (Jaccard). One function so the measure of issue 33 (mem.core.amendments on branch
-    `amend`, a weighted cosine) can replace it once merged."""
-    if not one or not two:
-        return 0.0
-    return len(one & two) / len(one | two)

@@ -24,15 +24,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mem.core import host_memories, js, secrets
+from mem.core import amendments, host_memories, js, secrets
 from mem.core.host_memories import HostMemory
 from mem.domain import memories, notes
 from mem.errors import MemError
 from mem.files import host_memory_files, index_sources, machine_state
 
 HOSTS = ("claude-code", "codex", "gemini", "serena", "vscode")
-NEAR = 0.5  # likeness from which a candidate is offered as an amendment
-# A candidate's near notes are looked for among those that share one of its rarest terms
+# The likeness (mem.core.amendments) from which a candidate is offered as a note's amendment:
+# one decision taken again, not merely the same subject (amendments.SAME_SUBJECT), which a
+# project's sibling decisions reach too (bench/import_bench.py --likeness: at 0.6, 7 of 18
+# marked amendments and 0 of 68 unrelated records; at 0.24, 12 of 18 and 31 of 68).
+NEAR = 0.6
+# A candidate's near notes are looked for among those that share one of its heaviest terms
 # (of those any note has): a few postings read instead of every note compared.
 PROBE_TERMS = 3
 COMMON = 256  # a term more notes than this have says little of a subject: never probed
@@ -251,31 +255,49 @@ def _without_source(body: str) -> str:
     return "\n".join(line for line in lines if not line.startswith("- **Imported**: from "))
 
 
-class _Near:
-    """The notes a candidate may amend, looked for by shared rare terms."""
+class NearNotes:
+    """The notes a candidate may amend, measured as `mem check amendments` measures two
+    notes' subject (mem.core.amendments: a weighted cosine plus the share of heading words
+    in common), each term weighed by how many of `texts` (every note and memory the import
+    sees) hold it. A candidate is scored against the notes that share one of its
+    PROBE_TERMS heaviest terms (of those at most COMMON notes hold), not every note."""
 
-    def __init__(self) -> None:
-        self.terms: list[frozenset[str]] = []
+    def __init__(self, texts: Iterable[tuple[str, str]]) -> None:
+        self.df: Counter[str] = Counter()
+        self.records = 0
+        for heading, text in texts:
+            self.df.update(self._counts(heading, text).keys())
+            self.records += 1
+        self.subjects: list[amendments.Subject] = []
         self.refs: list[dict[str, Any]] = []
         self.postings: dict[str, list[int]] = {}
-        self.frequency: Counter[str] = Counter()
 
-    def add(self, words: frozenset[str], ref: dict[str, Any]) -> None:
-        number = len(self.terms)
-        self.terms.append(words)
+    @staticmethod
+    def _counts(heading: str, text: str) -> dict[str, int]:
+        return amendments.counts(heading, f"{heading}\n{text}")
+
+    def subject(self, heading: str, text: str) -> amendments.Subject:
+        counted = self._counts(heading, text)
+        return amendments.subject(len(self.subjects), heading, counted, self.df, self.records)
+
+    def add(self, item: amendments.Subject, ref: dict[str, Any]) -> None:
+        number = len(self.subjects)
+        self.subjects.append(item)
         self.refs.append(ref)
-        self.frequency.update(words)
-        for word in words:
-            self.postings.setdefault(word, []).append(number)
+        for term in item.weights:
+            self.postings.setdefault(term, []).append(number)
 
-    def nearest(self, words: frozenset[str]) -> dict[str, Any] | None:
-        known = [word for word in words if 0 < self.frequency[word] <= COMMON]
-        rare = sorted(known, key=lambda word: (self.frequency[word], word))[:PROBE_TERMS]
-        numbers = sorted({n for word in rare for n in self.postings.get(word, ())})
+    def nearest(self, item: amendments.Subject, at_least: float = NEAR) -> dict[str, Any] | None:
+        """The note (or earlier candidate) `item` most likely amends, with the likeness."""
+        probes = [
+            term
+            for term in sorted(item.weights, key=lambda term: (-item.weights[term], term))
+            if 0 < len(self.postings.get(term, ())) <= COMMON
+        ][:PROBE_TERMS]
         best: tuple[float, int] | None = None
-        for number in numbers:
-            score = host_memories.likeness(words, self.terms[number])
-            if score >= NEAR and (best is None or score > best[0]):
+        for number in sorted({n for term in probes for n in self.postings[term]}):
+            score = amendments.likeness(item, self.subjects[number]).score
+            if score >= at_least and (best is None or score > best[0]):
                 best = (score, number)
         if best is None:
             return None
@@ -302,12 +324,18 @@ def offer(
     """Put what the hosts hold in the inbox as candidates (nothing when dry_run)."""
     allowed = secrets.allowed_kinds(allow_secrets)
     inbox = load(root)
-    near = _Near()
     exact: set[tuple[str, str]] = set()
-    for note in memories.load(root):
-        title, body = _note_title(note.heading), _without_source(note.body)
+    project_notes = [
+        (note.id, note.heading, _note_title(note.heading), _without_source(note.body))
+        for note in memories.load(root)
+    ]
+    near = NearNotes(
+        [(title, body) for _, _, title, body in project_notes]
+        + [(memory.title, memory.body) for one in found for memory in one.memories]
+    )
+    for note_id, heading, title, body in project_notes:
         exact.add((host_memories.normalized(title), host_memories.normalized(body)))
-        near.add(host_memories.terms(f"{title}\n{body}"), {"id": note.id, "heading": note.heading})
+        near.add(near.subject(title, body), {"id": note_id, "heading": heading})
     seen = set(inbox)
     results: list[Offered] = []
     lines: list[str] = []
@@ -327,8 +355,8 @@ def offer(
                 continue
             seen.add(key)
             exact.add(pair)
-            words = host_memories.terms(f"{memory.title}\n{memory.body}")
-            amends = near.nearest(words)
+            subject = near.subject(memory.title, memory.body)
+            amends = near.nearest(subject)
             candidate = Candidate(
                 key,
                 "pending",
@@ -340,7 +368,7 @@ def offer(
                 amends,
                 None,
             )
-            near.add(words, {"id": key, "heading": memory.title})
+            near.add(subject, {"id": key, "heading": memory.title})
             offered.append(candidate)
             record = {"op": "offer", "ts": now, **candidate.to_json()}
             del record["state"], record["memory"]

@@ -312,6 +312,13 @@ def test_the_real_hosts_files_accepted_then_imported_again_offer_nothing(
         install_real(host, isolated_env, project)
     first = mem_json(run_mem, project, "import", "all")
     assert len(offered(first)) == 7
+    # Codex's note restates Claude Code's memory in other words: offered as its amendment.
+    amending = {c["title"]: (c["amends"] or {}).get("heading") for c in offered(first)}
+    assert {title: near for title, near in amending.items() if near} == {
+        "Integration tests use a real database": (
+            "Integration tests must hit a real database, not mocks"
+        )
+    }
     accepted = mem_json(run_mem, project, "inbox", "accept", "--all")
     assert len(accepted["changed"]) == 7
     decisions = (project / ".agents/memory/decisions.md").read_text(encoding="utf-8")

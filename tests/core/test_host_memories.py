@@ -173,13 +173,6 @@ def test_a_long_claude_slug_is_cut_and_hashed_as_claude_code_does(path: str, suf
     assert slug == re.sub(r"[^a-zA-Z0-9]", "-", path)[:200] + "-" + suffix
 
 
-def test_likeness_is_the_share_of_terms_in_common() -> None:
-    one = host_memories.terms("Pool Postgres connections with pgbouncer")
-    two = host_memories.terms("Pool the Postgres connections")
-    assert host_memories.likeness(one, two) == pytest.approx(3 / 6)
-    assert host_memories.likeness(one, frozenset()) == 0.0
-
-
 @pytest.mark.parametrize(
     ("text", "body"),
     [

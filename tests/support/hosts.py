@@ -46,6 +46,15 @@ class HostRun:
     model: MockModel
 
 
+@dataclass(slots=True, frozen=True)
+class Remembered:
+    """A host's headless run that wrote a memory, and the environment to import it in."""
+
+    project: NotedProject
+    model: MockModel
+    env: dict[str, str]
+
+
 def directory() -> Path:
     override = os.environ.get("MEM_TEST_HOSTS")
     if override:

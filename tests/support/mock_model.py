@@ -40,13 +40,16 @@ SIDE_ANSWER = {
     "complexity_score": 1,
 }
 Event = tuple[str | None, Any]  # an SSE event: its name (or none) and its JSON data
-# Where each host's system prompt names its memory folder (the first group): Claude Code 2.1.197's `# Memory` section, Gemini CLI 0.61.0's
-# `**Private Project Memory**` bullet (its MEMORY.md), Codex 0.171.0's memory read path
-# (`append a small Markdown note under `<memories>/extensions/ad_hoc/notes/``).
+# Where each host's system prompt names its memory folder (the first group): Claude Code
+# 2.1.197's `# Memory` section, Gemini CLI 0.61.0's `**Private Project Memory**` bullet (its
+# MEMORY.md), Codex 0.171.0's memory read path ("append a small Markdown note under
+# `<memories_v2>/extensions/ad_hoc/notes/`"; "Write your update in ..." in its other one).
 MEMORY_FOLDER = {
     "claude-code": re.compile(r"You have a persistent file-based memory at `([^`]+?)/?`"),
     "gemini": re.compile(r"\*\*Private Project Memory\*\* \(`([^`]+)/MEMORY\.md`\)"),
-    "codex": re.compile(r"(?:a small Markdown note under `|Write your update in )([^`\n]+?)/?[`\n]"),
+    "codex": re.compile(
+        r"(?:a small Markdown note under `|Write your update in )([^`\n]+?)/?[`\n]"
+    ),
 }
 
 
