@@ -31,9 +31,12 @@ from mem.errors import MemError
 from mem.files import host_memory_files, index_sources, machine_state
 
 HOSTS = ("claude-code", "codex", "gemini", "serena", "vscode")
+# What `serena memories initialize` seeds (Serena 2.1.0): how to keep its memories, no
+# memory of the project.
+SERENA_GUIDELINES = "memory_maintenance.md"
 # The likeness (mem.core.amendments) from which a candidate is offered as a note's amendment:
 # one decision taken again, not merely the same subject (amendments.SAME_SUBJECT), which a
-# project's sibling decisions reach too (bench/import_bench.py --likeness: at 0.6, 7 of 18
+# project's sibling decisions reach too (bench/import_bench.py --likeness: at 0.6, 6 of 18
 # marked amendments and 0 of 68 unrelated records; at 0.24, 12 of 18 and 31 of 68).
 NEAR = 0.6
 # A candidate's near notes are looked for among those that share one of its heaviest terms
@@ -180,6 +183,11 @@ def gather(host: str, root: str) -> Found:
         for folder in host_memory_files.serena_folders(root):
             found.looked.append(host_memory_files.shown(folder))
             paths = host_memory_files.markdown_files(folder, recursive=True)
+            guidelines = f"{folder}/{SERENA_GUIDELINES}"
+            if guidelines in paths:
+                paths.remove(guidelines)
+                shown = host_memory_files.shown(guidelines)
+                found.left.append(f"{shown}: Serena's guidelines for its memories")
             _one_each(host, _files(folder, paths, found.skipped), found.skipped, found.memories)
     elif host == "vscode":
         for folder in host_memory_files.vscode_repo_memory_folders(root):

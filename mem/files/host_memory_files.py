@@ -8,7 +8,7 @@ Where (docs/import.md says which were verified against the installed host and ho
                  memories_v2/extensions/ad_hoc/notes/*.md (Codex 0.171)
     gemini       ~/.gemini/tmp/<id from ~/.gemini/projects.json>/memory/ (or the older
                  <sha256 of the root>), ~/.gemini/GEMINI.md and the project's GEMINI.md
-    serena       the project's .serena/memories/ and ~/.serena/memories/global/
+    serena       the project's .serena/memories/ and $SERENA_HOME (else ~/.serena)/memories/global/
     vscode       <VS Code user folder>/workspaceStorage/<the workspace of this folder>/
                  GitHub.copilot-chat/memory-tool/memories/repo/
 
@@ -185,10 +185,10 @@ def gemini_memory_folders(root: str) -> list[str]:
 
 
 def serena_folders(root: str) -> list[str]:
-    return [
-        os.path.join(root, ".serena", "memories"),
-        os.path.join(os.path.expanduser("~"), ".serena", "memories", "global"),
-    ]
+    home = os.environ.get("SERENA_HOME", "").strip() or os.path.join(
+        os.path.expanduser("~"), ".serena"
+    )
+    return [os.path.join(root, ".serena", "memories"), os.path.join(home, "memories", "global")]
 
 
 def vscode_user_dir() -> str:

@@ -209,6 +209,7 @@ REAL_SOURCES = {
     "claude-code": "~/.claude/projects/{slug}/memory/",
     "codex": "~/.codex/memories_v2/extensions/ad_hoc/notes/",
     "gemini": "~/.gemini/tmp/project/memory/",
+    "serena": "",  # a project memory's path, or a global one's
 }
 
 
@@ -218,6 +219,9 @@ def install_real(host: str, home: Path, project: Path) -> None:
         shutil.copytree(REAL / "claude-code" / "memory", _claude_folder(home, project))
     elif host == "codex":
         shutil.copytree(REAL / "codex" / "memories_v2", home / ".codex" / "memories_v2")
+    elif host == "serena":
+        shutil.copytree(REAL / "serena" / "memories", project / ".serena" / "memories")
+        shutil.copytree(REAL / "serena" / "global", home / ".serena" / "memories" / "global")
     else:
         (home / ".gemini").mkdir(exist_ok=True)
         (home / ".gemini" / "projects.json").write_text(
@@ -277,6 +281,14 @@ def install_real(host: str, home: Path, project: Path) -> None:
                 ("Local release checklist", "lesson", "release-checklist.md"),
             },
         ),
+        (
+            "serena",
+            {
+                ("Suggested commands", "lesson", "{root}/.serena/memories/suggested_commands.md"),
+                ("Token refresh", "lesson", "{root}/.serena/memories/auth/token_refresh.md"),
+                ("code style", "lesson", "~/.serena/memories/global/code_style.md"),
+            },
+        ),
     ],
 )
 def test_the_files_each_real_host_wrote_become_candidates_of_their_kind_with_their_source(
@@ -288,17 +300,17 @@ def test_the_files_each_real_host_wrote_become_candidates_of_their_kind_with_the
 ) -> None:
     install_real(host, isolated_env, project)
     result = mem_json(run_mem, project, "import", host)
-    folder = REAL_SOURCES[host].format(slug=claude_slug(str(project.resolve())))
+    root = str(project.resolve())
+    folder = REAL_SOURCES[host].format(slug=claude_slug(root))
     assert {(c["title"], c["kind"], c["source"]) for c in offered(result)} == {
-        (title, kind, folder + name) for title, kind, name in expected
+        (title, kind, folder + name.format(root=root)) for title, kind, name in expected
     }
     assert skipped(result) == []
     for candidate in offered(result):
-        source_line = candidate["text"].rsplit("\n", 1)[-1]
-        assert re.fullmatch(
-            rf"- \*\*Imported\*\*: from {host}, {re.escape(candidate['source'])}, \d{{4}}-\d\d-\d\d",
-            source_line,
-        )
+        line = f"- **Imported**: from {host}, {candidate['source']}, "
+        last = candidate["text"].rsplit("\n", 1)[-1]
+        assert last.startswith(line)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d", last.removeprefix(line))
         # What the host added to the front matter (Claude Code's node_type and
         # originSessionId) is not the memory.
         assert "originSessionId" not in candidate["text"]
@@ -311,7 +323,12 @@ def test_the_real_hosts_files_accepted_then_imported_again_offer_nothing(
     for host in REAL_SOURCES:
         install_real(host, isolated_env, project)
     first = mem_json(run_mem, project, "import", "all")
-    assert len(offered(first)) == 7
+    assert len(offered(first)) == 10
+    [serena] = [host for host in first["hosts"] if host["host"] == "serena"]
+    assert serena["left"] == [
+        f"{project.resolve()}/.serena/memories/memory_maintenance.md:"
+        " Serena's guidelines for its memories"
+    ]
     # Codex's note restates Claude Code's memory in other words: offered as its amendment.
     amending = {c["title"]: (c["amends"] or {}).get("heading") for c in offered(first)}
     assert {title: near for title, near in amending.items() if near} == {
@@ -320,7 +337,7 @@ def test_the_real_hosts_files_accepted_then_imported_again_offer_nothing(
         )
     }
     accepted = mem_json(run_mem, project, "inbox", "accept", "--all")
-    assert len(accepted["changed"]) == 7
+    assert len(accepted["changed"]) == 10
     decisions = (project / ".agents/memory/decisions.md").read_text(encoding="utf-8")
     assert (
         "\n### 2026-10-18 — Merge freeze on main from 2026-12-15 for the 2026-12-18 release\n"
@@ -329,7 +346,17 @@ def test_the_real_hosts_files_accepted_then_imported_again_offer_nothing(
     assert "**How to apply:** open pull requests against `release/2026-12`" in decisions
     again = mem_json(run_mem, project, "import", "all")
     assert offered(again) == []
-    assert sum(host["duplicates"] for host in again["hosts"]) == 7
+    assert sum(host["duplicates"] for host in again["hosts"]) == 10
+
+
+def test_serena_global_memories_follow_serena_home(
+    run_mem: RunMem, project: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = isolated_env / "serena-home"
+    shutil.copytree(REAL / "serena" / "global", elsewhere / "memories" / "global")
+    monkeypatch.setenv("SERENA_HOME", str(elsewhere))
+    result = mem_json(run_mem, project, "import", "serena")
+    assert [c["source"] for c in offered(result)] == ["~/serena-home/memories/global/code_style.md"]
 
 
 def test_codex_leaves_the_task_groups_of_other_folders(

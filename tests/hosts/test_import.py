@@ -1,15 +1,19 @@
 """`mem import` of what each real host wrote when asked to remember (conftest.py): the mock
 model writes where the host's own prompt says, with the host's own write tool, and mem
-finds it there and offers it as a note of its kind, with its source."""
+finds it there and offers it as a note of its kind, with its source. Serena needs no model:
+its own `serena memories write` writes a memory as its MCP tool does."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+from support import hosts
 from support.hosts import Remembered
 
 MEM = str(Path(sys.executable).with_name("mem"))
@@ -19,9 +23,14 @@ def _imported(run: Remembered, host: str) -> list[dict[str, Any]]:
     assert run.model.memory_folder, "the host's prompt named no memory folder"
     assert run.model.remember is not None
     assert run.model.remembered == len(run.model.remember.files)
+    return _import(host, run.project.root, run.env)[0]
+
+
+def _import(host: str, root: Path, env: dict[str, str]) -> tuple[list[dict[str, Any]], list[str]]:
+    """What `mem import HOST` offered, and what it left."""
     done = subprocess.run(
-        [MEM, "import", host, "--json", "-d", str(run.project.root)],
-        env=run.env,
+        [MEM, "import", host, "--json", "-d", str(root)],
+        env=env,
         capture_output=True,
         text=True,
         timeout=60,
@@ -30,8 +39,7 @@ def _imported(run: Remembered, host: str) -> list[dict[str, Any]]:
     assert done.returncode == 0, done.stdout + done.stderr
     [result] = json.loads(done.stdout)["hosts"]
     assert result["skipped"] == []
-    offered: list[dict[str, Any]] = result["offered"]
-    return offered
+    return result["offered"], result["left"]
 
 
 def test_claude_code_auto_memory_is_imported(claude_code_remembers: Remembered) -> None:
@@ -73,3 +81,43 @@ def test_codex_ad_hoc_note_is_imported(codex_remembers: Remembered) -> None:
         "/memories_v2/extensions/ad_hoc/notes/2026-12-07T18-40-00-real-database.md"
     )
     assert "Add: never a mocked one." in memory["text"]
+
+
+def test_serena_memories_are_imported_and_its_guidelines_left(tmp_path: Path) -> None:
+    folder = hosts.serena_directory()
+    reason = hosts.serena_problem(folder)
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and Serena is missing: {reason}")
+        pytest.skip(reason)
+    serena = str(folder / "bin" / "serena")
+    root = tmp_path / "project"
+    (root / ".agents" / "memory").mkdir(parents=True)
+    (root / "app.py").write_text("RETRIES = 3\n", encoding="utf-8")
+    closed = "http://127.0.0.1:9"
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path / "home"),
+        "LANG": "C.UTF-8",
+        "MEM_STATE_DIR": str(tmp_path / "mem-state"),
+        "MEM_CACHE_DIR": str(tmp_path / "mem-cache"),
+        "MEM_NOW": os.environ["MEM_NOW"],
+        "HTTP_PROXY": closed,
+        "HTTPS_PROXY": closed,
+        "NO_PROXY": "127.0.0.1,localhost",
+    }
+    hosts.run([serena, "project", "create", "--language", "python"], root, env)
+    for name, content in (
+        ("auth/token_refresh", "# Token refresh\n\nRefresh tokens rotate on every use.\n"),
+        ("global/code_style", "Prefer small pure functions.\n"),
+    ):
+        hosts.run([serena, "memories", "write", name, "--content", content], root, env)
+    hosts.run([serena, "memories", "initialize"], root, env)
+    offered, left = _import("serena", root, env)
+    assert {(c["title"], c["kind"], c["source"]) for c in offered} == {
+        ("Token refresh", "lesson", f"{root}/.serena/memories/auth/token_refresh.md"),
+        ("code style", "lesson", "~/.serena/memories/global/code_style.md"),
+    }
+    assert left == [
+        f"{root}/.serena/memories/memory_maintenance.md: Serena's guidelines for its memories"
+    ]
