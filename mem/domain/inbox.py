@@ -273,8 +273,10 @@ class NearNotes:
     def __init__(self, texts: Iterable[tuple[str, str]]) -> None:
         self.df: Counter[str] = Counter()
         self.records = 0
+        self.counted: dict[tuple[str, str], dict[str, int]] = {}  # read once, used twice
         for heading, text in texts:
-            self.df.update(self._counts(heading, text).keys())
+            counted = self.counted.setdefault((heading, text), self._counts(heading, text))
+            self.df.update(counted.keys())
             self.records += 1
         self.subjects: list[amendments.Subject] = []
         self.refs: list[dict[str, Any]] = []
@@ -285,7 +287,7 @@ class NearNotes:
         return amendments.counts(heading, f"{heading}\n{text}")
 
     def subject(self, heading: str, text: str) -> amendments.Subject:
-        counted = self._counts(heading, text)
+        counted = self.counted.pop((heading, text), None) or self._counts(heading, text)
         return amendments.subject(len(self.subjects), heading, counted, self.df, self.records)
 
     def add(self, item: amendments.Subject, ref: dict[str, Any]) -> None:
@@ -304,12 +306,26 @@ class NearNotes:
         ][:PROBE_TERMS]
         best: tuple[float, int] | None = None
         for number in sorted({n for term in probes for n in self.postings[term]}):
-            score = amendments.likeness(item, self.subjects[number]).score
+            other = self.subjects[number]
+            if _likeness_at_most(item, other) < at_least:
+                continue
+            score = amendments.likeness(item, other).score
             if score >= at_least and (best is None or score > best[0]):
                 best = (score, number)
         if best is None:
             return None
         return {**self.refs[best[1]], "likeness": math.floor(best[0] * 1000) / 1000}
+
+
+def _likeness_at_most(one: amendments.Subject, two: amendments.Subject) -> float:
+    """A bound on amendments.likeness, cheap to reckon: the cosine of two unit vectors is at
+    most the norm of one's weights on the terms both have (Cauchy-Schwarz). Most pairs a
+    probe finds share a word or two and fall below NEAR on this alone."""
+    shared = one.weights.keys() & two.weights.keys()
+    cosine = math.sqrt(math.fsum(one.weights[term] ** 2 for term in shared))
+    both = one.heading | two.heading
+    share = len(one.heading & two.heading) / len(both) if both else 0.0
+    return cosine + amendments.HEADING_SHARE * share + 1e-4  # likeness rounds to 4 places
 
 
 @dataclass(frozen=True, slots=True)
