@@ -21,6 +21,8 @@ test: $(VENV)/.installed
 # Issue 33: the real agent hosts tests/hosts/ runs (Claude Code, Codex, Gemini CLI, pinned
 # in tests/support/hosts.py), installed from npm into the user's cache (about 20 s), or
 # into $$MEM_TEST_HOSTS; reused when there. Without them, make test skips those tests.
+# Issue 36: Serena too (serena-agent from PyPI, about a minute), in a venv beside them
+# (or $$MEM_TEST_SERENA).
 hosts:
 	PYTHONPATH=tests $(PYTHON) -m support.hosts
 
@@ -82,6 +84,7 @@ bench-quality: $(VENV)/.installed
 	$(PY) bench/pre_edit.py
 	$(PY) bench/history_hooks.py
 	$(PY) bench/amendments.py
+	$(PY) bench/import_bench.py --likeness
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/pip install --quiet ruff mypy

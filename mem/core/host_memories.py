@@ -12,6 +12,7 @@ is not that subset and the file is skipped, rather than guessed at.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -37,6 +38,8 @@ _BULLET = re.compile(r"^\s*[-*]\s+(.+?)\s*$")
 _HEADING_LIKE = re.compile(r"^#+(?:[ \t]|$)")
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _APPLIES_CWD = re.compile(r"^applies_to:\s*cwd=([^;\s]+)", re.MULTILINE)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_AD_HOC_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-")
 GEMINI_SECTION = "## Gemini Added Memories"
 
 
@@ -58,9 +61,20 @@ class HostMemory:
 
 
 def _unquoted(value: str) -> str | None:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+    """A scalar's value, or None when it is YAML beyond the subset. A double-quoted one may
+    hold the escapes JSON shares with YAML (Claude Code 2.1.197 writes a description with a
+    `"` or a `: ` in it as `"... \\"latest\\" ..."`); a single-quoted one, `''` for `'`."""
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        try:
+            unquoted = json.loads(value)
+        except ValueError:
+            return None  # an escape YAML has and JSON has not (`\\x41`, `\\e`...)
+        if not isinstance(unquoted, str) or _SURROGATE.search(unquoted):
+            return None  # a lone surrogate (`\\ud800`) is no text a note can hold
+        return unquoted
+    if len(value) >= 2 and value[0] == value[-1] == "'":
         inner = value[1:-1]
-        return inner if value[0] not in inner else None
+        return inner.replace("''", "'") if "'" not in inner.replace("''", "") else None
     if value[:1] in ("[", "{", "|", ">", "&", "*", "!", '"', "'"):
         return None  # YAML beyond the subset: flow collections, block scalars, anchors, tags
     return value
@@ -250,6 +264,24 @@ def codex_skill(text: str, source: str, date: str) -> HostMemory | str:
     return HostMemory("codex", source, title, "pattern", body, date)
 
 
+def codex_ad_hoc_note(text: str, source: str, date: str) -> HostMemory:
+    """A note Codex 0.171 writes when the user asks it to remember, forget or correct
+    something (`memories_v2/extensions/ad_hoc/notes/<YYYY-MM-DDTHH-MM-SS-slug>.md`, to be
+    consolidated later): its first heading, else its first line, is the title."""
+    heading, rest = _first_heading(text)
+    body = note_body(rest)
+    title = title_of(heading)
+    if not title:
+        first, _, after = body.partition("\n")
+        title = title_of(first)
+        if title == first:
+            body = after.strip("\n")
+    if not title:
+        name = source.rsplit("/", 1)[-1].removesuffix(".md")
+        title = title_of(_AD_HOC_STAMP.sub("", name).replace("-", " "))
+    return HostMemory("codex", source, title, UNTYPED_KIND, body, date)
+
+
 def claude_slug(path: str) -> str:
     """Claude Code's folder name for a project (its `$E`): every character that is not an
     ASCII letter or digit becomes `-`; past 200, cut and suffixed with a hash of the path."""
@@ -280,19 +312,3 @@ def _base36(number: int) -> str:
 def normalized(text: str) -> str:
     """Text compared for exact duplicates: case and spacing set aside."""
     return " ".join(text.lower().split())
-
-
-_TERM = re.compile(r"[a-z0-9]+")
-
-
-def terms(text: str) -> frozenset[str]:
-    return frozenset(word for word in _TERM.findall(text.lower()) if len(word) > 2)
-
-
-def likeness(one: frozenset[str], two: frozenset[str]) -> float:
-    """How alike two notes' subjects are, 0 to 1: the share of terms they have in common
-    (Jaccard). One function so the measure of issue 33 (mem.core.amendments on branch
-    `amend`, a weighted cosine) can replace it once merged."""
-    if not one or not two:
-        return 0.0
-    return len(one & two) / len(one | two)

@@ -24,15 +24,22 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from mem.core import host_memories, js, secrets
+from mem.core import amendments, host_memories, js, secrets
 from mem.core.host_memories import HostMemory
 from mem.domain import memories, notes
 from mem.errors import MemError
 from mem.files import host_memory_files, index_sources, machine_state
 
 HOSTS = ("claude-code", "codex", "gemini", "serena", "vscode")
-NEAR = 0.5  # likeness from which a candidate is offered as an amendment
-# A candidate's near notes are looked for among those that share one of its rarest terms
+# What `serena memories initialize` seeds (Serena 2.1.0): how to keep its memories, no
+# memory of the project.
+SERENA_GUIDELINES = "memory_maintenance.md"
+# The likeness (mem.core.amendments) from which a candidate is offered as a note's amendment:
+# one decision taken again, not merely the same subject (amendments.SAME_SUBJECT), which a
+# project's sibling decisions reach too (bench/import_bench.py --likeness: at 0.6, 6 of 18
+# marked amendments and 0 of 68 unrelated records; at 0.24, 12 of 18 and 31 of 68).
+NEAR = 0.6
+# A candidate's near notes are looked for among those that share one of its heaviest terms
 # (of those any note has): a few postings read instead of every note compared.
 PROBE_TERMS = 3
 COMMON = 256  # a term more notes than this have says little of a subject: never probed
@@ -152,6 +159,11 @@ def gather(host: str, root: str) -> Found:
                         found.skipped.append(f"{file.shown}: skipped, {skill}")
                     else:
                         found.memories.append(skill)
+        notes_folder = host_memory_files.codex_ad_hoc_notes()
+        found.looked.append(host_memory_files.shown(notes_folder))
+        paths = host_memory_files.markdown_files(notes_folder)
+        for file in _files(notes_folder, paths, found.skipped):
+            found.memories.append(host_memories.codex_ad_hoc_note(file.text, file.shown, file.date))
     elif host == "gemini":
         for folder in host_memory_files.gemini_memory_folders(root):
             found.looked.append(host_memory_files.shown(folder))
@@ -171,6 +183,11 @@ def gather(host: str, root: str) -> Found:
         for folder in host_memory_files.serena_folders(root):
             found.looked.append(host_memory_files.shown(folder))
             paths = host_memory_files.markdown_files(folder, recursive=True)
+            guidelines = f"{folder}/{SERENA_GUIDELINES}"
+            if guidelines in paths:
+                paths.remove(guidelines)
+                shown = host_memory_files.shown(guidelines)
+                found.left.append(f"{shown}: Serena's guidelines for its memories")
             _one_each(host, _files(folder, paths, found.skipped), found.skipped, found.memories)
     elif host == "vscode":
         for folder in host_memory_files.vscode_repo_memory_folders(root):
@@ -246,35 +263,69 @@ def _without_source(body: str) -> str:
     return "\n".join(line for line in lines if not line.startswith("- **Imported**: from "))
 
 
-class _Near:
-    """The notes a candidate may amend, looked for by shared rare terms."""
+class NearNotes:
+    """The notes a candidate may amend, measured as `mem check amendments` measures two
+    notes' subject (mem.core.amendments: a weighted cosine plus the share of heading words
+    in common), each term weighed by how many of `texts` (every note and memory the import
+    sees) hold it. A candidate is scored against the notes that share one of its
+    PROBE_TERMS heaviest terms (of those at most COMMON notes hold), not every note."""
 
-    def __init__(self) -> None:
-        self.terms: list[frozenset[str]] = []
+    def __init__(self, texts: Iterable[tuple[str, str]]) -> None:
+        self.df: Counter[str] = Counter()
+        self.records = 0
+        self.counted: dict[tuple[str, str], dict[str, int]] = {}  # read once, used twice
+        for heading, text in texts:
+            counted = self.counted.setdefault((heading, text), self._counts(heading, text))
+            self.df.update(counted.keys())
+            self.records += 1
+        self.subjects: list[amendments.Subject] = []
         self.refs: list[dict[str, Any]] = []
         self.postings: dict[str, list[int]] = {}
-        self.frequency: Counter[str] = Counter()
 
-    def add(self, words: frozenset[str], ref: dict[str, Any]) -> None:
-        number = len(self.terms)
-        self.terms.append(words)
+    @staticmethod
+    def _counts(heading: str, text: str) -> dict[str, int]:
+        return amendments.counts(heading, f"{heading}\n{text}")
+
+    def subject(self, heading: str, text: str) -> amendments.Subject:
+        counted = self.counted.pop((heading, text), None) or self._counts(heading, text)
+        return amendments.subject(len(self.subjects), heading, counted, self.df, self.records)
+
+    def add(self, item: amendments.Subject, ref: dict[str, Any]) -> None:
+        number = len(self.subjects)
+        self.subjects.append(item)
         self.refs.append(ref)
-        self.frequency.update(words)
-        for word in words:
-            self.postings.setdefault(word, []).append(number)
+        for term in item.weights:
+            self.postings.setdefault(term, []).append(number)
 
-    def nearest(self, words: frozenset[str]) -> dict[str, Any] | None:
-        known = [word for word in words if 0 < self.frequency[word] <= COMMON]
-        rare = sorted(known, key=lambda word: (self.frequency[word], word))[:PROBE_TERMS]
-        numbers = sorted({n for word in rare for n in self.postings.get(word, ())})
+    def nearest(self, item: amendments.Subject, at_least: float = NEAR) -> dict[str, Any] | None:
+        """The note (or earlier candidate) `item` most likely amends, with the likeness."""
+        probes = [
+            term
+            for term in sorted(item.weights, key=lambda term: (-item.weights[term], term))
+            if 0 < len(self.postings.get(term, ())) <= COMMON
+        ][:PROBE_TERMS]
         best: tuple[float, int] | None = None
-        for number in numbers:
-            score = host_memories.likeness(words, self.terms[number])
-            if score >= NEAR and (best is None or score > best[0]):
+        for number in sorted({n for term in probes for n in self.postings[term]}):
+            other = self.subjects[number]
+            if _likeness_at_most(item, other) < at_least:
+                continue
+            score = amendments.likeness(item, other).score
+            if score >= at_least and (best is None or score > best[0]):
                 best = (score, number)
         if best is None:
             return None
         return {**self.refs[best[1]], "likeness": math.floor(best[0] * 1000) / 1000}
+
+
+def _likeness_at_most(one: amendments.Subject, two: amendments.Subject) -> float:
+    """A bound on amendments.likeness, cheap to reckon: the cosine of two unit vectors is at
+    most the norm of one's weights on the terms both have (Cauchy-Schwarz). Most pairs a
+    probe finds share a word or two and fall below NEAR on this alone."""
+    shared = one.weights.keys() & two.weights.keys()
+    cosine = math.sqrt(math.fsum(one.weights[term] ** 2 for term in shared))
+    both = one.heading | two.heading
+    share = len(one.heading & two.heading) / len(both) if both else 0.0
+    return cosine + amendments.HEADING_SHARE * share + 1e-4  # likeness rounds to 4 places
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,12 +348,18 @@ def offer(
     """Put what the hosts hold in the inbox as candidates (nothing when dry_run)."""
     allowed = secrets.allowed_kinds(allow_secrets)
     inbox = load(root)
-    near = _Near()
     exact: set[tuple[str, str]] = set()
-    for note in memories.load(root):
-        title, body = _note_title(note.heading), _without_source(note.body)
+    project_notes = [
+        (note.id, note.heading, _note_title(note.heading), _without_source(note.body))
+        for note in memories.load(root)
+    ]
+    near = NearNotes(
+        [(title, body) for _, _, title, body in project_notes]
+        + [(memory.title, memory.body) for one in found for memory in one.memories]
+    )
+    for note_id, heading, title, body in project_notes:
         exact.add((host_memories.normalized(title), host_memories.normalized(body)))
-        near.add(host_memories.terms(f"{title}\n{body}"), {"id": note.id, "heading": note.heading})
+        near.add(near.subject(title, body), {"id": note_id, "heading": heading})
     seen = set(inbox)
     results: list[Offered] = []
     lines: list[str] = []
@@ -322,8 +379,8 @@ def offer(
                 continue
             seen.add(key)
             exact.add(pair)
-            words = host_memories.terms(f"{memory.title}\n{memory.body}")
-            amends = near.nearest(words)
+            subject = near.subject(memory.title, memory.body)
+            amends = near.nearest(subject)
             candidate = Candidate(
                 key,
                 "pending",
@@ -335,7 +392,7 @@ def offer(
                 amends,
                 None,
             )
-            near.add(words, {"id": key, "heading": memory.title})
+            near.add(subject, {"id": key, "heading": memory.title})
             offered.append(candidate)
             record = {"op": "offer", "ts": now, **candidate.to_json()}
             del record["state"], record["memory"]

@@ -4,10 +4,11 @@ Where (docs/import.md says which were verified against the installed host and ho
     claude-code  $CLAUDE_CONFIG_DIR (else ~/.claude)/projects/<slug of the git root>/memory/,
                  or `autoMemoryDirectory` from ~/.claude/settings.json or the project's
                  .claude/settings.local.json; and the project's CLAUDE.local.md
-    codex        $CODEX_HOME (else ~/.codex)/memories/: MEMORY.md, skills/*/SKILL.md
+    codex        $CODEX_HOME (else ~/.codex)/memories/: MEMORY.md, skills/*/SKILL.md; and
+                 memories_v2/extensions/ad_hoc/notes/*.md (Codex 0.171)
     gemini       ~/.gemini/tmp/<id from ~/.gemini/projects.json>/memory/ (or the older
                  <sha256 of the root>), ~/.gemini/GEMINI.md and the project's GEMINI.md
-    serena       the project's .serena/memories/ and ~/.serena/memories/global/
+    serena       the project's .serena/memories/ and $SERENA_HOME (else ~/.serena)/memories/global/
     vscode       <VS Code user folder>/workspaceStorage/<the workspace of this folder>/
                  GitHub.copilot-chat/memory-tool/memories/repo/
 
@@ -151,9 +152,18 @@ def git_root(root: str) -> str:
     return gitrepo.toplevel(root) or root
 
 
+def _codex_home() -> str:
+    return os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
+
+
 def codex_memories() -> str:
-    home = os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
-    return os.path.join(home, "memories")
+    return os.path.join(_codex_home(), "memories")
+
+
+def codex_ad_hoc_notes() -> str:
+    """Where Codex 0.171 (`[features] memories = true`) puts what the user asked it to
+    remember, before its consolidation folds it into memory_summary.md."""
+    return os.path.join(_codex_home(), "memories_v2", "extensions", "ad_hoc", "notes")
 
 
 def gemini_dir() -> str:
@@ -175,10 +185,10 @@ def gemini_memory_folders(root: str) -> list[str]:
 
 
 def serena_folders(root: str) -> list[str]:
-    return [
-        os.path.join(root, ".serena", "memories"),
-        os.path.join(os.path.expanduser("~"), ".serena", "memories", "global"),
-    ]
+    home = os.environ.get("SERENA_HOME", "").strip() or os.path.join(
+        os.path.expanduser("~"), ".serena"
+    )
+    return [os.path.join(root, ".serena", "memories"), os.path.join(home, "memories", "global")]
 
 
 def vscode_user_dir() -> str:

@@ -203,6 +203,162 @@ def test_each_host_offers_its_memories_of_this_project(
     assert skipped(result) == []
 
 
+# Written by the real hosts (fixtures/hosts/real/README.md): what they write, mem reads.
+REAL = HOSTS / "real"
+REAL_SOURCES = {
+    "claude-code": "~/.claude/projects/{slug}/memory/",
+    "codex": "~/.codex/memories_v2/extensions/ad_hoc/notes/",
+    "gemini": "~/.gemini/tmp/project/memory/",
+    "serena": "",  # a project memory's path, or a global one's
+}
+
+
+def install_real(host: str, home: Path, project: Path) -> None:
+    """What the real host wrote, copied to where it wrote it."""
+    if host == "claude-code":
+        shutil.copytree(REAL / "claude-code" / "memory", _claude_folder(home, project))
+    elif host == "codex":
+        shutil.copytree(REAL / "codex" / "memories_v2", home / ".codex" / "memories_v2")
+    elif host == "serena":
+        shutil.copytree(REAL / "serena" / "memories", project / ".serena" / "memories")
+        shutil.copytree(REAL / "serena" / "global", home / ".serena" / "memories" / "global")
+    else:
+        (home / ".gemini").mkdir(exist_ok=True)
+        (home / ".gemini" / "projects.json").write_text(
+            json.dumps({"projects": {str(project.resolve()): "project"}}), encoding="utf-8"
+        )
+        shutil.copytree(REAL / "gemini" / "memory", home / ".gemini" / "tmp" / "project" / "memory")
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        (
+            "claude-code",
+            {
+                (
+                    "Integration tests must hit a real database, not mocks",
+                    "lesson",
+                    "feedback_integration_tests.md",
+                ),
+                (
+                    "Merge freeze on main from 2026-12-15 for the 2026-12-18 release",
+                    "decision",
+                    "project_deploy_freeze.md",
+                ),
+                # Claude Code wrote this description as a double-quoted scalar with `\"`.
+                (
+                    'Pin image tags: never "latest" in deploy manifests',
+                    "decision",
+                    "reference_image_tags.md",
+                ),
+                (
+                    "The user maintains the billing service and the invoicing jobs and reviews"
+                    " every change to the payment provider integration before it ships",
+                    "lesson",
+                    "user_role.md",
+                ),
+            },
+        ),
+        (
+            "codex",
+            {
+                (
+                    "Integration tests use a real database",
+                    "lesson",
+                    "2026-12-07T18-40-00-integration-tests-real-database.md",
+                ),
+            },
+        ),
+        (
+            "gemini",
+            {
+                (
+                    "On this machine the local Postgres listens on port 5433, not 5432.",
+                    "lesson",
+                    "MEMORY.md:1",
+                ),
+                ("Local release checklist", "lesson", "release-checklist.md"),
+            },
+        ),
+        (
+            "serena",
+            {
+                ("Suggested commands", "lesson", "{root}/.serena/memories/suggested_commands.md"),
+                ("Token refresh", "lesson", "{root}/.serena/memories/auth/token_refresh.md"),
+                ("code style", "lesson", "~/.serena/memories/global/code_style.md"),
+            },
+        ),
+    ],
+)
+def test_the_files_each_real_host_wrote_become_candidates_of_their_kind_with_their_source(
+    run_mem: RunMem,
+    project: Path,
+    isolated_env: Path,
+    host: str,
+    expected: set[tuple[str, str, str]],
+) -> None:
+    install_real(host, isolated_env, project)
+    result = mem_json(run_mem, project, "import", host)
+    root = str(project.resolve())
+    folder = REAL_SOURCES[host].format(slug=claude_slug(root))
+    assert {(c["title"], c["kind"], c["source"]) for c in offered(result)} == {
+        (title, kind, folder + name.format(root=root)) for title, kind, name in expected
+    }
+    assert skipped(result) == []
+    for candidate in offered(result):
+        line = f"- **Imported**: from {host}, {candidate['source']}, "
+        last = candidate["text"].rsplit("\n", 1)[-1]
+        assert last.startswith(line)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d", last.removeprefix(line))
+        # What the host added to the front matter (Claude Code's node_type and
+        # originSessionId) is not the memory.
+        assert "originSessionId" not in candidate["text"]
+        assert "node_type" not in candidate["text"]
+
+
+def test_the_real_hosts_files_accepted_then_imported_again_offer_nothing(
+    run_mem: RunMem, project: Path, isolated_env: Path
+) -> None:
+    for host in REAL_SOURCES:
+        install_real(host, isolated_env, project)
+    first = mem_json(run_mem, project, "import", "all")
+    assert len(offered(first)) == 10
+    [serena] = [host for host in first["hosts"] if host["host"] == "serena"]
+    assert serena["left"] == [
+        f"{project.resolve()}/.serena/memories/memory_maintenance.md:"
+        " Serena's guidelines for its memories"
+    ]
+    # Codex's note restates Claude Code's memory in other words: offered as its amendment.
+    amending = {c["title"]: (c["amends"] or {}).get("heading") for c in offered(first)}
+    assert {title: near for title, near in amending.items() if near} == {
+        "Integration tests use a real database": (
+            "Integration tests must hit a real database, not mocks"
+        )
+    }
+    accepted = mem_json(run_mem, project, "inbox", "accept", "--all")
+    assert len(accepted["changed"]) == 10
+    decisions = (project / ".agents/memory/decisions.md").read_text(encoding="utf-8")
+    assert (
+        "\n### 2026-10-18 — Merge freeze on main from 2026-12-15 for the 2026-12-18 release\n"
+        in decisions
+    )
+    assert "**How to apply:** open pull requests against `release/2026-12`" in decisions
+    again = mem_json(run_mem, project, "import", "all")
+    assert offered(again) == []
+    assert sum(host["duplicates"] for host in again["hosts"]) == 10
+
+
+def test_serena_global_memories_follow_serena_home(
+    run_mem: RunMem, project: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = isolated_env / "serena-home"
+    shutil.copytree(REAL / "serena" / "global", elsewhere / "memories" / "global")
+    monkeypatch.setenv("SERENA_HOME", str(elsewhere))
+    result = mem_json(run_mem, project, "import", "serena")
+    assert [c["source"] for c in offered(result)] == ["~/serena-home/memories/global/code_style.md"]
+
+
 def test_codex_leaves_the_task_groups_of_other_folders(
     run_mem: RunMem, project: Path, isolated_env: Path
 ) -> None:
@@ -224,7 +380,10 @@ def test_nothing_found_says_where_it_looked(
         f"mem import: claude-code: no memories found; looked in ~/.claude/projects/{slug}/memory,"
         in done.stdout
     )
-    assert "mem import: codex: no memories found; looked in ~/.codex/memories\n" in done.stdout
+    assert (
+        "mem import: codex: no memories found; looked in ~/.codex/memories,"
+        " ~/.codex/memories_v2/extensions/ad_hoc/notes\n" in done.stdout
+    )
     assert len(re.findall(r"no memories found", done.stdout)) == 5
 
 

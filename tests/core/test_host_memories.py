@@ -20,6 +20,35 @@ def test_front_matter_reads_plain_quoted_and_nested_keys() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        # As Claude Code 2.1.197 writes a description holding `: ` and `"`.
+        (
+            'description: "Pin image tags: never \\"latest\\" in deploy manifests"',
+            'Pin image tags: never "latest" in deploy manifests',
+        ),
+        ('description: "caf\\u00e9 \\\\ tab\\there"', "café \\ tab\there"),
+        ("description: 'it''s pinned'", "it's pinned"),
+    ],
+)
+def test_quoted_values_keep_what_their_escapes_say(line: str, value: str) -> None:
+    assert host_memories.front_matter(f"---\n{line}\n---\n") == ({"description": value}, "")
+
+
+def test_a_codex_ad_hoc_note_is_titled_by_its_heading_or_first_line() -> None:
+    source = "~/.codex/memories_v2/extensions/ad_hoc/notes/2026-12-07T18-40-00-real-db.md"
+    headed = host_memories.codex_ad_hoc_note("# Real database\n\nAdd: tests use it.\n", source, "d")
+    assert (headed.title, headed.kind, headed.body) == (
+        "Real database",
+        "lesson",
+        "Add: tests use it.",
+    )
+    lines = host_memories.codex_ad_hoc_note("Forget: the staging host.\nIt is gone.\n", source, "d")
+    assert (lines.title, lines.body) == ("Forget: the staging host.", "It is gone.")
+    assert host_memories.codex_ad_hoc_note("\n", source, "d").title == "real db"
+
+
 def test_a_text_without_front_matter_is_all_body() -> None:
     assert host_memories.front_matter("# Title\nbody") == ({}, "# Title\nbody")
 
@@ -33,6 +62,8 @@ def test_a_text_without_front_matter_is_all_body() -> None:
         ("---\ntext: |\n  a\n---\n", "front matter line 2 is not a plain `key: value`"),
         ("---\njust words\n---\n", "front matter line 2 is not a plain `key: value`"),
         ("---\nname: 'it's'\n---\n", "front matter line 2 is not a plain `key: value`"),
+        ('---\nname: "a \\x41"\n---\n', "front matter line 2 is not a plain `key: value`"),
+        ('---\nname: "\\ud800"\n---\n', "front matter line 2 is not a plain `key: value`"),
     ],
 )
 def test_front_matter_beyond_the_subset_says_which_line(text: str, why: str) -> None:
@@ -140,13 +171,6 @@ def test_claude_slug_is_claude_codes(path: str, slug: str) -> None:
 def test_a_long_claude_slug_is_cut_and_hashed_as_claude_code_does(path: str, suffix: str) -> None:
     slug = host_memories.claude_slug(path)
     assert slug == re.sub(r"[^a-zA-Z0-9]", "-", path)[:200] + "-" + suffix
-
-
-def test_likeness_is_the_share_of_terms_in_common() -> None:
-    one = host_memories.terms("Pool Postgres connections with pgbouncer")
-    two = host_memories.terms("Pool the Postgres connections")
-    assert host_memories.likeness(one, two) == pytest.approx(3 / 6)
-    assert host_memories.likeness(one, frozenset()) == 0.0
 
 
 @pytest.mark.parametrize(

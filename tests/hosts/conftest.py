@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from support import hosts
-from support.mock_model import Edit, MockModel
+from support.mock_model import Edit, MockModel, Remember
 
 from mem.core import host_trust
 
@@ -92,20 +92,64 @@ def _environment(scratch: Path, project: hosts.NotedProject) -> dict[str, str]:
     return env
 
 
+def _claude_env(url: str) -> dict[str, str]:
+    return {
+        "ANTHROPIC_BASE_URL": url,
+        "ANTHROPIC_API_KEY": "sk-ant-mock",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+    }
+
+
+def _codex_config(config: Path, url: str, root: Path, extra: str = "") -> None:
+    # gpt-5.5: a model Codex's catalog knows, so that it offers its apply_patch tool.
+    config.write_text(
+        'model = "gpt-5.5"\n'
+        'model_provider = "mock"\n'
+        "check_for_update_on_startup = false\n"
+        "[analytics]\nenabled = false\n"
+        f"{extra}"
+        "[model_providers.mock]\n"
+        'name = "mock"\n'
+        f'base_url = "{url}/v1"\n'
+        'wire_api = "responses"\n'
+        'env_key = "MOCK_API_KEY"\n'
+        "request_max_retries = 0\nstream_max_retries = 0\n"
+        f"[projects.{json.dumps(str(root))}]\n"
+        'trust_level = "trusted"\n',
+        encoding="utf-8",
+    )
+
+
+def _gemini_settings(home: Path, root: Path) -> None:
+    settings = home / ".gemini"
+    settings.mkdir()
+    (settings / "settings.json").write_text(
+        json.dumps(
+            {
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "privacy": {"usageStatisticsEnabled": False},
+                "telemetry": {"enabled": False},
+                "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+            }
+        ),
+        encoding="utf-8",
+    )
+    # Project hooks run only in a trusted folder.
+    (settings / "trustedFolders.json").write_text(
+        json.dumps({str(root): "TRUST_FOLDER"}), encoding="utf-8"
+    )
+
+
 @pytest.fixture
 def claude_code(tmp_path: Path) -> hosts.HostRun:
     claude = _command("claude")
     project = _project(tmp_path)
     env = _environment(tmp_path, project)
     with MockModel(edit=Edit(str(project.edited), EDIT[1], old=EDIT[0])) as model:
-        env |= {
-            "ANTHROPIC_BASE_URL": model.url,
-            "ANTHROPIC_API_KEY": "sk-ant-mock",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-        }
+        env |= _claude_env(model.url)
         # -p runs the project's hooks without the folder-trust dialog.
         hosts.run([claude, "-p", PROMPT, "--permission-mode", "acceptEdits"], project.root, env)
     return hosts.HostRun(project, model)
@@ -121,22 +165,7 @@ def codex(tmp_path: Path) -> hosts.HostRun:
     config = codex_home / "config.toml"
     with MockModel(edit=Edit(str(project.edited), EDIT[1], old=EDIT[0])) as model:
         env |= {"CODEX_HOME": str(codex_home), "MOCK_API_KEY": "mock"}
-        # gpt-5.5: a model Codex's catalog knows, so that it offers its apply_patch tool.
-        config.write_text(
-            'model = "gpt-5.5"\n'
-            'model_provider = "mock"\n'
-            "check_for_update_on_startup = false\n"
-            "[analytics]\nenabled = false\n"
-            "[model_providers.mock]\n"
-            'name = "mock"\n'
-            f'base_url = "{model.url}/v1"\n'
-            'wire_api = "responses"\n'
-            'env_key = "MOCK_API_KEY"\n'
-            "request_max_retries = 0\nstream_max_retries = 0\n"
-            f"[projects.{json.dumps(str(project.root))}]\n"
-            'trust_level = "trusted"\n',
-            encoding="utf-8",
-        )
+        _codex_config(config, model.url, project.root)
         _trust_codex_hooks(codex, project.root, env, config)
         hosts.run(
             [codex, "exec", "--skip-git-repo-check", "-s", "workspace-write", PROMPT],
@@ -199,23 +228,7 @@ def gemini_cli(tmp_path: Path) -> hosts.HostRun:
     gemini = _command("gemini")
     project = _project(tmp_path)
     env = _environment(tmp_path, project)
-    settings = Path(env["HOME"]) / ".gemini"
-    settings.mkdir()
-    (settings / "settings.json").write_text(
-        json.dumps(
-            {
-                "security": {"auth": {"selectedType": "gemini-api-key"}},
-                "privacy": {"usageStatisticsEnabled": False},
-                "telemetry": {"enabled": False},
-                "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
-            }
-        ),
-        encoding="utf-8",
-    )
-    # Project hooks run only in a trusted folder.
-    (settings / "trustedFolders.json").write_text(
-        json.dumps({str(project.root): "TRUST_FOLDER"}), encoding="utf-8"
-    )
+    _gemini_settings(Path(env["HOME"]), project.root)
     with MockModel(edit=Edit(str(project.edited), EDIT[1], old=EDIT[0])) as model:
         env |= {"GOOGLE_GEMINI_BASE_URL": model.url, "GEMINI_API_KEY": "mock"}
         # A model named: no routing question asked of the model first.
@@ -225,3 +238,75 @@ def gemini_cli(tmp_path: Path) -> hosts.HostRun:
             env,
         )
     return hosts.HostRun(project, model)
+
+
+# Issue 36: each host asked to remember, the mock model writing what its prompt asks where
+# its prompt says (tests/support/mock_model.py's Remember), then `mem import` on the project.
+REMEMBER = "Remember: integration tests here run against a real Postgres, never a mock."
+CLAUDE_MEMORY = (
+    (
+        "feedback_real_database.md",
+        "---\nname: real-database\ndescription: Integration tests run against a real"
+        " Postgres\nmetadata:\n  type: feedback\n---\n\nNever a mocked one.\n"
+        "**Why:** a mocked migration hid a broken release.\n",
+    ),
+    ("MEMORY.md", "- [Real database](feedback_real_database.md) — no mocks in integration\n"),
+)
+GEMINI_MEMORY = (("MEMORY.md", "- Integration tests run against a real Postgres.\n"),)
+CODEX_MEMORY = (
+    (
+        "2026-12-07T18-40-00-real-database.md",
+        "# Integration tests run against a real Postgres\n\nAdd: never a mocked one.\n",
+    ),
+)
+
+
+@pytest.fixture
+def claude_code_remembers(tmp_path: Path) -> hosts.Remembered:
+    claude = _command("claude")
+    project = _project(tmp_path)
+    env = _environment(tmp_path, project)
+    with MockModel(remember=Remember(CLAUDE_MEMORY)) as model:
+        env |= _claude_env(model.url)
+        hosts.run([claude, "-p", REMEMBER, "--permission-mode", "acceptEdits"], project.root, env)
+    return hosts.Remembered(project, model, env)
+
+
+@pytest.fixture
+def gemini_remembers(tmp_path: Path) -> hosts.Remembered:
+    gemini = _command("gemini")
+    project = _project(tmp_path)
+    env = _environment(tmp_path, project)
+    _gemini_settings(Path(env["HOME"]), project.root)
+    with MockModel(remember=Remember(GEMINI_MEMORY)) as model:
+        env |= {"GOOGLE_GEMINI_BASE_URL": model.url, "GEMINI_API_KEY": "mock"}
+        # yolo: in auto_edit, Gemini CLI's policy denies a headless write outside the
+        # workspace, and its private memory folder is outside it.
+        command = [gemini, "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "-p", REMEMBER]
+        hosts.run(command, project.root, env)
+    return hosts.Remembered(project, model, env)
+
+
+@pytest.fixture
+def codex_remembers(tmp_path: Path) -> hosts.Remembered:
+    codex = _command("codex")
+    project = _project(tmp_path)
+    env = _environment(tmp_path, project)
+    codex_home = tmp_path / "codex-home"
+    # Codex names its ad hoc notes folder to the model once a consolidated summary exists
+    # (its phase 2 writes one, with a real model): seeded here.
+    (codex_home / "memories_v2").mkdir(parents=True)
+    (codex_home / "memories_v2" / "memory_summary.md").write_text(
+        "v1\n\n## User Profile\n\n## User preferences\n\n## General Tips\n\n## What's in Memory\n",
+        encoding="utf-8",
+    )
+    with MockModel(remember=Remember(CODEX_MEMORY)) as model:
+        env |= {"CODEX_HOME": str(codex_home), "MOCK_API_KEY": "mock"}
+        extra = "[features]\nmemories = true\n"
+        _codex_config(codex_home / "config.toml", model.url, project.root, extra)
+        hosts.run(
+            [codex, "exec", "--skip-git-repo-check", "-s", "workspace-write", REMEMBER],
+            project.root,
+            env,
+        )
+    return hosts.Remembered(project, model, env)

@@ -3,7 +3,9 @@
 `make hosts` runs this file, which installs them (`npm install --prefix DIR`) unless DIR
 already holds these versions. DIR is `$MEM_TEST_HOSTS`, else
 `${XDG_CACHE_HOME:-~/.cache}/mem-test-hosts/<hash of the pins>`, so a new pin gets a
-directory of its own and an old one stays usable.
+directory of its own and an old one stays usable. Serena, whose memories `mem import`
+reads, is a Python tool: pinned too, in a virtual environment of its own beside DIR
+(`$MEM_TEST_SERENA` instead).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ PACKAGES = {
     "codex": ("@openai/codex", "0.171.0"),
     "gemini": ("@google/gemini-cli", "0.61.0"),
 }
+SERENA = ("serena-agent", "2.1.0")
 INSTALL_TIMEOUT_S = 600
 RUN_TIMEOUT_S = 120
 
@@ -44,6 +47,15 @@ class HostRun:
 
     project: NotedProject
     model: MockModel
+
+
+@dataclass(slots=True, frozen=True)
+class Remembered:
+    """A host's headless run that wrote a memory, and the environment to import it in."""
+
+    project: NotedProject
+    model: MockModel
+    env: dict[str, str]
 
 
 def directory() -> Path:
@@ -71,6 +83,26 @@ def problem(command: str, folder: Path) -> str | None:
     return None
 
 
+def serena_directory() -> Path:
+    override = os.environ.get("MEM_TEST_SERENA")
+    if override:
+        return Path(override)
+    return directory().parent / f"{SERENA[0]}-{SERENA[1]}"
+
+
+def serena_problem(folder: Path) -> str | None:
+    """Why Serena cannot run from the virtual environment `folder` as pinned, or None."""
+    binary = folder / "bin" / "serena"
+    if not os.access(binary, os.X_OK):
+        return f"{binary} is absent: run `make hosts` (or set MEM_TEST_SERENA to its venv)"
+    installed = sorted(path.name for path in folder.glob("lib/*/site-packages/serena_agent-*"))
+    if installed != [f"serena_agent-{SERENA[1]}.dist-info"]:
+        return (
+            f"{folder} holds {installed or 'no serena-agent'}, pinned {SERENA[1]}: run `make hosts`"
+        )
+    return None
+
+
 def run(command: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """A host's headless run, bounded; it must succeed."""
     done = subprocess.run(
@@ -88,6 +120,11 @@ def run(command: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Comple
 
 
 def install(folder: Path) -> None:
+    _install_npm(folder)
+    _install_serena(serena_directory())
+
+
+def _install_npm(folder: Path) -> None:
     if not any(problem(command, folder) for command in PACKAGES):
         print(f"hosts: {folder} (already installed)")
         return
@@ -103,6 +140,23 @@ def install(folder: Path) -> None:
     failures = [reason for command in PACKAGES if (reason := problem(command, folder))]
     if failures:
         sys.exit("hosts: " + "; ".join(failures))
+    print(f"hosts: {folder}")
+
+
+def _install_serena(folder: Path) -> None:
+    if serena_problem(folder) is None:
+        print(f"hosts: {folder} (already installed)")
+        return
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True)
+    pin = f"{SERENA[0]}=={SERENA[1]}"
+    subprocess.run(
+        [str(folder / "bin" / "pip"), "install", "--quiet", pin],
+        check=True,
+        timeout=INSTALL_TIMEOUT_S,
+    )
+    reason = serena_problem(folder)
+    if reason:
+        sys.exit(f"hosts: {reason}")
     print(f"hosts: {folder}")
 
 

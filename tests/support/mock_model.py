@@ -7,6 +7,12 @@ is recorded. The model answers "done", unless a test scripted an edit: then the 
 request that offers the host's edit tools gets a call of one (Claude Code's `Edit` of an
 existing file is preceded by the `Read` it insists on), and every later one "done".
 
+A test may also script memories (`Remember`): the model then writes them as the host's
+prompt asks, each a new file through the host's own write tool (Claude Code's `Write`,
+Codex's `apply_patch`, Gemini CLI's `write_file`), one a request, into the memory folder
+that the host's system prompt names (MEMORY_FOLDER: Claude Code's auto memory, Gemini CLI's
+private project memory, Codex's ad hoc notes folder); before the scripted edit, if any.
+
 Bounded: a body over 32 MiB is refused, at most 500 requests are answered, and the server
 shuts itself down after `lifetime` seconds even if the test never does.
 """
@@ -14,6 +20,7 @@ shuts itself down after `lifetime` seconds even if the test never does.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,6 +40,17 @@ SIDE_ANSWER = {
     "complexity_score": 1,
 }
 Event = tuple[str | None, Any]  # an SSE event: its name (or none) and its JSON data
+# Where each host's system prompt names its memory folder (the first group): Claude Code
+# 2.1.197's `# Memory` section, Gemini CLI 0.61.0's `**Private Project Memory**` bullet (its
+# MEMORY.md), Codex 0.171.0's memory read path ("append a small Markdown note under
+# `<memories_v2>/extensions/ad_hoc/notes/`"; "Write your update in ..." in its other one).
+MEMORY_FOLDER = {
+    "claude-code": re.compile(r"You have a persistent file-based memory at `([^`]+?)/?`"),
+    "gemini": re.compile(r"\*\*Private Project Memory\*\* \(`([^`]+)/MEMORY\.md`\)"),
+    "codex": re.compile(
+        r"(?:a small Markdown note under `|Write your update in )([^`\n]+?)/?[`\n]"
+    ),
+}
 
 
 @dataclass(slots=True, frozen=True)
@@ -44,6 +62,13 @@ class Edit:
     path: str
     content: str
     old: str | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class Remember:
+    """New files for the host's memory folder: (name in the folder, content), in order."""
+
+    files: tuple[tuple[str, str], ...]
 
 
 @dataclass(slots=True, frozen=True)
@@ -70,9 +95,12 @@ class Request:
 @dataclass
 class MockModel:
     edit: Edit | None = None
+    remember: Remember | None = None
     lifetime: float = 300.0
     requests: list[Request] = field(default_factory=list)
     edit_sent_at: int | None = None  # the index in `requests` of the one answered with it
+    memory_folder: str | None = None  # as the host's prompt named it
+    remembered: int = 0  # how many of `remember.files` were sent
     _read_sent: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
@@ -112,6 +140,21 @@ class MockModel:
         with self._lock:
             self.requests.append(Request(path, body))
             return len(self.requests) - 1
+
+    def take_memory(self, host: str, index: int, offered: bool) -> Edit | None:
+        """The next scripted memory, as a new file in the folder the host's prompt names."""
+        with self._lock:
+            if not offered or self.remember is None:
+                return None
+            if self.remembered >= len(self.remember.files):
+                return None
+            named = MEMORY_FOLDER[host].search(self.requests[index].text())
+            if named is None:
+                return None
+            self.memory_folder = named.group(1)
+            name, content = self.remember.files[self.remembered]
+            self.remembered += 1
+            return Edit(f"{self.memory_folder}/{name}", content)
 
     def take_read(self, offered: bool) -> bool:
         with self._lock:
@@ -200,18 +243,21 @@ def _anthropic(model: MockModel, body: dict[str, Any], index: int) -> dict[str, 
     """Claude Code's answer, a whole Messages API message."""
     tools = {tool.get("name") for tool in body.get("tools") or []}
     block: dict[str, Any] = {"type": "text", "text": ANSWER}
-    if model.take_read("Read" in tools):
+    if memory := model.take_memory("claude-code", index, "Write" in tools):
+        arguments = {"file_path": memory.path, "content": memory.content}
+        block = _tool_use(f"toolu_mock{index}", "Write", arguments)
+    elif model.take_read("Read" in tools):
         # Claude Code edits only a file the model has read in the session.
         assert model.edit is not None
-        block = _tool_use("toolu_mock0", "Read", {"file_path": model.edit.path})
+        block = _tool_use(f"toolu_mock{index}", "Read", {"file_path": model.edit.path})
     elif edit := model.take_edit(index, {"Edit", "Write"} <= tools):
         if edit.old is None:
             block = _tool_use(
-                "toolu_mock1", "Write", {"file_path": edit.path, "content": edit.content}
+                f"toolu_mock{index}", "Write", {"file_path": edit.path, "content": edit.content}
             )
         else:
             arguments = {"file_path": edit.path, "old_string": edit.old, "new_string": edit.content}
-            block = _tool_use("toolu_mock1", "Edit", arguments)
+            block = _tool_use(f"toolu_mock{index}", "Edit", arguments)
     return {
         "id": f"msg_mock{index}",
         "type": "message",
@@ -258,8 +304,9 @@ def _responses_events(model: MockModel, body: dict[str, Any], index: int) -> lis
         "id": f"msg_mock{index}",
         "content": [{"type": "output_text", "text": ANSWER}],
     }
-    if edit := model.take_edit(index, "apply_patch" in kinds):
-        call = {"id": "call_mock1", "call_id": "call_mock1", "name": "apply_patch"}
+    edit = model.take_memory("codex", index, "apply_patch" in kinds)
+    if edit := edit or model.take_edit(index, "apply_patch" in kinds):
+        call = {"id": f"call_mock{index}", "call_id": f"call_mock{index}", "name": "apply_patch"}
         if kinds["apply_patch"] == "custom":  # the freeform tool: the patch as it is
             item = {"type": "custom_tool_call", **call, "input": _patch(edit)}
         else:
@@ -297,7 +344,9 @@ def _gemini(model: MockModel, body: dict[str, Any], index: int) -> dict[str, Any
     part: dict[str, Any] = {"text": ANSWER}
     if config.get("responseMimeType") == "application/json":
         part = {"text": json.dumps(SIDE_ANSWER)}
-    elif edit := model.take_edit(index, {"write_file", "replace"} <= declared):
+    elif edit := model.take_memory("gemini", index, "write_file" in declared) or model.take_edit(
+        index, {"write_file", "replace"} <= declared
+    ):
         if edit.old is None:
             call = {"name": "write_file", "args": {"file_path": edit.path, "content": edit.content}}
         else:
