@@ -38,7 +38,7 @@ SERENA_GUIDELINES = "memory_maintenance.md"
 # one decision taken again, not merely the same subject (amendments.SAME_SUBJECT), which a
 # project's sibling decisions reach too (bench/import_bench.py --likeness: at 0.6, 6 of 18
 # marked amendments and 0 of 68 unrelated records; at 0.24, 12 of 18 and 31 of 68).
-NEAR = 0.6
+NEAR = amendments.SAME_DECISION
 # A candidate's near notes are looked for among those that share one of its heaviest terms
 # (of those any note has): a few postings read instead of every note compared.
 PROBE_TERMS = 3
