@@ -58,14 +58,22 @@ WORDS = (
 PATHS = [f"src/d{folder:02d}/f{name:02d}.py" for folder in range(32) for name in range(32)]
 
 
+def cache_dir() -> Path:
+    """Where generated and cloned repositories are kept between runs: the user's cache."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    path = Path(base) / "mem-bench"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def generated(count: int) -> Path:
     """A repository of `count` commits, each touching one of 1,024 files, with a subject and
     a body of a few lines drawn from a fixed vocabulary (seeded: the same every run)."""
-    path = Path(tempfile.gettempdir()) / f"mem-bench-history-{count}"
+    path = cache_dir() / f"history-{count}"
     if (path / ".git" / "mem-bench-done").exists():
         return path
     shutil.rmtree(path, ignore_errors=True)
-    path.mkdir()
+    path.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True, env=GIT_ENV)
     rng = random.Random(34)
     importer = subprocess.Popen(

@@ -152,7 +152,11 @@ def search(
 
 
 class _Pruned:
-    """One pruned search's state (see search)."""
+    """One pruned search's state (see search). mem.index.history ranks commits with it: a
+    subclass names other tables in bm25_postings' layout (`tables`), their statistics
+    (`_stats`) and the rows of what it ranks (`_fetch_rows`)."""
+
+    tables = postings.BM25
 
     def __init__(
         self,
@@ -167,7 +171,7 @@ class _Pruned:
         self.now_ms = now_ms
         self.local_offset_ms = local_offset_ms
         self.width = len(terms)
-        stats = Stats(conn)
+        stats = self._stats()
         self.average = stats.average
         self.idfs: list[float] = []
         # per query place: its groups left to read, best bound first: (bound, band, tf, parts,
@@ -178,10 +182,13 @@ class _Pruned:
             groups: dict[tuple[int, int], list[int]] = {}
             sizes: dict[tuple[int, int], int] = {}
             size = 0
-            row = conn.execute("SELECT id FROM bm25_terms WHERE term = ?", (term,)).fetchone()
+            row = conn.execute(
+                f"SELECT id FROM {self.tables.terms} WHERE term = ?", (term,)
+            ).fetchone()
             if row is not None:
                 for band, tf, part, bytes_ in conn.execute(
-                    "SELECT band, tf, part, length(records) FROM bm25_postings WHERE term = ?",
+                    f"SELECT band, tf, part, length(records) FROM {self.tables.postings}"
+                    " WHERE term = ?",
                     (row[0],),
                 ):
                     groups.setdefault((band, tf), []).append(part)
@@ -212,6 +219,9 @@ class _Pruned:
         self.sums: dict[int, float] = {}  # a plain running sum, to pick records by
         self.masks: dict[int, int] = {}  # bit `place` set: the record's value there is known
         self.rows: dict[int, tuple[Any, ...] | None] = {}  # id -> (file_id, ordinal, kind, ...)
+
+    def _stats(self) -> Stats:
+        return Stats(self.conn)
 
     def _remaining(self, place: int) -> float:
         left = self.left[place]
@@ -246,8 +256,8 @@ class _Pruned:
         return [
             postings.decode_pairs(blob)
             for (blob,) in self.conn.execute(
-                "SELECT records FROM bm25_postings WHERE term = ? AND band = ? AND tf = ?"
-                f" AND part IN ({','.join(map(str, parts))})",
+                f"SELECT records FROM {self.tables.postings} WHERE term = ? AND band = ?"
+                f" AND tf = ? AND part IN ({','.join(map(str, parts))})",
                 (self.term_ids[place], band, tf),
             )
         ]

@@ -42,12 +42,16 @@ def _snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
     """What the commit tables say, by sha (ids differ between an incremental and a fresh
     build, and nothing outside the index sees them)."""
     sha_of = dict(conn.execute("SELECT id, sha FROM commits"))
-    postings: dict[str, list[tuple[str, int, int]]] = {}
-    for term, blob in conn.execute("SELECT term, records FROM commit_postings"):
+    postings: dict[str, list[tuple[str, int, int, int]]] = {}
+    for term, band, tf, blob in conn.execute(
+        "SELECT t.term, p.band, p.tf, p.records FROM commit_postings AS p"
+        " JOIN commit_terms AS t ON t.id = p.term"
+    ):
         values = array("I")
         values.frombytes(blob)
-        for i in range(0, len(values), 3):
-            postings.setdefault(term, []).append((sha_of[values[i]], values[i + 1], values[i + 2]))
+        assert list(values[::2]) == sorted(values[::2])  # pruning finds a commit by halves
+        for i in range(0, len(values), 2):
+            postings.setdefault(term, []).append((sha_of[values[i]], band, tf, values[i + 1]))
     return {
         "history": conn.execute("SELECT head, commits, length FROM history").fetchall(),
         "counted": conn.execute(
