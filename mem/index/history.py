@@ -2,17 +2,17 @@
 ranked by bm25 over the commits alone.
 
 The commits live in their own tables (history, commits, commit_paths, commit_terms,
-commit_postings), so
-no other ranking, count or statistic of the index sees them: a plain recall, a bm25 recall
-without history and the notes' IDF are the same with or without them.
+commit_postings), so no other ranking, count or statistic of the index sees them: a plain
+recall, a bm25 recall without history and the notes' IDF are the same with or without them.
 
 Freshness: `sync` reads HEAD from the repository's files; unchanged, it returns without a
-git process. Moved, it reads `git log old..new`: when one of those commits has the old HEAD
-as a parent, the old HEAD is an ancestor of the new and they are added (one git process,
-no `merge-base --is-ancestor`); else (a reset, an amend, a rebase, a branch switch to an
-unrelated line) they are dropped and the commits written again from `git log new`. git is
-always asked about the sha read, never about `HEAD`, so a HEAD that moves during the sync
-leaves a consistent index of the sha it names.
+git process. Moved, it reads `git log --left-right old...new` (one git process): the
+commits reachable from new only are added, those reachable from old only are dropped (an
+amend, a reset, a rebase, a branch switch: as many as the two lines of history differ by).
+Only when git no longer knows old (gone with a gc), or most of the history would go, are
+the commits written again from `git log new`. git is always asked about the sha read,
+never about `HEAD`, so a HEAD that moves during the sync leaves a consistent index of the
+sha it names.
 """
 
 from __future__ import annotations
@@ -102,14 +102,14 @@ def _apply(conn: sqlite3.Connection, root: str, head: str) -> str | None:
         counts = row or (0, 0)
         added: tuple[int, int] | str | None = None
         if old and head:
-            conn.execute("SAVEPOINT added")
-            added = _write(conn, git_history.Log(root, f"{old}..{head}"), counts, old)
+            conn.execute("SAVEPOINT moved")
+            added = _write(conn, git_history.Log(root, f"{old}...{head}"), counts, True)
             if not isinstance(added, tuple):
-                # old is not an ancestor of head (the history was rewritten), or git no
-                # longer knows it (gone with a gc): read the whole history instead.
-                conn.execute("ROLLBACK TO added")
+                # git no longer knows old (gone with a gc), or most of the history went:
+                # read the whole history instead.
+                conn.execute("ROLLBACK TO moved")
                 added = None
-            conn.execute("RELEASE added")
+            conn.execute("RELEASE moved")
         if added is None:
             for table in ("commit_postings", "commit_terms", "commit_paths", "commits"):
                 conn.execute(f"DELETE FROM {table}")
@@ -118,13 +118,13 @@ def _apply(conn: sqlite3.Connection, root: str, head: str) -> str | None:
                 cache = conn.execute("PRAGMA cache_size").fetchone()[0]
                 conn.execute(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")
                 try:
-                    added = _write(conn, git_history.Log(root, head), added, None)
+                    added = _write(conn, git_history.Log(root, head), added, False)
                 finally:
                     conn.execute(f"PRAGMA cache_size = {int(cache)}")
         if isinstance(added, str):
             conn.execute("ROLLBACK")
             return added
-        assert added is not None  # a whole history's listing (no old) is never refused
+        assert added is not None  # a whole history's listing is never refused
         commits, length = added
         conn.execute(
             "INSERT OR REPLACE INTO history (id, head, commits, length) VALUES (0, ?, ?, ?)",
@@ -144,12 +144,12 @@ def _write(
     conn: sqlite3.Connection,
     listed: git_history.Log,
     counts: tuple[int, int],
-    old: str | None,
+    moved: bool,
 ) -> tuple[int, int] | str | None:
     """Write the commits git lists and their postings; the history's commits and length
-    after them, or why git could not list them. With `old` (the range old..HEAD), None when
-    old is not an ancestor of HEAD: then no commit listed has old as a parent (were old an
-    ancestor, the commit after it on a path from HEAD would be listed).
+    after them, or why git could not list them. `moved`: the listing is old...new, whose
+    left side (reachable from old only) is dropped; None when that is most of the history
+    (writing it all again costs less than taking most of it out).
 
     A whole history's postings are parts 1, 2, ... (a batch each, as a notes' build
     writes bm25's); a later sync's are added to part 0, which stays small."""
@@ -158,11 +158,12 @@ def _write(
     term_ids = postings.TermIds(COMMITS)
     next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM commits").fetchone()[0]
     first_id = next_id
-    descends = old is None
-    part = 0 if old else 1
+    part = 0 if moved else 1
+    dropped: list[str] = []
     for batch in listed.batches():
-        if not descends:
-            descends = any(old in commit.parents for commit in batch)
+        if moved:
+            dropped += [commit.sha for commit in batch if commit.left]
+            batch = [commit for commit in batch if not commit.left]
         next_id, added = _add(conn, batch, groups, next_id)
         length += added
         if part and groups.size >= FLUSH_POSTINGS:
@@ -170,10 +171,60 @@ def _write(
             part += 1
     if listed.problem is not None:
         return listed.problem
-    if not descends:
+    if len(dropped) * 2 > commits:
         return None
     groups.flush(conn, term_ids, part, fresh=bool(part))
-    return commits + next_id - first_id, length
+    gone, gone_length = _drop(conn, dropped)
+    return commits + next_id - first_id - gone, length - gone_length
+
+
+def _drop(conn: sqlite3.Connection, shas: list[str]) -> tuple[int, int]:
+    """Take these commits (those the index holds) out of every table; how many were, and
+    their bm25 length. A commit's postings are found again from its text: ids are in
+    increasing order in each part of a group, so each is found by halves and cut out."""
+    from bisect import bisect_left
+
+    found: list[tuple[int, str, str, int]] = []
+    for chunk, marks in in_chunks(shas):
+        found += conn.execute(
+            f"SELECT id, subject, text, bm25_length FROM commits WHERE sha IN ({marks})", chunk
+        )
+    if not found:
+        return 0, 0
+    doomed: dict[tuple[str, int, int], list[int]] = {}
+    for commit_id, subject, text, length in found:
+        band = postings.bm25_class(length)
+        for term, tf in tokens.counts(text, subject).items():
+            doomed.setdefault((term, band, tf), []).append(commit_id)
+    term_ids = postings.TermIds(COMMITS).resolve(conn, {term for term, _, _ in doomed})
+    where = "WHERE term = ? AND band = ? AND tf = ? AND part = ?"
+    for (term, band, tf), ids in doomed.items():
+        key = (term_ids[term], band, tf)
+        for part, blob in conn.execute(
+            "SELECT part, records FROM commit_postings WHERE term = ? AND band = ? AND tf = ?",
+            key,
+        ).fetchall():
+            pairs = postings.decode_pairs(blob)
+            held = pairs[::2]
+            cuts = []
+            for commit_id in ids:
+                at = bisect_left(held, commit_id)
+                if at < len(held) and held[at] == commit_id:
+                    cuts.append(at * bm25.PAIR_BYTES)
+            if not cuts:
+                continue
+            kept = bytearray(blob)
+            for cut in sorted(cuts, reverse=True):
+                del kept[cut : cut + bm25.PAIR_BYTES]
+            if kept:
+                conn.execute(f"UPDATE commit_postings SET records = ? {where}", (kept, *key, part))
+            else:
+                conn.execute(f"DELETE FROM commit_postings {where}", (*key, part))
+    ids = [row[0] for row in found]
+    for chunk, marks in in_chunks(ids):
+        conn.execute(f"DELETE FROM commit_paths WHERE commit_id IN ({marks})", chunk)
+        conn.execute(f"DELETE FROM commits WHERE id IN ({marks})", chunk)
+    return len(found), sum(row[3] for row in found)
 
 
 def _add(

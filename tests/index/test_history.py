@@ -277,3 +277,25 @@ def test_commits_touching_a_path_newest_first(tmp_path: Path) -> None:
         "second edit of a",
         "first import of the retry module",
     ]
+
+
+def test_an_amend_or_a_reset_edits_the_index_without_writing_it_again(tmp_path: Path) -> None:
+    repo = _repository(tmp_path)
+    for number in range(6):
+        _commit(repo, f"n{number}.txt", f"pool change {number}")
+    conn = _index()
+    assert history.sync(conn, str(repo)) is None
+    git(repo, "commit", "-q", "--amend", "-m", "limiter change, amended")
+    assert history.sync(conn, str(repo)) is None
+    # the amended commit took the next id: the others kept their rows (a history written
+    # again would number its seven commits 1 to 7)
+    assert conn.execute("SELECT count(*), max(id) FROM commits").fetchone() == (7, 8)
+    assert [f.subject for f in _find(conn, "limiter")] == ["limiter change, amended"]
+    subjects = [row[0] for row in conn.execute("SELECT subject FROM commits")]
+    assert "pool change 5" not in subjects and len(subjects) == 7
+    git(repo, "reset", "-q", "--hard", "HEAD~2")
+    assert history.sync(conn, str(repo)) is None
+    assert _find(conn, "limiter") == []
+    fresh = _index()
+    assert history.sync(fresh, str(repo)) is None
+    assert _snapshot(conn) == _snapshot(fresh)
