@@ -12,10 +12,10 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import subprocess
     from collections.abc import Generator, Iterator
 
     from mem.core.commits import Commit
+    from mem.files.worktree import Stream
 
 _HEX = frozenset("0123456789abcdef")
 NO_GIT = "git is not on PATH"
@@ -147,20 +147,17 @@ class Log:
                     yield commits.parse_log(pending)
             finally:
                 chunks.close()
-        if process.returncode != 0:
+        if process.wait() != 0:
             self.problem = f"git log {self.revisions} failed (exit {process.returncode})"
 
 
-def _chunks(process: subprocess.Popen[bytes], size: int) -> Generator[bytes, None, None]:
+def _chunks(process: Stream, size: int) -> Generator[bytes, None, None]:
     pipe = process.stdout
-    assert pipe is not None
     while chunk := pipe.read(size):
         yield chunk
 
 
-def _read_ahead(
-    process: subprocess.Popen[bytes], size: int, ahead: int
-) -> Generator[bytes, None, None]:
+def _read_ahead(process: Stream, size: int, ahead: int) -> Generator[bytes, None, None]:
     """The process's output in chunks, read by a thread up to `ahead` chunks before the
     caller takes them. A caller that stops early ends the process (git has no more to say
     to it) and the thread."""
@@ -168,7 +165,6 @@ def _read_ahead(
     import threading
 
     pipe = process.stdout
-    assert pipe is not None
     chunks: queue.Queue[bytes] = queue.Queue(ahead)
 
     def drain() -> None:
