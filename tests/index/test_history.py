@@ -299,3 +299,43 @@ def test_an_amend_or_a_reset_edits_the_index_without_writing_it_again(tmp_path: 
     fresh = _index()
     assert history.sync(fresh, str(repo)) is None
     assert _snapshot(conn) == _snapshot(fresh)
+
+
+def test_head_moving_while_syncs_run_leaves_each_one_consistent(tmp_path: Path) -> None:
+    """Commits, amends and resets land while syncs read: every sync answers, indexes the
+    whole history of the HEAD it read (no commit of a later or an earlier one), and once
+    HEAD stops the index equals a fresh build."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    repo = _repository(tmp_path)
+    conn = _index()
+    assert history.sync(conn, str(repo)) is None
+    stop = threading.Event()
+
+    def move() -> None:
+        for number in range(40):
+            if stop.is_set():
+                return
+            _commit(repo, f"m{number % 4}.txt", f"limiter change {number}")
+            if number % 5 == 3:
+                git(repo, "commit", "-q", "--amend", "-m", f"limiter amended {number}")
+            if number % 7 == 6:
+                git(repo, "reset", "-q", "--hard", "HEAD~2")
+
+    with ThreadPoolExecutor(1) as pool:
+        moving = pool.submit(move)
+        try:
+            for _ in range(30):
+                assert history.sync(conn, str(repo)) is None
+                head, commits = conn.execute("SELECT head, commits FROM history").fetchone()
+                assert commits == int(git(repo, "rev-list", "--count", head))
+                shas = {row[0] for row in conn.execute("SELECT sha FROM commits")}
+                assert shas == set(git(repo, "rev-list", head).split())
+        finally:
+            stop.set()
+        moving.result()  # the mover's own failure, if any
+    assert history.sync(conn, str(repo)) is None
+    fresh = _index()
+    assert history.sync(fresh, str(repo)) is None
+    assert _snapshot(conn) == _snapshot(fresh)
