@@ -157,7 +157,7 @@ CREATE INDEX commit_paths_by_commit ON commit_paths (commit_id);
 -- The commits' bm25 terms, numbered as bm25_terms numbers the notes' (a table of their own:
 -- the notes' statistics never see a commit).
 CREATE TABLE commit_terms (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY,         -- surrogate key, referenced by commit_postings.term
     term TEXT NOT NULL UNIQUE       -- a term as the bm25 tokenizer makes it
 );
 
