@@ -31,17 +31,19 @@ demo: $(VENV)/.installed
 
 # Byte-compile first, as pip does on a real install: an editable checkout run with
 # PYTHONDONTWRITEBYTECODE would otherwise recompile every module on every `mem` call.
-# Git history as memory (issue 34): a clone of python-attrs/attrs when $$MEM_BENCH_ATTRS names
-# one, and 100k generated commits (kept in the temp directory and reused).
+# Git history as memory (issue 34): ripgrep's 2.3k commits (a clone of $$MEM_BENCH_HISTORY_REPO,
+# by default the local mirror), 100k and 1M generated commits (kept in ~/.cache/mem-bench and
+# reused; the first run generates them: about 10 minutes). HISTORY_ARGS="--sizes 2k,100k".
 # The portfolio's targets too (issue 12): the first run generates 1,000 projects x 1,000
 # entries (kept in the temp directory and reused) and syncs them from an empty cache.
+HISTORY_ARGS ?=
 bench: $(VENV)/.installed
 	$(PY) -m compileall -q mem
 	$(PY) bench/run.py
 	$(PY) bench/mcp_bench.py
 	$(PY) bench/portfolio.py
 	$(PY) bench/import_bench.py
-	$(PY) bench/history.py
+	$(PY) bench/history.py $(HISTORY_ARGS)
 
 # The 1,000,000-note first sync too: minutes, and about 250 MB of generated project.
 bench-large: $(VENV)/.installed

@@ -1,17 +1,21 @@
 """Commits as memories (docs/history.md): what reading a project's git history costs.
 
-For a real repository of about 2k commits (python-attrs/attrs, MIT; a local clone of it,
-given with --real PATH or found at $MEM_BENCH_ATTRS) and a generated one of 100k commits
-(`git fast-import`, kept in the temp directory and reused), it prints:
+At three sizes (issue 34): a real repository of about 2k commits (BurntSushi/ripgrep,
+Unlicense/MIT: a clone of --real PATH or $MEM_BENCH_HISTORY_REPO, by default the local
+mirror at /work/.mirror/BurntSushi+ripgrep/repo; nothing of it is copied here), and
+generated ones of 100k and 1M commits (`git fast-import`, seeded, kept in the user's cache
+under mem-bench/ and reused), it prints:
 
 - first indexing (mem.index.history.sync into an empty index) against the floor: `git log`
-  printing the same fields (goal: at most 2x);
+  printing the same fields, each pair run back to back (goal: at most 2x), wall and CPU;
 - a `recall --ranking bm25 --include-history` after one new commit against a warm one
   (goal: at most 1.2x);
 - a warm recall with history on, HEAD unchanged, against one with it off (goal: 1.1x);
 - the commit tables' size per 100k commits.
 
-`--commits N` changes the generated repository's size (1,000,000: `--commits 1000000`).
+Every ratio is the median of the ratios of runs made in turns, so the load of the shared
+machine weighs on both sides alike. `--sizes 2k,100k` picks sizes (1M: minutes, and about
+a gigabyte of repository and index the first time).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -58,14 +63,22 @@ WORDS = (
 PATHS = [f"src/d{folder:02d}/f{name:02d}.py" for folder in range(32) for name in range(32)]
 
 
+def cache_dir() -> Path:
+    """Where generated and cloned repositories are kept between runs: the user's cache."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    path = Path(base) / "mem-bench"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def generated(count: int) -> Path:
     """A repository of `count` commits, each touching one of 1,024 files, with a subject and
     a body of a few lines drawn from a fixed vocabulary (seeded: the same every run)."""
-    path = Path(tempfile.gettempdir()) / f"mem-bench-history-{count}"
+    path = cache_dir() / f"history-{count}"
     if (path / ".git" / "mem-bench-done").exists():
         return path
     shutil.rmtree(path, ignore_errors=True)
-    path.mkdir()
+    path.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True, env=GIT_ENV)
     rng = random.Random(34)
     importer = subprocess.Popen(
@@ -108,51 +121,75 @@ def generated(count: int) -> Path:
     return path
 
 
-def best_of(runs: int, action: object) -> float:
-    times = []
-    for _ in range(runs):
+def real(source: str) -> Path:
+    """A work tree of the real repository: a clone of `source` (a bare mirror has none),
+    made once in the cache."""
+    given = Path(source.rstrip("/"))
+    name = given.parent.name if given.name in ("repo", ".git") else given.name
+    path = cache_dir() / name.removesuffix(".git").replace("+", "-")
+    if not (path / ".git").exists():
+        shutil.rmtree(path, ignore_errors=True)
+        subprocess.run(
+            ["git", "clone", "-q", "--no-hardlinks", source, str(path)], check=True, env=GIT_ENV
+        )
+    return path
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and its waited-for children so far."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+class Timed:
+    """A measured action: wall and CPU seconds (this process's and its children's)."""
+
+    def __init__(self, action: object) -> None:
+        cpu = cpu_seconds()
         began = time.perf_counter()
         action()  # type: ignore[operator]
-        times.append(time.perf_counter() - began)
-    return min(times)
+        self.wall = time.perf_counter() - began
+        self.cpu = cpu_seconds() - cpu
 
 
-def floor(repo: Path) -> float:
+def floor(repo: Path) -> Timed:
     """`git log` printing the same fields to a pipe that is read whole."""
-    return best_of(
-        3,
+    return Timed(
         lambda: subprocess.run(
             ["git", "-C", str(repo), *commit_records.LOG_ARGS, "HEAD", "--"],
             stdout=subprocess.PIPE,
             check=True,
-        ),
+        )
     )
 
 
-def first_indexing(repo: Path, scratch: Path) -> tuple[float, int, int]:
-    """Seconds to index the history into an empty index; its commits and their bytes."""
-    best = float("inf")
-    size = commits = 0
-    for run in range(3):
-        path = scratch / f"first-{run}.db"
-        conn = sqlite3.connect(path, isolation_level=None)
-        conn.executescript(location.schema())
-        began = time.perf_counter()
-        problem = history.sync(conn, str(repo))
-        best = min(best, time.perf_counter() - began)
-        assert problem is None, problem
-        commits = conn.execute("SELECT commits FROM history").fetchone()[0]
-        conn.execute("VACUUM")
-        size = sum(
-            row[0]
-            for row in conn.execute(
-                "SELECT sum(pgsize) FROM dbstat WHERE name IN ('history', 'commits',"
-                " 'commit_paths', 'commit_paths_by_commit', 'commit_postings')"
-                " OR name LIKE 'sqlite_autoindex_commit%'"
-            )
-        )
-        conn.close()
-    return best, commits, size
+def first_indexing(repo: Path, path: Path) -> Timed:
+    """History.sync into an empty index at path."""
+    path.unlink(missing_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")  # as mem.index.connection opens an index
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.executescript(location.schema())
+    problems: list[str | None] = []
+    timed = Timed(lambda: problems.append(history.sync(conn, str(repo))))
+    assert problems == [None], problems
+    conn.close()
+    return timed
+
+
+def table_bytes(path: Path) -> tuple[int, int]:
+    """The commits held and the bytes of their tables (dbstat after VACUUM)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    commits = conn.execute("SELECT commits FROM history").fetchone()[0]
+    conn.execute("VACUUM")
+    size = conn.execute(
+        "SELECT sum(pgsize) FROM dbstat WHERE name IN ('history', 'commits', 'commit_paths',"
+        " 'commit_paths_by_commit', 'commit_terms', 'commit_postings')"
+        " OR name LIKE 'sqlite_autoindex_commit%'"
+    ).fetchone()[0]
+    conn.close()
+    return commits, size
 
 
 def recall_seconds(repo: Path, env: dict[str, str], *extra: str) -> float:
@@ -166,20 +203,19 @@ def recall_seconds(repo: Path, env: dict[str, str], *extra: str) -> float:
     return time.perf_counter() - began
 
 
-def recalls(repo: Path, scratch: Path) -> dict[str, float]:
+def recalls(repo: Path, scratch: Path, rounds: int) -> dict[str, list[float]]:
+    """Rounds of: a warm recall without history, one with it, a new commit, the recall
+    after it; HEAD is set back where it was at the end."""
     env = {**GIT_ENV, "MEM_CACHE_DIR": str(scratch / "cache")}
     recall_seconds(repo, env, "--include-history")  # the first indexing, and bm25's
-    off = []
-    on = []
-    for _ in range(9):  # interleaved, so both see the same machine
-        off.append(recall_seconds(repo, env))
-        on.append(recall_seconds(repo, env, "--include-history"))
-    after = []
+    times: dict[str, list[float]] = {"off": [], "on": [], "after": []}
     base = subprocess.run(
         ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
     try:
-        for number in range(5):
+        for number in range(rounds):
+            times["off"].append(recall_seconds(repo, env))
+            times["on"].append(recall_seconds(repo, env, "--include-history"))
             subprocess.run(
                 [
                     "git",
@@ -194,49 +230,72 @@ def recalls(repo: Path, scratch: Path) -> dict[str, float]:
                 check=True,
                 env=GIT_ENV,
             )
-            after.append(recall_seconds(repo, env, "--include-history"))
+            times["after"].append(recall_seconds(repo, env, "--include-history"))
     finally:
         subprocess.run(["git", "-C", str(repo), "reset", "-q", "--soft", base], check=True)
-    return {
-        "off": statistics.median(off),
-        "on": statistics.median(on),
-        "after": statistics.median(after),
-    }
+    return times
 
 
-def report(name: str, repo: Path) -> None:
+def ratio(numerators: list[float], denominators: list[float]) -> float:
+    """The median of the ratios of runs made in turns."""
+    return statistics.median(a / b for a, b in zip(numerators, denominators, strict=True))
+
+
+def ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:,.0f} ms"
+
+
+def report(name: str, repo: Path, runs: int, rounds: int) -> None:
     with tempfile.TemporaryDirectory(prefix="mem-bench-history-") as scratch_name:
         scratch = Path(scratch_name)
-        floor_s = floor(repo)
-        first_s, commits, size = first_indexing(repo, scratch)
-        times = recalls(repo, scratch)
+        floors: list[Timed] = []
+        firsts: list[Timed] = []
+        for _ in range(runs):  # in turns: the floor, then mem's first indexing
+            floors.append(floor(repo))
+            firsts.append(first_indexing(repo, scratch / "first.db"))
+        commits, size = table_bytes(scratch / "first.db")
+        times = recalls(repo, scratch, rounds)
     per_100k = size * 100_000 / max(commits, 1) / 2**20
-    print(f"{name}: {commits:,} commits")
+    first_wall = [timed.wall for timed in firsts]
+    floor_wall = [timed.wall for timed in floors]
+    print(f"{name}: {commits:,} commits kept")
     print(
-        f"  first indexing {first_s * 1000:,.0f} ms, floor `git log` {floor_s * 1000:,.0f} ms:"
-        f" {first_s / floor_s:.2f}x (goal <= 2x)"
+        f"  first indexing {ms(first_wall)}, floor `git log` {ms(floor_wall)}:"
+        f" {ratio(first_wall, floor_wall):.2f}x (goal <= 2x; CPU"
+        f" {ratio([t.cpu for t in firsts], [t.cpu for t in floors]):.2f}x; median of {runs})"
     )
     print(
-        f"  recall after one new commit {times['after'] * 1000:.0f} ms, warm"
-        f" {times['on'] * 1000:.0f} ms: {times['after'] / times['on']:.2f}x (goal <= 1.2x)"
+        f"  recall after one new commit {ms(times['after'])}, warm {ms(times['on'])}:"
+        f" {ratio(times['after'], times['on']):.2f}x (goal <= 1.2x; median of {rounds})"
     )
     print(
-        f"  warm recall with history {times['on'] * 1000:.0f} ms, without"
-        f" {times['off'] * 1000:.0f} ms: {times['on'] / times['off']:.2f}x (goal <= 1.1x)"
+        f"  warm recall with history {ms(times['on'])}, without {ms(times['off'])}:"
+        f" {ratio(times['on'], times['off']):.2f}x (goal <= 1.1x)"
     )
-    print(f"  commit tables {size / 2**20:.1f} MiB: {per_100k:.1f} MiB per 100k commits")
+    print(f"  commit tables {size / 2**20:,.1f} MiB: {per_100k:.1f} MiB per 100k commits")
+
+
+# Runs of first indexing and rounds of recalls per size: fewer where one takes minutes.
+SIZES = {"2k": (7, 21), "100k": (3, 15), "1m": (1, 9)}
+DEFAULT_REAL = "/work/.mirror/BurntSushi+ripgrep/repo"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--real", default=os.environ.get("MEM_BENCH_ATTRS"))
-    parser.add_argument("--commits", type=int, default=100_000)
+    parser.add_argument("--real", default=os.environ.get("MEM_BENCH_HISTORY_REPO", DEFAULT_REAL))
+    parser.add_argument("--sizes", default="2k,100k,1m")
     options = parser.parse_args()
-    if options.real and Path(options.real, ".git").exists():
-        report(f"real ({options.real})", Path(options.real))
-    else:
-        print("real repository: skipped (give --real PATH to a clone of python-attrs/attrs)")
-    report(f"generated ({options.commits:,} commits)", generated(options.commits))
+    for size in options.sizes.lower().split(","):
+        runs, rounds = SIZES[size]
+        if size == "2k":
+            if not Path(options.real).exists():
+                print(f"real repository: skipped ({options.real} is missing; give --real PATH)")
+                continue
+            repo = real(options.real)
+            report(f"real ({repo.name}, a clone of {options.real})", repo, runs, rounds)
+        else:
+            count = 100_000 if size == "100k" else 1_000_000
+            report(f"generated ({count:,} commits)", generated(count), runs, rounds)
 
 
 if __name__ == "__main__":

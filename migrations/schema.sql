@@ -132,8 +132,7 @@ CREATE TABLE history (
     id INTEGER PRIMARY KEY CHECK (id = 0),  -- the one row
     head TEXT NOT NULL,             -- the sha of the HEAD read; '' for a repository without commits
     commits INTEGER NOT NULL,       -- N: the commits held
-    length INTEGER NOT NULL,        -- Σ of their bm25_length
-    parts INTEGER NOT NULL          -- the commit_postings parts written: the last part's number
+    length INTEGER NOT NULL         -- Σ of their bm25_length
 );
 
 -- One row per commit reachable from that HEAD, but merges with no body (docs/history.md).
@@ -155,14 +154,24 @@ CREATE TABLE commit_paths (
 ) WITHOUT ROWID;
 CREATE INDEX commit_paths_by_commit ON commit_paths (commit_id);
 
--- The commits' bm25 postings: per term, the commits that hold it, written in one part per
--- sync that added commits (a rewritten history writes them all again).
+-- The commits' bm25 terms, numbered as bm25_terms numbers the notes' (a table of their own:
+-- the notes' statistics never see a commit).
+CREATE TABLE commit_terms (
+    id INTEGER PRIMARY KEY,         -- surrogate key, referenced by commit_postings.term
+    term TEXT NOT NULL UNIQUE       -- a term as the bm25 tokenizer makes it
+);
+
+-- The commits' bm25 postings, in bm25_postings' layout (mem/index/bm25.py prunes both
+-- alike): a group is the commits of one length class holding the term tf times.
 CREATE TABLE commit_postings (
-    term TEXT NOT NULL,             -- a term as the bm25 tokenizer makes it
-    part INTEGER NOT NULL,          -- the sync that wrote it: 1, 2, ...
-    records BLOB NOT NULL,          -- (commits.id, tf, bm25_length) of each commit of the part,
-                                    -- three 4-byte unsigned integers in machine order
-    PRIMARY KEY (term, part)
+    term INTEGER NOT NULL,          -- commit_terms.id
+    band INTEGER NOT NULL,          -- the length class: bm25_length's bit length
+    tf INTEGER NOT NULL,            -- the weighted frequency (a subject's words count 3 times)
+    part INTEGER NOT NULL,          -- from 1: a whole history's batches; 0: added by later syncs
+    records BLOB NOT NULL,          -- (commits.id, bm25_length) of each commit of the part, in
+                                    -- increasing id order: pairs of 4-byte unsigned integers
+                                    -- in machine order
+    PRIMARY KEY (term, band, tf, part)
 ) WITHOUT ROWID;
 
 -- One row per note: a '###' section of a memory file.

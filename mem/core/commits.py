@@ -3,9 +3,11 @@
 mem.files.history runs `git log` with LOG_ARGS; parse_log turns its bytes into commits, a
 batch at a time as git writes them (last_start says where a batch may end).
 Each commit starts with RECORD (never in a sha, and a message that holds it cannot fake a
-start: a start is RECORD, then a sha, NUL and digits), then its sha, commit time and parents,
-NUL-separated, its raw message and NUL; then, after a newline, the paths it touched, each
-ending in NUL (`--name-only -z`; a merge lists none, as `git log` shows no diff for one).
+start: a start is RECORD, then a sha, NUL and digits), then its sha, commit time, side and
+parents, NUL-separated, its raw message and NUL; then, after a newline, the paths it
+touched, each ending in NUL (`--name-only -z`; a merge lists none, as `git log` shows no
+diff for one). The side is `<` for a commit of the left side of `git log old...new`
+(reachable from old only), `>` for every other.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ LOG_ARGS = (
     "--no-color",
     "--no-renames",
     "--name-only",
-    "--format=%x1e%H%x00%ct%x00%P%x00%B",
+    "--left-right",  # old...new: which side each commit is on
+    "--format=%x1e%H%x00%ct%x00%m%x00%P%x00%B",
 )
 START = rb"\x1e(?=[0-9a-f]{40,64}\x00[0-9]+\x00)"  # a pattern: `re` only when parsing
 
@@ -31,6 +34,7 @@ class Commit(NamedTuple):
     parents: tuple[str, ...]
     message: str  # the raw message, trailers included, without its final newline
     paths: tuple[str, ...]
+    left: bool = False  # of old...new's left side: reachable from old, not from new
 
     @property
     def subject(self) -> str:
@@ -56,11 +60,13 @@ def parse_log(data: bytes) -> list[Commit]:
     for chunk in re.split(START, data):
         if not chunk:
             continue
-        sha, time, parents, rest = chunk.split(b"\0", 3)
+        sha, time, side, parents, rest = chunk.split(b"\0", 4)
         message, _, tail = rest.partition(b"\0")
-        paths = tuple(
-            dict.fromkeys(_text(path) for path in tail.lstrip(b"\n").split(b"\0") if path)
-        )
+        # One decoding of them all: no path holds a NUL, so none is decoded differently.
+        names = _text(tail.removeprefix(b"\n")).split("\0")
+        if not names[-1]:
+            names.pop()  # after the NUL that ends the last path
+        paths = tuple(dict.fromkeys(names)) if len(names) > 1 else tuple(names)
         found.append(
             Commit(
                 sha.decode("ascii"),
@@ -68,6 +74,7 @@ def parse_log(data: bytes) -> list[Commit]:
                 tuple(parents.decode("ascii").split()),
                 _text(message).rstrip("\n"),
                 paths,
+                side == b"<",
             )
         )
     return found

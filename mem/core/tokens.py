@@ -169,7 +169,7 @@ def _word_terms(piece: str) -> list[str]:
         if len(piece) == 1:
             return [fold(piece)]
         return [fold(piece[position : position + 2]) for position in range(len(piece) - 1)]
-    if _is_cyrillic(piece):
+    if not piece.isascii() and _is_cyrillic(piece):
         term = fold(_stem("russian", piece.casefold()))
     else:
         term = fold(piece)

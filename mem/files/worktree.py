@@ -9,7 +9,11 @@ This module imports no more than that, since a session-start hook asks it every 
 from __future__ import annotations
 
 import os
-import subprocess
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import subprocess
+    from typing import IO
 
 # Variables that redirect git away from the directory it is asked about.
 _REDIRECTING = (
@@ -27,6 +31,8 @@ _REDIRECTING = (
 
 def git(directory: str, *args: str) -> subprocess.CompletedProcess[bytes] | None:
     """`git -C directory args...`, read-only; None when git cannot be run there at all."""
+    import subprocess  # not for git_stream's readers: see Stream
+
     try:
         return subprocess.run(
             ["git", "-C", directory, *args], env=_env(), capture_output=True, check=False
@@ -35,19 +41,77 @@ def git(directory: str, *args: str) -> subprocess.CompletedProcess[bytes] | None
         return None
 
 
-def git_stream(directory: str, *args: str) -> subprocess.Popen[bytes] | None:
+def git_stream(directory: str, *args: str) -> Stream | None:
     """`git -C directory args...` as git() runs it, its stdout a pipe read while git writes
     (a long `git log` is parsed as it comes), its stderr discarded; None when git cannot be
-    run there at all. The caller waits for it."""
+    run there at all. The caller waits for it (`with`)."""
+    argv = ["git", "-C", directory, *args]
+    if not hasattr(os, "posix_spawnp"):  # Windows
+        import subprocess
+
+        try:
+            process = subprocess.Popen(
+                argv, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            )
+        except (FileNotFoundError, NotADirectoryError, PermissionError):
+            return None
+        assert process.stdout is not None
+        return Stream(process.stdout, process)
+    read, write = os.pipe()  # neither end is inherited but as git's stdout
     try:
-        return subprocess.Popen(
-            ["git", "-C", directory, *args],
-            env=_env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+        pid = os.posix_spawnp(
+            "git",
+            argv,
+            _env(),
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, write, 1),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+            ],
         )
     except (FileNotFoundError, NotADirectoryError, PermissionError):
+        os.close(read)
         return None
+    finally:
+        os.close(write)
+    return Stream(open(read, "rb"), pid)
+
+
+class Stream:
+    """A git process that git_stream started: its output, read as it comes; its exit
+    status once waited for. Where the OS can, it is spawned without the subprocess module:
+    a recall after a commit runs one `git log`, and loading subprocess would cost that
+    recall more than the process does."""
+
+    __slots__ = ("stdout", "process", "returncode")
+
+    def __init__(self, stdout: IO[bytes], process: int | subprocess.Popen[bytes]) -> None:
+        self.stdout = stdout
+        self.process = process  # a pid, or the Popen of a system without posix_spawn
+        self.returncode: int | None = None
+
+    def kill(self) -> None:
+        if isinstance(self.process, int):
+            import signal
+
+            os.kill(self.process, signal.SIGKILL)
+        else:
+            self.process.kill()
+
+    def wait(self) -> int:
+        if self.returncode is None:
+            if isinstance(self.process, int):
+                _, status = os.waitpid(self.process, 0)
+                self.returncode = os.waitstatus_to_exitcode(status)
+            else:
+                self.returncode = self.process.wait()
+        return self.returncode
+
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stdout.close()
+        self.wait()
 
 
 def _env() -> dict[str, str]:

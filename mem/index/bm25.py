@@ -63,12 +63,14 @@ def weight(tf: int, length: int, average: float) -> float:
     return tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
 
 
-def term_groups(conn: sqlite3.Connection, terms: list[str]) -> list[list[tuple[int, memoryview]]]:
+def term_groups(
+    conn: sqlite3.Connection, terms: list[str], tables: postings.Tables = postings.BM25
+) -> list[list[tuple[int, memoryview]]]:
     """Per query term, its groups (tf, pairs: id, length, id, ...); [] for a term no record
-    holds."""
+    holds. `tables`: whose postings (the notes', or the commits' of mem.index.history)."""
     found: list[list[tuple[int, memoryview]]] = []
     for term in terms:
-        row = conn.execute("SELECT id FROM bm25_terms WHERE term = ?", (term,)).fetchone()
+        row = conn.execute(f"SELECT id FROM {tables.terms} WHERE term = ?", (term,)).fetchone()
         if row is None:
             found.append([])
             continue
@@ -76,31 +78,36 @@ def term_groups(conn: sqlite3.Connection, terms: list[str]) -> list[list[tuple[i
             [
                 (tf, postings.decode_pairs(blob))
                 for tf, blob in conn.execute(
-                    "SELECT tf, records FROM bm25_postings WHERE term = ?", (row[0],)
+                    f"SELECT tf, records FROM {tables.postings} WHERE term = ?", (row[0],)
                 )
             ]
         )
     return found
 
 
-def frequencies(conn: sqlite3.Connection, terms: list[str]) -> list[int]:
+def frequencies(
+    conn: sqlite3.Connection, terms: list[str], tables: postings.Tables = postings.BM25
+) -> list[int]:
     """How many records hold each term (0: none)."""
     found = []
     for term in terms:
         row = conn.execute(
-            "SELECT sum(length(p.records)) FROM bm25_terms AS t"
-            " JOIN bm25_postings AS p ON p.term = t.id WHERE t.term = ?",
+            f"SELECT sum(length(p.records)) FROM {tables.terms} AS t"
+            f" JOIN {tables.postings} AS p ON p.term = t.id WHERE t.term = ?",
             (term,),
         ).fetchone()
         found.append((row[0] or 0) // PAIR_BYTES)
     return found
 
 
-def weights(conn: sqlite3.Connection, frequencies: list[int]) -> tuple[list[float], float]:
+def weights(
+    conn: sqlite3.Connection, frequencies: list[int], records: int | None = None
+) -> tuple[list[float], float]:
     """The weight at an endless tf, idf × (k1 + 1), of terms held by these many records each
     (0 for a term no record holds); and that weight for a term one record holds, the rarest
-    a term can be."""
-    records = Stats(conn).records
+    a term can be. `records`: how many there are (default: the notes')."""
+    if records is None:
+        records = Stats(conn).records
     found = [idf(records, df) * (K1 + 1) if df else 0.0 for df in frequencies]
     return found, idf(records, 1) * (K1 + 1)
 
@@ -154,7 +161,11 @@ def search(
 
 
 class _Pruned:
-    """One pruned search's state (see search)."""
+    """One pruned search's state (see search). mem.index.history ranks commits with it: a
+    subclass names other tables in bm25_postings' layout (`tables`), their statistics
+    (`_stats`) and the rows of what it ranks (`_fetch_rows`)."""
+
+    tables = postings.BM25
 
     def __init__(
         self,
@@ -170,7 +181,7 @@ class _Pruned:
         self.now_ms = now_ms
         self.local_offset_ms = local_offset_ms
         self.width = len(terms)
-        stats = Stats(conn)
+        stats = self._stats()
         self.average = stats.average
         self.idfs: list[float] = []
         # per query place: its groups left to read, best bound first: (bound, band, tf, parts,
@@ -181,10 +192,13 @@ class _Pruned:
             groups: dict[tuple[int, int], list[int]] = {}
             sizes: dict[tuple[int, int], int] = {}
             size = 0
-            row = conn.execute("SELECT id FROM bm25_terms WHERE term = ?", (term,)).fetchone()
+            row = conn.execute(
+                f"SELECT id FROM {self.tables.terms} WHERE term = ?", (term,)
+            ).fetchone()
             if row is not None:
                 for band, tf, part, bytes_ in conn.execute(
-                    "SELECT band, tf, part, length(records) FROM bm25_postings WHERE term = ?",
+                    f"SELECT band, tf, part, length(records) FROM {self.tables.postings}"
+                    " WHERE term = ?",
                     (row[0],),
                 ):
                     groups.setdefault((band, tf), []).append(part)
@@ -217,6 +231,9 @@ class _Pruned:
         self.sums: dict[int, float] = {}  # a plain running sum, to pick records by
         self.masks: dict[int, int] = {}  # bit `place` set: the record's value there is known
         self.rows: dict[int, tuple[Any, ...] | None] = {}  # id -> (file_id, ordinal, kind, ...)
+
+    def _stats(self) -> Stats:
+        return Stats(self.conn)
 
     def _remaining(self, place: int) -> float:
         left = self.left[place]
@@ -251,8 +268,8 @@ class _Pruned:
         return [
             postings.decode_pairs(blob)
             for (blob,) in self.conn.execute(
-                "SELECT records FROM bm25_postings WHERE term = ? AND band = ? AND tf = ?"
-                f" AND part IN ({','.join(map(str, parts))})",
+                f"SELECT records FROM {self.tables.postings} WHERE term = ? AND band = ?"
+                f" AND tf = ? AND part IN ({','.join(map(str, parts))})",
                 (self.term_ids[place], band, tf),
             )
         ]

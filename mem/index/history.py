@@ -1,36 +1,43 @@
 """Commits as memories in a project's index (docs/history.md): kept in step with HEAD, and
 ranked by bm25 over the commits alone.
 
-The commits live in their own tables (history, commits, commit_paths, commit_postings), so
-no other ranking, count or statistic of the index sees them: a plain recall, a bm25 recall
-without history and the notes' IDF are the same with or without them.
+The commits live in their own tables (history, commits, commit_paths, commit_terms,
+commit_postings), so no other ranking, count or statistic of the index sees them: a plain
+recall, a bm25 recall without history and the notes' IDF are the same with or without them.
 
 Freshness: `sync` reads HEAD from the repository's files; unchanged, it returns without a
-git process. Moved, it reads `git log old..new`: when one of those commits has the old HEAD
-as a parent, the old HEAD is an ancestor of the new and they are added (one git process,
-no `merge-base --is-ancestor`); else (a reset, an amend, a rebase, a branch switch to an
-unrelated line) they are dropped and the commits written again from `git log new`. git is
-always asked about the sha read, never about `HEAD`, so a HEAD that moves during the sync
-leaves a consistent index of the sha it names.
+git process. Moved, it reads `git log --left-right old...new` (one git process): the
+commits reachable from new only are added, those reachable from old only are dropped (an
+amend, a reset, a rebase, a branch switch: as many as the two lines of history differ by).
+Only when git no longer knows old (gone with a gc), or most of the history would go, are
+the commits written again from `git log new`. git is always asked about the sha read,
+never about `HEAD`, so a HEAD that moves during the sync leaves a consistent index of the
+sha it names.
 """
 
 from __future__ import annotations
 
-import heapq
+import math
 import sqlite3
-from array import array
-from collections import defaultdict
 
 from mem.core import tokens
 from mem.files import history as git_history
-from mem.index import bm25
-from mem.index.queries import in_chunks
+from mem.index import bm25, postings
+from mem.index.queries import RecallFiles, in_chunks
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mem.core.commits import Commit
 
-TRIPLE = 3  # a posting: commit id, tf, bm25_length
+# The commits' terms and postings, in the layout of the notes' bm25 postings: the same
+# builders write them and the same pruned top-k reads them (bm25._Pruned).
+COMMITS = postings.Tables("commit_postings", "commit_terms", latin1=False, key="term, band, tf")
+# Postings a whole history's listing holds in memory before writing them as a part
+# (8 bytes each, and their groups): bounds the memory of a million commits' first sync.
+FLUSH_POSTINGS = 4_000_000
+# SQLite's page cache while a whole history is written (KiB): the paths' index is filled
+# in path order, not in the order commits come.
+WRITE_CACHE_KIB = 64 * 1024
 
 
 class Found:
@@ -79,43 +86,56 @@ def _stored_head(conn: sqlite3.Connection) -> str | None:
 
 
 def _apply(conn: sqlite3.Connection, root: str, head: str) -> str | None:
+    import gc
+
     conn.execute("BEGIN IMMEDIATE")
+    # A history's commits, counts and postings groups refer to nothing that refers back:
+    # the cyclic collector would only walk them, over and over (as in mem.index.building).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         old = _stored_head(conn)  # another process may have synced while this one waited
         if old == head:
             conn.execute("COMMIT")
             return None
-        row = conn.execute("SELECT commits, length, parts FROM history").fetchone()
-        counts = row or (0, 0, 0)
-        added: tuple[int, int, int] | str | None = None
+        row = conn.execute("SELECT commits, length FROM history").fetchone()
+        counts = row or (0, 0)
+        added: tuple[int, int] | str | None = None
         if old and head:
-            conn.execute("SAVEPOINT added")
-            added = _write(conn, git_history.Log(root, f"{old}..{head}"), counts, old)
+            conn.execute("SAVEPOINT moved")
+            added = _write(conn, git_history.Log(root, f"{old}...{head}"), counts, True)
             if not isinstance(added, tuple):
-                # old is not an ancestor of head (the history was rewritten), or git no
-                # longer knows it (gone with a gc): read the whole history instead.
-                conn.execute("ROLLBACK TO added")
+                # git no longer knows old (gone with a gc), or most of the history went:
+                # read the whole history instead.
+                conn.execute("ROLLBACK TO moved")
                 added = None
-            conn.execute("RELEASE added")
+            conn.execute("RELEASE moved")
         if added is None:
-            for table in ("commit_postings", "commit_paths", "commits"):
+            for table in ("commit_postings", "commit_terms", "commit_paths", "commits"):
                 conn.execute(f"DELETE FROM {table}")
-            added = (0, 0, 0)
+            added = (0, 0)
             if head:
-                added = _write(conn, git_history.Log(root, head), added, None)
+                cache = conn.execute("PRAGMA cache_size").fetchone()[0]
+                conn.execute(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")
+                try:
+                    added = _write(conn, git_history.Log(root, head), added, False)
+                finally:
+                    conn.execute(f"PRAGMA cache_size = {int(cache)}")
         if isinstance(added, str):
             conn.execute("ROLLBACK")
             return added
-        assert added is not None  # a whole history's listing (no old) is never refused
-        commits, length, parts = added
+        assert added is not None  # a whole history's listing is never refused
+        commits, length = added
         conn.execute(
-            "INSERT OR REPLACE INTO history (id, head, commits, length, parts)"
-            " VALUES (0, ?, ?, ?, ?)",
-            (head, commits, length, parts),
+            "INSERT OR REPLACE INTO history (id, head, commits, length) VALUES (0, ?, ?, ?)",
+            (head, commits, length),
         )
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+    finally:
+        if collecting:
+            gc.enable()
     conn.execute("COMMIT")
     return None
 
@@ -123,62 +143,119 @@ def _apply(conn: sqlite3.Connection, root: str, head: str) -> str | None:
 def _write(
     conn: sqlite3.Connection,
     listed: git_history.Log,
-    counts: tuple[int, int, int],
-    old: str | None,
-) -> tuple[int, int, int] | str | None:
-    """Write the commits git lists and their postings part; the history's commits, length
-    and parts after them, or why git could not list them. With `old` (the range old..HEAD),
-    None when old is not an ancestor of HEAD: then no commit listed has old as a parent
-    (were old an ancestor, the commit after it on a path from HEAD would be listed)."""
-    commits, length, parts = counts
-    groups: defaultdict[str, array[int]] = defaultdict(lambda: array("I"))
+    counts: tuple[int, int],
+    moved: bool,
+) -> tuple[int, int] | str | None:
+    """Write the commits git lists and their postings; the history's commits and length
+    after them, or why git could not list them. `moved`: the listing is old...new, whose
+    left side (reachable from old only) is dropped; None when that is most of the history
+    (writing it all again costs less than taking most of it out).
+
+    A whole history's postings are parts 1, 2, ... (a batch each, as a notes' build
+    writes bm25's); a later sync's are added to part 0, which stays small."""
+    commits, length = counts
+    groups = postings.PairGroups()
+    term_ids = postings.TermIds(COMMITS)
     next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM commits").fetchone()[0]
     first_id = next_id
-    descends = old is None
+    part = 0 if moved else 1
+    dropped: list[str] = []
     for batch in listed.batches():
-        if not descends:
-            descends = any(old in commit.parents for commit in batch)
+        if moved:
+            dropped += [commit.sha for commit in batch if commit.left]
+            batch = [commit for commit in batch if not commit.left]
         next_id, added = _add(conn, batch, groups, next_id)
         length += added
+        if part and groups.size >= FLUSH_POSTINGS:
+            groups.flush(conn, term_ids, part, fresh=True)
+            part += 1
     if listed.problem is not None:
         return listed.problem
-    if not descends:
+    if len(dropped) * 2 > commits:
         return None
-    commits += next_id - first_id
-    if groups:
-        parts += 1
-        conn.executemany(
-            "INSERT INTO commit_postings VALUES (?, ?, ?)",
-            ((term, parts, found.tobytes()) for term, found in sorted(groups.items())),
+    groups.flush(conn, term_ids, part, fresh=bool(part))
+    gone, gone_length = _drop(conn, dropped)
+    return commits + next_id - first_id - gone, length - gone_length
+
+
+def _drop(conn: sqlite3.Connection, shas: list[str]) -> tuple[int, int]:
+    """Take these commits (those the index holds) out of every table; how many were, and
+    their bm25 length. A commit's postings are found again from its text: ids are in
+    increasing order in each part of a group, so each is found by halves and cut out."""
+    from bisect import bisect_left
+
+    found: list[tuple[int, str, str, int]] = []
+    for chunk, marks in in_chunks(shas):
+        found += conn.execute(
+            f"SELECT id, subject, text, bm25_length FROM commits WHERE sha IN ({marks})", chunk
         )
-    return commits, length, parts
+    if not found:
+        return 0, 0
+    doomed: dict[tuple[str, int, int], list[int]] = {}
+    for commit_id, subject, text, length in found:
+        band = postings.bm25_class(length)
+        for term, tf in tokens.counts(text, subject).items():
+            doomed.setdefault((term, band, tf), []).append(commit_id)
+    term_ids = postings.TermIds(COMMITS).resolve(conn, {term for term, _, _ in doomed})
+    where = "WHERE term = ? AND band = ? AND tf = ? AND part = ?"
+    for (term, band, tf), ids in doomed.items():
+        key = (term_ids[term], band, tf)
+        for part, blob in conn.execute(
+            "SELECT part, records FROM commit_postings WHERE term = ? AND band = ? AND tf = ?",
+            key,
+        ).fetchall():
+            pairs = postings.decode_pairs(blob)
+            held = pairs[::2]
+            cuts = []
+            for commit_id in ids:
+                at = bisect_left(held, commit_id)
+                if at < len(held) and held[at] == commit_id:
+                    cuts.append(at * bm25.PAIR_BYTES)
+            if not cuts:
+                continue
+            kept = bytearray(blob)
+            for cut in sorted(cuts, reverse=True):
+                del kept[cut : cut + bm25.PAIR_BYTES]
+            if kept:
+                conn.execute(f"UPDATE commit_postings SET records = ? {where}", (kept, *key, part))
+            else:
+                conn.execute(f"DELETE FROM commit_postings {where}", (*key, part))
+    ids = [row[0] for row in found]
+    for chunk, marks in in_chunks(ids):
+        conn.execute(f"DELETE FROM commit_paths WHERE commit_id IN ({marks})", chunk)
+        conn.execute(f"DELETE FROM commits WHERE id IN ({marks})", chunk)
+    return len(found), sum(row[3] for row in found)
 
 
 def _add(
     conn: sqlite3.Connection,
     listed: list[Commit],
-    groups: defaultdict[str, array[int]],
+    groups: postings.PairGroups,
     next_id: int,
 ) -> tuple[int, int]:
-    """Write a batch of commits from id next_id on (oldest first, so ids follow history);
-    their postings go to `groups`, which the sync writes once, as one part. The next id
-    and the bm25 length the batch added."""
+    """Write a batch of commits from id next_id on (oldest first, so ids follow history),
+    their postings into `groups`; the next id and the bm25 length the batch added."""
+    from itertools import repeat
+
     from mem.core import commits as commit_records  # a sync that read git only
 
     rows: list[tuple[int, str, int, str, str, int]] = []
     paths: list[tuple[str, int]] = []
     added = 0
+    counts_of = tokens.counts
+    left_out = commit_records.is_left_out
+    record_text = commit_records.record_text
+    add = groups.add
     for commit in listed:
-        if commit_records.is_left_out(commit):
+        if left_out(commit):
             continue
         subject = commit.subject
-        text = commit_records.record_text(commit)
-        counts = tokens.counts(text, subject)
-        length = tokens.length(counts.values())
+        text = record_text(commit)
+        counts = counts_of(text, subject)
+        length = sum(counts.values())  # tokens.length
         rows.append((next_id, commit.sha, commit.time, subject, text, length))
-        for term, tf in counts.items():
-            groups[term].extend((next_id, tf, length))
-        paths.extend((path, next_id) for path in commit.paths)
+        add(next_id, length, counts)
+        paths += zip(commit.paths, repeat(next_id))
         added += length
         next_id += 1
     conn.executemany("INSERT INTO commits VALUES (?, ?, ?, ?, ?, ?)", rows)
@@ -189,98 +266,106 @@ def _add(
 # ---- ranking
 
 
+class _Search(bm25._Pruned):
+    """The notes' pruned bm25 top-k (mem.index.bm25) over the commits' postings: their own
+    N and average length, and no row to read (a commit is of no file, and never decays)."""
+
+    tables = COMMITS
+
+    def _stats(self) -> bm25.Stats:
+        return _Stats(self.conn)
+
+    def _fetch_rows(self, ids: list[int]) -> None:
+        # (file_id, ordinal, kind, ts_ms, ts_local) as the notes' rows are: one pretend file.
+        self.rows.update((commit_id, (0, commit_id, "commit", None, 0)) for commit_id in ids)
+
+
+class _Stats(bm25.Stats):
+    """The commits' N and average bm25 length, kept in the history row."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        row = conn.execute("SELECT commits, length FROM history").fetchone()
+        self.records, total = row or (0, 0)
+        self.average = total / self.records if self.records else 1.0
+
+
+def _no_offset(ms: float) -> float:
+    return 0.0  # only events are dated in local time, and a commit is no event
+
+
 def search(conn: sqlite3.Connection, terms: list[str], limit: int) -> list[Found]:
     """The best `limit` commits for the query's bm25 terms: by score, ties by newer commit
     time, then by sha. bm25 over the commits alone (their own N, df and average length); a
-    commit's score does not decay with age: an old decision is as binding as a new one."""
-    values = scores(conn, terms)
-    if not values:
+    commit's score does not decay with age: an old decision is as binding as a new one.
+
+    Pruned as the notes' bm25 top-k is: postings are read best bound first, and only until
+    no commit not yet met can be among the best `limit`, so a common word of a million
+    commits is not read whole. Scores are the exhaustive sum's (math.fsum, as explain)."""
+    row = conn.execute("SELECT commits FROM history").fetchone()
+    if row is None or not row[0] or not terms or limit < 1:
         return []
-    best = heapq.nlargest(limit, values.values())
-    # Everything tied with the limit-th score is read, so the order of ties is the rows'.
-    cut = best[-1]
-    chosen = {commit_id: value for commit_id, value in values.items() if value >= cut}
-    found_rows = rows(conn, list(chosen))
-    ranked = sorted(
-        (
-            Found(
-                chosen[item.id], item.id, item.sha, item.time, item.subject, item.text, item.paths
-            )
-            for item in found_rows
-        ),
-        key=lambda item: (-item.score, -item.time, item.sha),
-    )
-    return ranked[:limit]
+    ranked = _Search(conn, terms, RecallFiles.given({0: 0}), None, _no_offset).top(limit)
+    # Every commit tied with the limit-th score is there, so the order of ties is the rows'.
+    scores = {item.id: item.score for item in ranked}
+    found = rows(conn, list(scores))
+    for item in found:
+        item.score = scores[item.id]
+    found.sort(key=lambda item: (-item.score, -item.time, item.sha))
+    return found[:limit]
 
 
 def scores(
     conn: sqlite3.Connection, terms: list[str], among: set[int] | None = None
 ) -> dict[int, float]:
     """Commit id -> its bm25 score for the query's terms (none of 0), of every commit or of
-    those `among` (the pre-edit hook's: the commits that touched a file)."""
-    row = conn.execute("SELECT commits, length FROM history").fetchone()
-    if row is None or not row[0] or not terms:
+    those `among` (the pre-edit hook's: the commits that touched a file). Exhaustive, as
+    search's scores are (each commit's terms summed in query order with math.fsum)."""
+    stats = _Stats(conn)
+    if not stats.records or not terms:
         return {}
-    records, total = row
-    average = total / records
-    # Each commit's terms are added in query order: the same sum explain makes.
-    values: dict[int, float] = {}
-    for term in terms:
-        triples = _postings(conn, term)
-        df = len(triples) // TRIPLE
-        if not df:
+    width = len(terms)
+    parts: dict[int, list[float]] = {}
+    for place, groups in enumerate(bm25.term_groups(conn, terms, COMMITS)):
+        if not groups:
             continue
-        term_idf = bm25.idf(records, df)
-        weights: dict[tuple[int, int], float] = {}
-        get = values.get
-        for commit_id, tf, length in zip(triples[0::3], triples[1::3], triples[2::3], strict=True):
-            if among is not None and commit_id not in among:
-                continue
-            value = weights.get((tf, length))
-            if value is None:
-                value = weights[tf, length] = term_idf * bm25.weight(tf, length, average)
-            values[commit_id] = get(commit_id, 0.0) + value
-    return values
+        term_idf = bm25.idf(stats.records, bm25.document_frequency(groups))
+        for tf, pairs in groups:
+            for commit_id, length in zip(pairs[::2], pairs[1::2], strict=True):
+                if among is not None and commit_id not in among:
+                    continue
+                found = parts.get(commit_id)
+                if found is None:
+                    found = parts[commit_id] = [0.0] * width
+                found[place] = term_idf * bm25.weight(tf, length, stats.average)
+    return {commit_id: math.fsum(values) for commit_id, values in parts.items()}
 
 
 def frequencies(conn: sqlite3.Connection, terms: list[str]) -> list[int]:
     """How many commits hold each term (0: none), as bm25.frequencies counts notes."""
-    return [len(_postings(conn, term)) // TRIPLE for term in terms]
+    return bm25.frequencies(conn, terms, COMMITS)
 
 
 def weights(conn: sqlite3.Connection, found: list[int]) -> tuple[list[float], float]:
     """bm25.weights over the commits: each term's weight at an endless tf (0 for a term no
     commit holds), and that of a term one commit holds."""
-    row = conn.execute("SELECT commits FROM history").fetchone()
-    records = row[0] if row else 0
-    top = bm25.K1 + 1
-    return [bm25.idf(records, df) * top if df else 0.0 for df in found], (
-        bm25.idf(records, 1) * top
-    )
-
-
-def _postings(conn: sqlite3.Connection, term: str) -> array[int]:
-    found: array[int] = array("I")
-    for (blob,) in conn.execute("SELECT records FROM commit_postings WHERE term = ?", (term,)):
-        found.frombytes(blob)
-    return found
+    return bm25.weights(conn, found, _Stats(conn).records)
 
 
 def rows(conn: sqlite3.Connection, ids: list[int]) -> list[Found]:
     """The commits of these ids, with their paths (score 0)."""
     found = []
     for chunk, marks in in_chunks(ids):
-        paths: defaultdict[int, list[str]] = defaultdict(list)
+        paths: dict[int, list[str]] = {}
         for path, commit_id in conn.execute(
             f"SELECT path, commit_id FROM commit_paths WHERE commit_id IN ({marks})"
             " ORDER BY commit_id, path",
             chunk,
         ):
-            paths[commit_id].append(path)
+            paths.setdefault(commit_id, []).append(path)
         for commit_id, sha, time, subject, text in conn.execute(
             f"SELECT id, sha, time, subject, text FROM commits WHERE id IN ({marks})", chunk
         ):
-            found.append(Found(0.0, commit_id, sha, time, subject, text, paths[commit_id]))
+            found.append(Found(0.0, commit_id, sha, time, subject, text, paths.get(commit_id, [])))
     return found
 
 
@@ -314,31 +399,40 @@ def touching(conn: sqlite3.Connection, path: str, limit: int) -> list[Found]:
 
 def explain(conn: sqlite3.Connection, commit_id: int, terms: list[str]) -> dict[str, object]:
     """`--explain` for a commit: each query term's tf, df, idf and weight over the commits."""
-    records, total = conn.execute("SELECT commits, length FROM history").fetchone()
-    average = total / records if records else 1.0
-    score = 0.0
+    stats = _Stats(conn)
     length = conn.execute("SELECT bm25_length FROM commits WHERE id = ?", (commit_id,)).fetchone()[
         0
     ]
+    band = postings.bm25_class(length)
     shown = []
+    values = []
     for term in terms:
-        triples = _postings(conn, term)
-        df = len(triples) // TRIPLE
+        groups = conn.execute(
+            "SELECT p.band, p.tf, p.records FROM commit_terms AS t"
+            " JOIN commit_postings AS p ON p.term = t.id WHERE t.term = ?",
+            (term,),
+        ).fetchall()
+        df = sum(len(blob) for _, _, blob in groups) // bm25.PAIR_BYTES
         tf = next(
-            (triples[i + 1] for i in range(0, len(triples), TRIPLE) if triples[i] == commit_id), 0
+            (
+                group_tf
+                for group_band, group_tf, blob in groups
+                if group_band == band and commit_id in postings.decode_pairs(blob)[::2]
+            ),
+            0,
         )
-        term_idf = bm25.idf(records, df) if df else 0.0
-        value = term_idf * bm25.weight(tf, length, average) if tf else 0.0
-        if tf:
-            score += value  # in query order, as search adds them
+        term_idf = bm25.idf(stats.records, df) if df else 0.0
+        value = term_idf * bm25.weight(tf, length, stats.average) if tf else 0.0
+        values.append(value)
         shown.append({"term": term, "tf": tf, "df": df, "idf": term_idf, "weight": value})
+    score = math.fsum(values)  # as search sums them
     return {
         "ranking": "bm25",
         "kind": "commit",
         "terms": shown,
         "length": length,
-        "averageLength": average,
-        "records": records,
+        "averageLength": stats.average,
+        "records": stats.records,
         "k1": bm25.K1,
         "b": bm25.B,
         "bm25": score,

@@ -105,15 +105,21 @@ def commits_snapshot(conn: Connection) -> dict[str, list[tuple[object, ...]]]:
     one, and nothing outside the index sees them); the postings' parts are not compared."""
     sha_of = dict(conn.execute("SELECT id, sha FROM commits"))
     found: list[tuple[object, ...]] = []
-    for term, blob in conn.execute("SELECT term, records FROM commit_postings"):
+    for term, band, tf, blob in conn.execute(
+        "SELECT t.term, p.band, p.tf, p.records FROM commit_postings AS p"
+        " JOIN commit_terms AS t ON t.id = p.term"
+    ):
         values = array("I")
         values.frombytes(blob)
         found += [
-            (term, sha_of.get(values[i], values[i]), values[i + 1], values[i + 2])
-            for i in range(0, len(values), 3)
+            (term, sha_of.get(values[i], values[i]), band, tf, values[i + 1])
+            for i in range(0, len(values), 2)
         ]
     return {
         "history": conn.execute("SELECT head, commits, length FROM history").fetchall(),
+        "counted": conn.execute(
+            "SELECT count(*), coalesce(sum(bm25_length), 0) FROM commits"
+        ).fetchall(),
         "commits": sorted(
             conn.execute("SELECT sha, time, subject, text, bm25_length FROM commits")
         ),

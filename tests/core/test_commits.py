@@ -9,10 +9,12 @@ B = "b" * 40
 C = "c" * 40
 
 
-def _entry(sha: str, time: int, parents: str, message: str, paths: list[str]) -> bytes:
+def _entry(
+    sha: str, time: int, parents: str, message: str, paths: list[str], side: str = ">"
+) -> bytes:
     names = "".join(f"{path}\0" for path in paths)
     tail = f"\n{names}" if paths else ""
-    return f"\x1e{sha}\0{time}\0{parents}\0{message}\0{tail}".encode()
+    return f"\x1e{sha}\0{time}\0{side}\0{parents}\0{message}\0{tail}".encode()
 
 
 def test_a_stream_gives_each_commit_its_fields_and_paths() -> None:
@@ -25,6 +27,17 @@ def test_a_stream_gives_each_commit_its_fields_and_paths() -> None:
     assert found[0].subject == "fix: retry"
     assert found[0].paths == ("src/a.py", "b c.py")
     assert found[1].paths == ("README",)
+    assert not found[0].left
+
+
+def test_the_left_side_of_a_symmetric_range_is_marked() -> None:
+    data = _entry(A, 2, B, "dropped\n", ["x"], side="<") + _entry(C, 3, B, "kept\n", ["x"])
+    assert [(c.sha, c.left) for c in commits.parse_log(data)] == [(A, True), (C, False)]
+
+
+def test_a_path_that_starts_with_a_newline_keeps_it() -> None:
+    found = commits.parse_log(_entry(A, 1, "", "odd\n", ["\nname", "b"]))
+    assert found[0].paths == ("\nname", "b")
 
 
 def test_a_message_holding_the_record_separator_does_not_start_a_commit() -> None:

@@ -19,7 +19,7 @@ from support.git import GIT_ENV, git
 
 from mem.core import tokens
 from mem.files import history as git_history
-from mem.index import history, location
+from mem.index import history, location, snapshots
 
 
 @pytest.fixture(autouse=True)
@@ -40,28 +40,12 @@ def _find(conn: sqlite3.Connection, query: str) -> list[history.Found]:
 
 def _snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
     """What the commit tables say, by sha (ids differ between an incremental and a fresh
-    build, and nothing outside the index sees them)."""
-    sha_of = dict(conn.execute("SELECT id, sha FROM commits"))
-    postings: dict[str, list[tuple[str, int, int]]] = {}
-    for term, blob in conn.execute("SELECT term, records FROM commit_postings"):
+    build, and nothing outside the index sees them), as `mem index check` compares them."""
+    for (blob,) in conn.execute("SELECT records FROM commit_postings"):
         values = array("I")
         values.frombytes(blob)
-        for i in range(0, len(values), 3):
-            postings.setdefault(term, []).append((sha_of[values[i]], values[i + 1], values[i + 2]))
-    return {
-        "history": conn.execute("SELECT head, commits, length FROM history").fetchall(),
-        "counted": conn.execute(
-            "SELECT count(*), coalesce(sum(bm25_length), 0) FROM commits"
-        ).fetchall(),
-        "commits": sorted(
-            conn.execute("SELECT sha, time, subject, text, bm25_length FROM commits")
-        ),
-        "paths": sorted(
-            (path, sha_of[commit_id])
-            for path, commit_id in conn.execute("SELECT path, commit_id FROM commit_paths")
-        ),
-        "postings": {term: sorted(found) for term, found in postings.items()},
-    }
+        assert list(values[::2]) == sorted(values[::2])  # pruning finds a commit by halves
+    return snapshots.commits_snapshot(conn)
 
 
 def _commit(repo: Path, name: str, message: str) -> None:
@@ -273,3 +257,65 @@ def test_commits_touching_a_path_newest_first(tmp_path: Path) -> None:
         "second edit of a",
         "first import of the retry module",
     ]
+
+
+def test_an_amend_or_a_reset_edits_the_index_without_writing_it_again(tmp_path: Path) -> None:
+    repo = _repository(tmp_path)
+    for number in range(6):
+        _commit(repo, f"n{number}.txt", f"pool change {number}")
+    conn = _index()
+    assert history.sync(conn, str(repo)) is None
+    git(repo, "commit", "-q", "--amend", "-m", "limiter change, amended")
+    assert history.sync(conn, str(repo)) is None
+    # the amended commit took the next id: the others kept their rows (a history written
+    # again would number its seven commits 1 to 7)
+    assert conn.execute("SELECT count(*), max(id) FROM commits").fetchone() == (7, 8)
+    assert [f.subject for f in _find(conn, "limiter")] == ["limiter change, amended"]
+    subjects = [row[0] for row in conn.execute("SELECT subject FROM commits")]
+    assert "pool change 5" not in subjects and len(subjects) == 7
+    git(repo, "reset", "-q", "--hard", "HEAD~2")
+    assert history.sync(conn, str(repo)) is None
+    assert _find(conn, "limiter") == []
+    fresh = _index()
+    assert history.sync(fresh, str(repo)) is None
+    assert _snapshot(conn) == _snapshot(fresh)
+
+
+def test_head_moving_while_syncs_run_leaves_each_one_consistent(tmp_path: Path) -> None:
+    """Commits, amends and resets land while syncs read: every sync answers, indexes the
+    whole history of the HEAD it read (no commit of a later or an earlier one), and once
+    HEAD stops the index equals a fresh build."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    repo = _repository(tmp_path)
+    conn = _index()
+    assert history.sync(conn, str(repo)) is None
+    stop = threading.Event()
+
+    def move() -> None:
+        for number in range(40):
+            if stop.is_set():
+                return
+            _commit(repo, f"m{number % 4}.txt", f"limiter change {number}")
+            if number % 5 == 3:
+                git(repo, "commit", "-q", "--amend", "-m", f"limiter amended {number}")
+            if number % 7 == 6:
+                git(repo, "reset", "-q", "--hard", "HEAD~2")
+
+    with ThreadPoolExecutor(1) as pool:
+        moving = pool.submit(move)
+        try:
+            for _ in range(30):
+                assert history.sync(conn, str(repo)) is None
+                head, commits = conn.execute("SELECT head, commits FROM history").fetchone()
+                assert commits == int(git(repo, "rev-list", "--count", head))
+                shas = {row[0] for row in conn.execute("SELECT sha FROM commits")}
+                assert shas == set(git(repo, "rev-list", head).split())
+        finally:
+            stop.set()
+        moving.result()  # the mover's own failure, if any
+    assert history.sync(conn, str(repo)) is None
+    fresh = _index()
+    assert history.sync(fresh, str(repo)) is None
+    assert _snapshot(conn) == _snapshot(fresh)

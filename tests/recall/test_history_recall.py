@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from support.cli import RunMem
-from support.git import commit_all
+from support.git import commit_all, git
 from support.trees import write
 
 BODY = "The limiter bans linear retries, so backoff stays exponential.\n\nDecision: keep jitter"
@@ -139,3 +140,42 @@ def test_index_check_compares_the_commits_too(run_mem: RunMem, git_project: Path
     report = json.loads(run_mem("index", "check", "--json", "-d", str(git_project)).stdout)
     assert not report["ok"]
     assert any(line.startswith("commits: unexpected") for line in report["differences"])
+@pytest.mark.process
+def test_recalls_while_head_moves_answer_and_catch_up(run_mem: RunMem, git_project: Path) -> None:
+    """Whole `mem recall` processes while commits, amends and resets land: each answers
+    without a word on stderr, and the one after HEAD stops shows the last commit."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    stop = threading.Event()
+
+    def move() -> None:
+        for number in range(30):
+            if stop.is_set():
+                return
+            git(git_project, "commit", "-q", "--allow-empty", "-m", f"limiter change {number}")
+            if number % 4 == 3:
+                git(
+                    git_project,
+                    "commit",
+                    "-q",
+                    "--amend",
+                    "--allow-empty",
+                    "-m",
+                    f"limiter amended {number}",
+                )
+            if number % 6 == 5:
+                git(git_project, "reset", "-q", "--hard", "HEAD~1")
+
+    args = ("recall", "limiter", "--ranking", "bm25", "--include-history", "-d", str(git_project))
+    with ThreadPoolExecutor(1) as pool:
+        moving = pool.submit(move)
+        try:
+            for _ in range(6):
+                done = run_mem(*args)
+                assert (done.returncode, done.stderr) == (0, ""), done.stderr
+        finally:
+            stop.set()
+        moving.result()
+    subject = git(git_project, "log", "-1", "--format=%s").strip()
+    assert subject in run_mem(*args, "--limit", "50").stdout
