@@ -10,6 +10,7 @@ same heading words are listed as near-duplicates.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from mem import clock, index, layout
@@ -23,6 +24,8 @@ from mem.index import bm25, topk
 # The rankings measured, each by its name in `recall --ranking`.
 RANKINGS = ("lexical", "bm25")
 SCOPES = ("project", "all")
+# Told (queries answered, queries in all) as the check goes: a big project's takes minutes.
+Progress = Callable[[int, int], None]
 
 
 def findability_report(
@@ -30,9 +33,11 @@ def findability_report(
     scope: str = "project",
     portfolio: str | None = None,
     min_recall: float | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """The figures of every ranking over the project's (or the portfolio's) notes; with
-    `min_recall`, the rankings whose share of notes found in the top 5 is below it."""
+    `min_recall`, the rankings whose share of notes found in the top 5 is below it.
+    `progress` hears how many notes of all have been checked (each ranking checks all)."""
     if scope not in SCOPES:
         raise MemError("check: --scope must be project or all")
     if min_recall is not None and not 0 <= min_recall <= 1:
@@ -42,11 +47,13 @@ def findability_report(
     if scope == "all":
         brain = brains.portfolio_brain(root, portfolio)
         result = index.answer(
-            lambda open_index: _portfolio(open_index(brain, index.PORTFOLIO, bm25=True), now_ms)
+            lambda open_index: _portfolio(
+                open_index(brain, index.PORTFOLIO, bm25=True), now_ms, progress
+            )
         )
     else:
         result = index.answer(
-            lambda open_index: _project(root, open_index(root, bm25=True), now_ms)
+            lambda open_index: _project(root, open_index(root, bm25=True), now_ms, progress)
         )
         result["hiddenByBom"] = _hidden_by_bom(root)
     if min_recall is not None:
@@ -71,7 +78,9 @@ def _hidden_by_bom(root: str) -> list[dict[str, str]]:
     return found
 
 
-def _project(root: str, opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
+def _project(
+    root: str, opened: index.Opened, now_ms: float | None, progress: Progress | None
+) -> dict[str, Any]:
     conn = opened.conn
     files = {
         path: row for path, row in opened.files.items() if not layout.is_archive_rank(row.rank)
@@ -83,10 +92,14 @@ def _project(root: str, opened: index.Opened, now_ms: float | None) -> dict[str,
     searched = index.RecallFiles.given({row.id: row.rank for row in files.values()})
     notes = _notes(conn, [row.id for row in files.values()], hidden, "")
     results = _Results(conn, now_ms, hidden)
-    return _report(notes, lambda ranking, note, query: results.top(ranking, query, searched))
+    return _report(
+        notes, lambda ranking, note, query: results.top(ranking, note, query, searched), progress
+    )
 
 
-def _portfolio(opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
+def _portfolio(
+    opened: index.Opened, now_ms: float | None, progress: Progress | None
+) -> dict[str, Any]:
     conn = opened.conn
     projects = [row for row in index.project_rows(conn, with_cache=False) if row.role == "project"]
     hidden = set(index.retired_notes(conn, [row.id for row in projects]))
@@ -99,7 +112,9 @@ def _portfolio(opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
         searched[row.path] = index.RecallFiles(conn, {row.id: row.path}, include_archive=False)
     results = _Results(conn, now_ms, hidden)
     report = _report(
-        notes, lambda ranking, note, query: results.top(ranking, query, searched[note.project])
+        notes,
+        lambda ranking, note, query: results.top(ranking, note, query, searched[note.project]),
+        progress,
     )
     report["projects"] = len(projects)
     report["nearDuplicates"] = findability.near_duplicates(notes)
@@ -119,38 +134,59 @@ def _notes(
 
 
 class _Results:
-    """The top of each query's ranking, computed once per query and project."""
+    """The top of each query's ranking down to the note it was asked for: each query's
+    search stops at that note's own score (only the notes above it can change its outcome),
+    so a query costs what its few best records cost, not every record holding its words."""
 
     def __init__(self, conn: index.Connection, now_ms: float | None, hidden: set[int]) -> None:
         self.conn = conn
         self.now_ms = now_ms
         self.hidden = hidden
-        self.kept: dict[tuple[str, int, tuple[str, ...]], list[int]] = {}
+        # (ranking, files, terms) -> (the floor searched down to, the ids found above it)
+        self.kept: dict[tuple[str, int, tuple[str, ...]], tuple[float, list[int]]] = {}
 
-    def top(self, ranking: str, query: str, files: index.RecallFiles) -> list[int]:
-        """The ids of the query's top notes and events, as `recall --ranking` ranks them."""
+    def top(
+        self, ranking: str, note: findability.Note, query: str, files: index.RecallFiles
+    ) -> list[int]:
+        """The ids of the query's top notes and events, as `recall --ranking` ranks them, at
+        least down to `note`: the note's place and the ids above it are those of the whole
+        ranking's top."""
         terms = tuple(tokens.query_terms(query) if ranking == "bm25" else parse.query_tokens(query))
         key = (ranking, id(files), terms)
-        if key not in self.kept:
+        floor = self._own_score(ranking, note, list(terms))
+        kept = self.kept.get(key)
+        if kept is None or kept[0] > floor:
             wanted = findability.TOP + len(self.hidden)
             search = bm25.search if ranking == "bm25" else topk.search
             ranked = search(
-                self.conn, list(terms), files, self.now_ms, wanted, clock.local_offset_ms
+                self.conn, list(terms), files, self.now_ms, wanted, clock.local_offset_ms, floor
             )
             top = [item.id for item in score.order(ranked, wanted) if item.id not in self.hidden]
-            self.kept[key] = top[: findability.TOP]
-        return self.kept[key]
+            kept = self.kept[key] = (floor, top[: findability.TOP])
+        return kept[1]
+
+    def _own_score(self, ranking: str, note: findability.Note, terms: list[str]) -> float:
+        """The note's own score for the terms, a little lowered: every record ranked above
+        it scores at least that much."""
+        if ranking == "bm25":
+            own = bm25.score_of(self.conn, terms, note.heading, note.text)
+        else:
+            counts, length = parse.term_counts(parse.token_bytes(note.text))
+            own = score.lexical([counts.get(term.encode("latin-1"), 0) for term in terms], length)
+        return own * (1 - 1e-6)
 
 
-def _report(notes: list[findability.Note], top: Any) -> dict[str, Any]:
+def _report(notes: list[findability.Note], top: Any, progress: Progress | None) -> dict[str, Any]:
     by_id = {note.id: note for note in notes}
     asked: dict[int, list[findability.Query]] = {
         note.id: findability.queries(note.heading, note.text) for note in notes
     }
     rankings = {}
-    for ranking in RANKINGS:
+    for done, ranking in enumerate(RANKINGS):
         outcomes: dict[int, list[findability.Outcome]] = {}
-        for note in notes:
+        for at, note in enumerate(notes):
+            if progress is not None:
+                progress(done * len(notes) + at, len(RANKINGS) * len(notes))
             for query in asked[note.id]:
                 found = top(ranking, note, query.text)
                 place = found.index(note.id) + 1 if note.id in found else None

@@ -201,6 +201,40 @@ def test_the_session_brief_counts_as_injected_until_the_context_is_compacted(
     assert hook(run_mem, "codex", "prompt", prompt)[0] == ""
 
 
+def test_a_prompt_that_prints_nothing_because_the_brief_had_it_says_so(
+    run_mem: RunMem, project: Path
+) -> None:
+    start = _inputs("claude-code", "session-start", project)
+    prompt = _inputs("claude-code", "prompt", project)
+    hook(run_mem, "claude-code", "session-start", start)
+    preview = run_mem(
+        "hook", "prompt", "--host", "claude-code", "--dry-run", "--json", input=json.dumps(prompt)
+    )
+    assert preview.returncode == 0, preview.stderr
+    shown = json.loads(preview.stdout)
+    assert shown["answer"] == "" and shown["memories"] == []
+    assert [item["heading"] for item in shown["withheld"]] == [
+        "2026-06-02 — Postgres connection pooling"
+    ]
+    assert shown["withheld"][0]["reason"] == "already injected into this session"
+    assert hook(run_mem, "claude-code", "prompt", prompt)[0] == ""
+    listed = json.loads(run_mem("injections", "--json", "-d", str(project)).stdout)
+    assert [item["kind"] for item in listed["injections"]] == ["injection", "withheld"]
+    assert listed["injections"][1]["event"] == "prompt"
+    text = run_mem("injections", "-d", str(project)).stdout
+    assert "prompt  nothing printed: 1 matching memories already injected into this session" in text
+    outcomes = json.loads(run_mem("injections", "--outcomes", "--json", "-d", str(project)).stdout)
+    assert {item["injections"] for item in outcomes["memories"]} == {1}  # the brief's only
+
+
+def test_a_dry_run_records_and_claims_nothing(run_mem: RunMem, project: Path) -> None:
+    prompt = _inputs("codex", "prompt", project)
+    preview = run_mem("hook", "prompt", "--host", "codex", "--dry-run", input=json.dumps(prompt))
+    assert "Postgres connection pooling" in preview.stdout and "withheld" not in preview.stdout
+    assert json.loads(run_mem("injections", "--json", "-d", str(project)).stdout)["count"] == 0
+    assert "Postgres connection pooling" in hook(run_mem, "codex", "prompt", prompt)[0]
+
+
 def _problems(state: Path) -> str:
     return (state / "hook.log").read_text(encoding="utf-8")
 
