@@ -263,6 +263,7 @@ def _text_field(found: dict[str, Any], name: str) -> str | None:
 
 def _answer(request: Request, now: str) -> str:
     root = find_project(request.cwd)
+    _built_apart(root)
     text, memories, withheld = _gathered(root, request)
     if not text:
         if withheld:
@@ -271,6 +272,26 @@ def _answer(request: Request, now: str) -> str:
     answer = _wrap(request, text)
     _record(request, root, now, answer, memories)
     return answer
+
+
+def _built_apart(root: str) -> None:
+    """On a cold cache, the project's index built in a process of its own and waited for
+    until the deadline: cut off there, the build goes on, and the next hook finds it."""
+    from mem.index import background
+
+    if not background.cold(root):
+        return
+    from mem.files import detached
+
+    builder = detached.start(lambda: background.build(root))
+    try:
+        os.waitpid(builder, 0)
+    except Deadline:
+        raise Deadline(
+            "gave up at the deadline: the index of this project is being built from nothing"
+            f" (a fresh clone or an emptied cache) in process {builder}, which goes on;"
+            " the next hook finds it ready"
+        ) from None
 
 
 def _gathered(root: str, request: Request) -> tuple[str, list[briefs.Entry], list[briefs.Entry]]:

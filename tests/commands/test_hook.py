@@ -309,6 +309,27 @@ def test_a_lock_held_past_the_deadline_is_the_empty_answer(
     assert "gave up at the deadline" in _problems(state)
 
 
+def test_a_cold_cache_s_build_outlives_a_hook_that_gave_up(
+    run_mem: RunMem, project: Path, state: Path
+) -> None:
+    # A fresh clone under load: the first hook cannot wait for the index. The build it
+    # started goes on, so the index appears with no further command and the next hook
+    # answers from it (a build cut off with the hook was lost, and every hook gave up).
+    payload = json.dumps(_inputs("codex", "prompt", project))
+    path = Path(index.index_path(str(project), index.PROJECT))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with filelock.FileLock(f"{path}.lock"):  # the build waits for it past the deadline
+        done = run_mem("hook", "prompt", "--host", "codex", input=payload)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert "is being built from nothing" in _problems(state)
+    for _ in range(200):
+        if path.exists():
+            break
+        time.sleep(0.05)
+    assert path.exists()
+    assert "Postgres connection pooling" in hook(run_mem, "codex", "prompt", json.loads(payload))[0]
+
+
 def test_a_bug_in_the_brief_is_the_empty_answer_with_its_traceback_logged(
     project: Path, state: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
