@@ -92,13 +92,12 @@ class Lines:
         self.stream = stream or sys.stderr
         self.started = time.monotonic()
         self.shown_at = self.started
-        self.tenth = 0
+        self.tenth = -1  # none shown yet: the first line comes once the first seconds pass
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
         tenth = done * 10 // total if total else 10
         if now - self.started < self.FIRST_SECONDS:
-            self.tenth = tenth
             return
         if tenth == self.tenth and now - self.shown_at < self.LINE_SECONDS:
             return

@@ -341,7 +341,8 @@ def prompt_matches(
         if kept and index.has_lifecycle_events(conn):
             for record_id in _retired(root, conn, files):
                 kept.pop(record_id, None)
-        entries, withheld = [], []
+        entries: list[Entry] = []
+        withheld: list[Entry] = []
         for record_id in kept:  # the ranking's order: score, then candidate order
             entry = memory_entry(stored[record_id], kept[record_id])
             shown = f"{entry.id} {entry.revision}" not in seen
