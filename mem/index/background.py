@@ -11,21 +11,19 @@ the index ready.
 
 from __future__ import annotations
 
-from mem.index import connection, location, opening
+import os
+
+from mem.index import location, opening
 
 
 def cold(root: str) -> bool:
-    """Whether the project's index (with the bm25 postings the hooks read) must be built
-    from nothing. False when no cache can hold it: each read then builds a temporary one."""
+    """Whether the project has no index of this version in the cache yet: one stat, so a
+    warm hook pays nothing for asking. False when no cache can hold it (each read then
+    builds a temporary one); an index that is there but damaged heals as every read's does."""
     directory = location.usable_cache_dir()
     if directory is None:
         return False
-    path = location.index_path(root, location.PROJECT, directory)
-    conn = connection.usable(connection.connect(path), bm25=True)
-    if conn is None:
-        return True
-    conn.close()
-    return False
+    return not os.path.exists(location.index_path(root, location.PROJECT, directory))
 
 
 def build(root: str) -> None:
