@@ -891,8 +891,9 @@ def injections_command(
 
     Each injection: time, host, session, event, the memories and their revisions, the size
     and SHA-256 of the bytes; and each prompt hook that printed nothing because the session
-    had every memory that matched (withheld, with those memories). With --outcomes, per memory, how often it was injected and
-    how the sessions it went into ended (the outcome of their last `mem write`).
+    had every memory that matched (withheld, with those memories). With --outcomes, per
+    memory, how often it was injected and how the sessions it went into ended (the outcome
+    of their last `mem write`).
 
     \b
     Example:
