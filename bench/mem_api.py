@@ -115,7 +115,7 @@ def prompt_matches() -> Callable[[str, str, float], list[str]]:
     brief = _module("mem.domain.brief")
 
     def matches(root: str, prompt: str, threshold: float) -> list[str]:
-        entries, _ = brief.prompt_matches(root, prompt, threshold, set(), 8)
+        entries = brief.prompt_matches(root, prompt, threshold, set(), 8)[0]
         return [entry.heading for entry in entries]
 
     return matches

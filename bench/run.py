@@ -578,6 +578,8 @@ def bench_size(
     }
     res["in_process"] = in_process(env, root, rounds, queries)
 
+    if n <= COLD_HOOK_NOTES:
+        res["hook_cold"] = cold_hooks(mem, env, root, workdir / f"cold-{n}", max(3, repeat // 2))
     res["fts5_floor"] = fts5_floor(env, mem, root, workdir, queries, repeat)
     res["reference"] = reference(env, root, queries, max(1, repeat // 3))
 
@@ -653,6 +655,58 @@ def bench_size(
         },
     )
     return res
+
+
+COLD_HOOK_NOTES = 10_000
+# The hooks' deadlines (mem.commands.hook.DEADLINES): past them a hook answers nothing.
+HOOK_DEADLINES_S = {"session-start": 20.0, "prompt": 4.0}
+
+
+def cold_hooks(mem: str, env: dict, root: Path, workdir: Path, runs: int) -> dict:
+    """The first hook of a fresh clone (issue 35): the prompt hook and the session start,
+    each from an empty cache, whole process, `runs` times each; whether each answered what
+    the same hook answers once the index is built (a prompt that names a note's heading),
+    or gave up at its deadline. A build the hook left running is waited for between runs."""
+    heading = next(
+        line[4:]
+        for line in (root / NOTE_FILES[0][0]).read_text(encoding="utf-8").splitlines()
+        if line.startswith("### ")
+    )
+    prompt = heading.split(" — ", 1)[-1]
+    found: dict = {}
+    for event, fields in (("prompt", {"prompt": prompt}), ("session-start", {"source": "startup"})):
+        cache, state = workdir / "cache", workdir / "state"
+        run_env = {**env, "MEM_CACHE_DIR": str(cache), "MEM_STATE_DIR": str(state)}
+        command = [mem, "hook", event, "--host", "claude-code"]
+        samples, answered, gave_up = [], 0, 0
+        for number in range(runs):
+            shutil.rmtree(workdir, ignore_errors=True)
+            payload = hook_input(root, number, **fields)
+            t0 = time.perf_counter()
+            cold = subprocess.run(command, env=run_env, input=payload, capture_output=True)
+            samples.append((time.perf_counter() - t0) * 1000)
+            log = state / "hook.log"
+            gave_up += log.exists() and "gave up" in log.read_text(encoding="utf-8")
+            # The index the cold hook (or the build it left running) makes; then the same
+            # input in a new session, warm: the answer the cold one must equal.
+            subprocess.run([mem, "recall", "x", "-d", str(root)], env=run_env, capture_output=True)
+            warm = subprocess.run(
+                command,
+                env=run_env,
+                input=hook_input(root, 1000 + number, **fields),
+                capture_output=True,
+            )
+            answered += bool(cold.stdout) and cold.stdout == warm.stdout
+        found[event] = {
+            **(stats(samples) or {}),
+            "max": max(samples),
+            "runs": runs,
+            "answered": answered,
+            "gave_up": gave_up,
+            "deadline_ms": HOOK_DEADLINES_S[event] * 1000,
+        }
+    shutil.rmtree(workdir, ignore_errors=True)
+    return found
 
 
 def bench_large(mem: str | None, workdir: Path, n: int) -> dict:
@@ -733,6 +787,18 @@ def report(results: list[dict], large: dict | None, floor: dict | None, load: st
             else:
                 cells.append("n/a")
         row(f"`mem hook {label}, median / p95 (x the floor)", cells)
+    for event in ("prompt", "session-start"):
+        cells = []
+        for r in results:
+            timed = (r.get("hook_cold") or {}).get(event)
+            cells.append(
+                f"{fmt(timed['median'])} / max {fmt(timed['max'])}: answered {timed['answered']}"
+                f" of {timed['runs']} as once built, gave up {timed['gave_up']} (deadline"
+                f" {fmt(timed['deadline_ms'])})"
+                if timed
+                else "n/a"
+            )
+        row(f"`mem hook {event}`, first of a fresh clone (empty cache), median", cells)
     cells = []
     for r in results:
         floor_ms = (r.get("hooks") or {}).get("floor")

@@ -568,11 +568,13 @@ def check_findability(
         mem check findability --min-recall 0.9   # in CI
         mem check findability --scope all --json
     """
+    from mem.cli import progress
     from mem.commands import findability
     from mem.render import report
 
     root = safe_paths.project_root(directory)
-    result = findability.findability_report(root, scope, brain, min_recall)
+    checked = progress.Lines("mem check findability", "note checks")
+    result = findability.findability_report(root, scope, brain, min_recall, checked)
     echo(report.findability(result, as_json=json_))
     if result.get("belowMinRecall"):
         sys.exit(1)
@@ -821,9 +823,20 @@ def mcp_command(directory: str | None, tool_set: str) -> None:
         " most as 7 rarest words, and on a prompt that long a memory holds 5 of its terms."
     ),
 )
-@directory_option
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Show what the hook would print and the matches it would withhold; record nothing.",
+)
+@project_options
 def hook_command(
-    event: str, host: str, budget: str | None, threshold: str | None, directory: str | None
+    event: str,
+    host: str,
+    budget: str | None,
+    threshold: str | None,
+    dry_run: bool,
+    directory: str | None,
+    json_: bool,
 ) -> None:
     """Answer a coding agent's hook with project memory.
 
@@ -836,14 +849,29 @@ def hook_command(
     log in the state directory. Every injection is recorded (`mem injections`).
     `mem init --agents --hooks` installs it.
 
+    With --dry-run (for a person, not a host): what it would print for that input, the
+    memories, and those that matched but are withheld because the session was given them
+    already (a prompt hook printing nothing for that reason is working); nothing is
+    recorded or claimed, and a problem is an error rather than an empty answer.
+
     \b
     Example:
         echo '{"cwd": ".", "session_id": "s1", "source": "startup"}' \\
             | mem hook session-start --host claude-code
+        echo '{"cwd": ".", "session_id": "s1", "prompt": "pooling?"}' \\
+            | mem hook prompt --host codex --dry-run --json
     """
     from mem.commands import hook
 
     data = b"" if sys.stdin is None or sys.stdin.isatty() else hook.read_input(sys.stdin.buffer)
+    if dry_run:
+        from mem.render import injection_views
+
+        result = hook.preview(event, host, data, directory, budget, threshold)
+        echo(injection_views.hook_preview(result, as_json=json_))
+        return
+    if json_:
+        raise MemError("--json goes with --dry-run: a hook prints what its host reads.")
     echo(hook.run(event, host, data, directory, budget, threshold))
 
 
@@ -862,8 +890,10 @@ def injections_command(
     """List what the hooks injected into sessions (this machine).
 
     Each injection: time, host, session, event, the memories and their revisions, the size
-    and SHA-256 of the bytes. With --outcomes, per memory, how often it was injected and
-    how the sessions it went into ended (the outcome of their last `mem write`).
+    and SHA-256 of the bytes; and each prompt hook that printed nothing because the session
+    had every memory that matched (withheld, with those memories). With --outcomes, per
+    memory, how often it was injected and how the sessions it went into ended (the outcome
+    of their last `mem write`).
 
     \b
     Example:

@@ -1,4 +1,5 @@
-"""Progress on stderr for long operations: only on a terminal, only after the first second."""
+"""Progress on stderr for long operations: only on a terminal, only after the first second;
+and, for checks that take minutes on a big project, whole lines anywhere (Lines)."""
 
 from __future__ import annotations
 
@@ -75,3 +76,35 @@ def show_builds(action: str) -> None:
         from mem.index import build_progress
 
         build_progress.shown = shown
+
+
+class Lines:
+    """Whole progress lines on stderr, on a terminal or not (a CI log, a file): after the
+    first seconds, one each time another tenth is done or LINE_SECONDS have passed.
+    Nothing on stdout changes."""
+
+    FIRST_SECONDS = 2.0
+    LINE_SECONDS = 10.0
+
+    def __init__(self, label: str, unit: str, stream: TextIO | None = None) -> None:
+        self.label = label
+        self.unit = unit
+        self.stream = stream or sys.stderr
+        self.started = time.monotonic()
+        self.shown_at = self.started
+        self.tenth = -1  # none shown yet: the first line comes once the first seconds pass
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        tenth = done * 10 // total if total else 10
+        if now - self.started < self.FIRST_SECONDS:
+            return
+        if tenth == self.tenth and now - self.shown_at < self.LINE_SECONDS:
+            return
+        self.tenth, self.shown_at = tenth, now
+        share = done * 100 // total if total else 100
+        self.stream.write(
+            f"{self.label}: {share} % ({done:,} of {total:,} {self.unit},"
+            f" {now - self.started:.0f} s)\n"
+        )
+        self.stream.flush()

@@ -10,6 +10,7 @@ same heading words are listed as near-duplicates.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from mem import clock, index, layout
@@ -23,6 +24,8 @@ from mem.index import bm25, topk
 # The rankings measured, each by its name in `recall --ranking`.
 RANKINGS = ("lexical", "bm25")
 SCOPES = ("project", "all")
+# Told (queries answered, queries in all) as the check goes: a big project's takes minutes.
+Progress = Callable[[int, int], None]
 
 
 def findability_report(
@@ -30,9 +33,11 @@ def findability_report(
     scope: str = "project",
     portfolio: str | None = None,
     min_recall: float | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """The figures of every ranking over the project's (or the portfolio's) notes; with
-    `min_recall`, the rankings whose share of notes found in the top 5 is below it."""
+    `min_recall`, the rankings whose share of notes found in the top 5 is below it.
+    `progress` hears how many notes of all have been checked (each ranking checks all)."""
     if scope not in SCOPES:
         raise MemError("check: --scope must be project or all")
     if min_recall is not None and not 0 <= min_recall <= 1:
@@ -42,13 +47,15 @@ def findability_report(
     if scope == "all":
         brain = brains.portfolio_brain(root, portfolio)
         result = index.answer(
-            lambda open_index: _portfolio(open_index(brain, index.PORTFOLIO, bm25=True), now_ms)
+            lambda open_index: _portfolio(
+                open_index(brain, index.PORTFOLIO, bm25=True), now_ms, progress
+            )
         )
     else:
         history = team.settings(root).get("history") == "true"
         result = index.answer(
             lambda open_index: _project(
-                root, open_index(root, bm25=True, history=history), now_ms, history
+                root, open_index(root, bm25=True, history=history), now_ms, progress, history
             )
         )
         result["hiddenByBom"] = _hidden_by_bom(root)
@@ -75,7 +82,11 @@ def _hidden_by_bom(root: str) -> list[dict[str, str]]:
 
 
 def _project(
-    root: str, opened: index.Opened, now_ms: float | None, history: bool = False
+    root: str,
+    opened: index.Opened,
+    now_ms: float | None,
+    progress: Progress | None,
+    history: bool = False,
 ) -> dict[str, Any]:
     conn = opened.conn
     files = {
@@ -89,12 +100,16 @@ def _project(
     notes = _notes(conn, [row.id for row in files.values()], hidden, "")
     # `history = true`: a bm25 recall ranks the commits too, so they take places above notes.
     results = _Results(conn, now_ms, hidden, history and opened.history is None)
-    report = _report(notes, lambda ranking, note, query: results.top(ranking, query, searched))
+    report = _report(
+        notes, lambda ranking, note, query: results.top(ranking, note, query, searched), progress
+    )
     report["commitsRanked"] = results.history
     return report
 
 
-def _portfolio(opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
+def _portfolio(
+    opened: index.Opened, now_ms: float | None, progress: Progress | None
+) -> dict[str, Any]:
     conn = opened.conn
     projects = [row for row in index.project_rows(conn, with_cache=False) if row.role == "project"]
     hidden = set(index.retired_notes(conn, [row.id for row in projects]))
@@ -107,7 +122,9 @@ def _portfolio(opened: index.Opened, now_ms: float | None) -> dict[str, Any]:
         searched[row.path] = index.RecallFiles(conn, {row.id: row.path}, include_archive=False)
     results = _Results(conn, now_ms, hidden)
     report = _report(
-        notes, lambda ranking, note, query: results.top(ranking, query, searched[note.project])
+        notes,
+        lambda ranking, note, query: results.top(ranking, note, query, searched[note.project]),
+        progress,
     )
     report["projects"] = len(projects)
     report["nearDuplicates"] = findability.near_duplicates(notes)
@@ -127,7 +144,9 @@ def _notes(
 
 
 class _Results:
-    """The top of each query's ranking, computed once per query and project."""
+    """The top of each query's ranking down to the note it was asked for: each query's
+    search stops at that note's own score (only the notes above it can change its outcome),
+    so a query costs what its few best records cost, not every record holding its words."""
 
     def __init__(
         self, conn: index.Connection, now_ms: float | None, hidden: set[int], history: bool = False
@@ -136,23 +155,40 @@ class _Results:
         self.now_ms = now_ms
         self.hidden = hidden
         self.history = history  # the project's commits rank with the notes (bm25)
-        self.kept: dict[tuple[str, int, tuple[str, ...]], list[int]] = {}
+        # (ranking, files, terms) -> (the floor searched down to, the ids found above it)
+        self.kept: dict[tuple[str, int, tuple[str, ...]], tuple[float, list[int]]] = {}
 
-    def top(self, ranking: str, query: str, files: index.RecallFiles) -> list[int]:
-        """The ids of the query's top notes and events, as `recall --ranking` ranks them."""
+    def top(
+        self, ranking: str, note: findability.Note, query: str, files: index.RecallFiles
+    ) -> list[int]:
+        """The ids of the query's top notes and events, as `recall --ranking` ranks them, at
+        least down to `note`: the note's place and the ids above it are those of the whole
+        ranking's top."""
         terms = tuple(tokens.query_terms(query) if ranking == "bm25" else parse.query_tokens(query))
         key = (ranking, id(files), terms)
-        if key not in self.kept:
+        floor = self._own_score(ranking, note, list(terms))
+        kept = self.kept.get(key)
+        if kept is None or kept[0] > floor:
             wanted = findability.TOP + len(self.hidden)
             search = bm25.search if ranking == "bm25" else topk.search
             ranked = search(
-                self.conn, list(terms), files, self.now_ms, wanted, clock.local_offset_ms
+                self.conn, list(terms), files, self.now_ms, wanted, clock.local_offset_ms, floor
             )
             top = [item.id for item in score.order(ranked, wanted) if item.id not in self.hidden]
             if self.history and ranking == "bm25":
                 top = self._with_commits(top, ranked, list(terms))
-            self.kept[key] = top[: findability.TOP]
-        return self.kept[key]
+            kept = self.kept[key] = (floor, top[: findability.TOP])
+        return kept[1]
+
+    def _own_score(self, ranking: str, note: findability.Note, terms: list[str]) -> float:
+        """The note's own score for the terms, a little lowered: every record ranked above
+        it scores at least that much."""
+        if ranking == "bm25":
+            own = bm25.score_of(self.conn, terms, note.heading, note.text)
+        else:
+            counts, length = parse.term_counts(parse.token_bytes(note.text))
+            own = score.lexical([counts.get(term.encode("latin-1"), 0) for term in terms], length)
+        return own * (1 - 1e-6)
 
     def _with_commits(
         self, top: list[int], ranked: list[score.Ranked], terms: list[str]
@@ -169,15 +205,17 @@ class _Results:
         return [entry for _, _, entry in sorted(merged, key=lambda item: (-item[0], item[1]))]
 
 
-def _report(notes: list[findability.Note], top: Any) -> dict[str, Any]:
+def _report(notes: list[findability.Note], top: Any, progress: Progress | None) -> dict[str, Any]:
     by_id = {note.id: note for note in notes}
     asked: dict[int, list[findability.Query]] = {
         note.id: findability.queries(note.heading, note.text) for note in notes
     }
     rankings = {}
-    for ranking in RANKINGS:
+    for done, ranking in enumerate(RANKINGS):
         outcomes: dict[int, list[findability.Outcome]] = {}
-        for note in notes:
+        for at, note in enumerate(notes):
+            if progress is not None:
+                progress(done * len(notes) + at, len(RANKINGS) * len(notes))
             for query in asked[note.id]:
                 found = top(ranking, note, query.text)
                 place = found.index(note.id) + 1 if note.id in found else None

@@ -74,6 +74,9 @@ INPUT_LIMIT = 16 * 1024 * 1024  # a prompt can hold a pasted file; past this, no
 # The hard limits of what a host keeps of one hook's text (beyond it, a preview and a path):
 # Claude Code counts JavaScript string length (UTF-16 units), Codex bytes (2,500 tokens of 4).
 HOST_LIMITS = {"claude-code": ("utf-16 units", 10_000), "codex": ("bytes", 10_000)}
+# Why a memory that matched was not printed: the session has it (issue 35: a prompt hook
+# that prints nothing for this reason must not look broken).
+WITHHELD_REASON = "already injected into this session"
 
 
 class Deadline(Exception):
@@ -93,6 +96,7 @@ class Request:
         "budget",
         "threshold",
         "edit",
+        "dry_run",
     )
 
     def __init__(
@@ -106,6 +110,7 @@ class Request:
         budget: int,
         threshold: float,
         edit: edit_targets.Edit,
+        dry_run: bool = False,
     ) -> None:
         self.event = event
         self.host = host
@@ -116,6 +121,7 @@ class Request:
         self.budget = budget
         self.threshold = threshold
         self.edit = edit  # pre-edit: the files the tool changes and the text it writes
+        self.dry_run = dry_run  # `--dry-run`: nothing claimed, recorded or forgotten
 
 
 def run(
@@ -143,6 +149,46 @@ def run(
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def preview(
+    event: str,
+    host: str,
+    stdin_data: bytes,
+    directory: str | None = None,
+    budget: str | None = None,
+    threshold: str | None = None,
+) -> dict[str, Any]:
+    """`mem hook EVENT --dry-run`: what the hook would print for this input and why, writing
+    nothing (no injection recorded, nothing claimed for the session). A problem is a
+    MemError here: a person asked, not a host."""
+    text = stdin_data.decode("utf-8", errors="replace")
+    request = _request(event, host, text, directory, budget, threshold)
+    request.dry_run = True
+    root = find_project(request.cwd)
+    shown, memories, withheld = _gathered(root, request)
+    return {
+        "event": event,
+        "host": host,
+        "project": root,
+        "session": request.session,
+        "answer": _wrap(request, shown) if shown else EMPTY[host],
+        "memories": [entry.to_json() for entry in memories],
+        "withheld": _withheld_json(withheld),
+    }
+
+
+def _withheld_json(entries: list[briefs.Entry]) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": entry.id,
+            "revision": entry.revision,
+            "file": entry.file,
+            "heading": entry.heading,
+            "reason": WITHHELD_REASON,
+        }
+        for entry in entries
+    ]
 
 
 def read_input(stream: BinaryIO) -> bytes:
@@ -220,17 +266,45 @@ def _text_field(found: dict[str, Any], name: str) -> str | None:
 
 def _answer(request: Request, now: str) -> str:
     root = find_project(request.cwd)
-    if request.event == "session-start":
-        text, memories = _session_brief(root, request)
-    elif request.event == "prompt":
-        text, memories = _prompt_memories(root, request)
-    else:
-        text, memories = _edit_memories(root, request)
+    _built_apart(root)
+    text, memories, withheld = _gathered(root, request)
     if not text:
+        if withheld:
+            _record(request, root, now, "", withheld, kind="withheld")
         return EMPTY[request.host]
     answer = _wrap(request, text)
     _record(request, root, now, answer, memories)
     return answer
+
+
+def _built_apart(root: str) -> None:
+    """On a cold cache, the project's index built in a process of its own and waited for
+    until the deadline: cut off there, the build goes on, and the next hook finds it."""
+    from mem.index import background
+
+    if not background.cold(root):
+        return
+    from mem.files import detached
+
+    builder = detached.start(lambda: background.build(root))
+    try:
+        os.waitpid(builder, 0)
+    except Deadline:
+        raise Deadline(
+            "gave up at the deadline: the index of this project is being built from nothing"
+            f" (a fresh clone or an emptied cache) in process {builder}, which goes on;"
+            " the next hook finds it ready"
+        ) from None
+
+
+def _gathered(root: str, request: Request) -> tuple[str, list[briefs.Entry], list[briefs.Entry]]:
+    """The text to inject, the memories it shows, and the matches left out because the
+    session was given them already."""
+    if request.event == "session-start":
+        return (*_session_brief(root, request), [])
+    if request.event == "prompt":
+        return _prompt_memories(root, request)
+    return _edit_memories(root, request)
 
 
 def find_project(cwd: str) -> str:
@@ -278,25 +352,31 @@ def _over_host_limit(host: str, text: str) -> bool:
 
 
 def _session_brief(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
-    if request.session and request.source in ("clear", "compact"):
-        machine_state.forget_session(request.host, request.session)  # its context is gone
-    machine_state.forget_old_sessions()
+    if not request.dry_run:
+        if request.session and request.source in ("clear", "compact"):
+            machine_state.forget_session(request.host, request.session)  # its context is gone
+        machine_state.forget_old_sessions()
     found = briefs.gather(root, request.budget)
     text, shown = _fitted(found.entries, found.total, request, "brief")
     return text, [entry for entry in shown if entry.id is not None]
 
 
-def _prompt_memories(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
+def _prompt_memories(
+    root: str, request: Request
+) -> tuple[str, list[briefs.Entry], list[briefs.Entry]]:
     if not request.prompt:
-        return "", []
+        return "", [], []
     seen = _seen(request)
     prompt = request.prompt
-    entries, _ = briefs.prompt_matches(root, prompt, request.threshold, seen, PROMPT_AT_MOST)
+    entries, withheld, _ = briefs.prompt_matches(
+        root, prompt, request.threshold, seen, PROMPT_AT_MOST
+    )
     room = PROMPT_AT_MOST - len(entries)
     entries += _commits(
         request, lambda: briefs.prompt_commits(root, prompt, request.threshold, seen, room)
     )
-    return _claimed(entries, request, "prompt")
+    text, shown, lost = _claimed(entries, request, "prompt")
+    return text, shown, withheld + lost
 
 
 def _commits(request: Request, find: Callable[[], list[briefs.Entry]]) -> list[briefs.Entry]:
@@ -311,20 +391,21 @@ def _commits(request: Request, find: Callable[[], list[briefs.Entry]]) -> list[b
 
 def _claimed(
     entries: list[briefs.Entry], request: Request, kind: str, total: int | None = None
-) -> tuple[str, list[briefs.Entry]]:
+) -> tuple[str, list[briefs.Entry], list[briefs.Entry]]:
     """The text of the entries that fit (of `total`, when more were found than offered), less
-    those another hook of the session claimed."""
+    those another hook of the session claimed (the third list)."""
     if not entries:
-        return "", []
+        return "", [], []
     text, shown = _fitted(entries, len(entries) if total is None else total, request, kind)
-    if not request.session:
-        return text, shown
+    if not request.session or request.dry_run:
+        return text, shown, []
     # Once per session, also when hooks run at once: what another claimed first goes.
     claimed = set(machine_state.claim_injected(request.host, request.session, _keys(shown)))
     kept = [entry for entry in shown if _key(entry) in claimed]
-    if len(kept) == len(shown) or not kept:
-        return (text, shown) if kept else ("", [])
-    return _fitted(kept, len(kept), request, kind)
+    lost = [entry for entry in shown if _key(entry) not in claimed]
+    if not lost or not kept:
+        return (text, shown, []) if kept else ("", [], lost)
+    return (*_fitted(kept, len(kept), request, kind), lost)
 
 
 def _key(entry: briefs.Entry) -> str:
@@ -342,7 +423,9 @@ def _seen(request: Request) -> set[str]:
     return machine_state.injected_in_session(request.host, request.session)
 
 
-def _edit_memories(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
+def _edit_memories(
+    root: str, request: Request
+) -> tuple[str, list[briefs.Entry], list[briefs.Entry]]:
     from mem.domain import edits
 
     seen = _seen(request)
@@ -361,12 +444,19 @@ def _wrap(request: Request, text: str) -> str:
 
 
 def _record(
-    request: Request, root: str, now: str, answer: str, memories: list[briefs.Entry]
+    request: Request,
+    root: str,
+    now: str,
+    answer: str,
+    memories: list[briefs.Entry],
+    kind: str = "injection",
 ) -> None:
+    """An injection's line; or (kind "withheld") the line of a hook that printed nothing
+    because the session had every memory that matched."""
     data = answer.encode("utf-8")
     record = {
         "ts": now,
-        "kind": "injection",
+        "kind": kind,
         "host": request.host,
         "session": request.session,
         "event": request.event,
@@ -376,6 +466,9 @@ def _record(
         "bytes": len(data),
         "sha256": hashlib.sha256(data).hexdigest(),
     }
+    if kind == "withheld":  # nothing was printed: no bytes to describe
+        del record["bytes"], record["sha256"]
+        record["reason"] = WITHHELD_REASON
     if request.session and request.event == "session-start":  # the others' were claimed
         machine_state.claim_injected(request.host, request.session, _keys(memories))
     # Last: a record written means the answer goes out (nothing after it can fail).

@@ -31,11 +31,13 @@ def _records(root: str) -> list[dict[str, Any]]:
 
 
 def listed(root: str, session: str | None = None) -> list[dict[str, Any]]:
-    """This project's injections, oldest first; only one session's with `session`."""
+    """This project's injections, oldest first; only one session's with `session`. With
+    them, the hooks that printed nothing because the session had every memory that matched
+    (kind "withheld"): such a hook did its work, it was not broken."""
     return [
         record
         for record in _records(root)
-        if record.get("kind") == "injection"
+        if record.get("kind") in ("injection", "withheld")
         and (session is None or record.get("session") == session)
     ]
 

@@ -371,9 +371,10 @@ def prompt_relevance(
 
 def prompt_matches(
     root: str, prompt: str, threshold: float, seen: set[str], at_most: int
-) -> tuple[list[Entry], list[str]]:
+) -> tuple[list[Entry], list[Entry], list[str]]:
     """Memories that match a prompt, best first, none of `seen` (a set of `<id> <revision>`);
-    and the terms they were matched on.
+    the matches left out because they are in `seen` (so a hook that prints nothing can say
+    why); and the terms they were matched on.
 
     A memory matches when its bm25 score is above `threshold` of the prompt's weight and,
     for a long prompt, it holds enough of the prompt's terms, as mem.domain.prompt_gate
@@ -381,9 +382,9 @@ def prompt_matches(
     """
     terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
     if not terms:
-        return [], terms
+        return [], [], terms
 
-    def collect(open_index: index.OpenIndex) -> list[Entry]:
+    def collect(open_index: index.OpenIndex) -> tuple[list[Entry], list[Entry]]:
         from mem.domain import prompt_gate
         from mem.index import bm25
 
@@ -397,7 +398,7 @@ def prompt_matches(
         bar = prompt_gate.bar(weights, rarest, threshold)
         scores = prompt_relevance(conn, prompt, terms, frequencies, ranks, at_most + len(seen), bar)
         if not scores:
-            return []
+            return [], []
         stored = index.fetch(conn, list(scores))
         emphasis = prompt_gate.emphasis(prompt[:PROMPT_CHARS], terms)
         kept = prompt_gate.injected(
@@ -410,11 +411,12 @@ def prompt_matches(
         if kept and index.has_lifecycle_events(conn):
             for record_id in _retired(root, conn, files):
                 kept.pop(record_id, None)
-        entries = []
+        entries: list[Entry] = []
+        withheld: list[Entry] = []
         for record_id in kept:  # the ranking's order: score, then candidate order
             entry = memory_entry(stored[record_id], kept[record_id])
-            if f"{entry.id} {entry.revision}" not in seen:
-                entries.append(entry)
+            shown = f"{entry.id} {entry.revision}" not in seen
+            (entries if shown else withheld).append(entry)
         from mem.domain import amendments
 
         return amendments.in_brief(
@@ -424,9 +426,10 @@ def prompt_matches(
             entries[:at_most],
             list(scores),
             lambda record: memory_entry(record, scores.get(record.id)),
-        )
+        ), withheld
 
-    return index.answer(collect), terms
+    entries, withheld = index.answer(collect)
+    return entries, withheld, terms
 
 
 def prompt_commits(

@@ -22,7 +22,7 @@ import sqlite3
 from bisect import bisect_left
 from collections.abc import Callable
 
-from mem.core import score
+from mem.core import score, tokens
 from mem.index import postings
 from mem.index.queries import in_chunks
 
@@ -110,6 +110,20 @@ def weights(
         records = Stats(conn).records
     found = [idf(records, df) * (K1 + 1) if df else 0.0 for df in frequencies]
     return found, idf(records, 1) * (K1 + 1)
+
+
+def score_of(conn: sqlite3.Connection, terms: list[str], ref: str, text: str) -> float:
+    """The bm25 score of a note (its heading `ref` and trimmed `text`) for these terms, as
+    search computes it from the postings, without reading them: a lower bound the search
+    can start from (floor) when the note's own place is what is asked."""
+    stats = Stats(conn)
+    counts = tokens.counts(text, ref)
+    length = tokens.length(counts.values())
+    return math.fsum(
+        idf(stats.records, df) * weight(counts[term], length, stats.average)
+        for term, df in zip(terms, frequencies(conn, terms), strict=True)
+        if df and term in counts
+    )
 
 
 def document_frequencies(conn: sqlite3.Connection, terms: list[str] | None) -> dict[str, int]:

@@ -189,11 +189,13 @@ def search(
     now_ms: float | None,
     limit: int | None,
     local_offset_ms: Callable[[float], float],
+    floor: float = 0.0,
 ) -> list[score.Ranked]:
     """The records of `files` that can be among the best `limit` (all: None).
 
     Exact scores, unordered: the caller merges indexes and orders with score.order. In a
-    portfolio index, each record's root (from `files`) orders equal scores.
+    portfolio index, each record's root (from `files`) orders equal scores. With a `floor`
+    (and a limit), a record whose score cannot reach it may be left out.
     """
     width = len(terms)
     if not width or not files:
@@ -204,7 +206,7 @@ def search(
         term_id = ids.get(term)
         if term_id is not None:
             _load_groups(conn, bands, term_id, place, now_ms, width > 1)
-    searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms)
+    searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms, floor)
     searcher.run(bands.values())
     return searcher.exact()
 
@@ -297,6 +299,7 @@ class _Searcher:
         now_ms: float | None,
         limit: int | None,
         local_offset_ms: Callable[[float], float],
+        floor: float = 0.0,
     ) -> None:
         self.conn = conn
         self.local_offset_ms = local_offset_ms
@@ -307,7 +310,10 @@ class _Searcher:
         self.limit = limit
         self.found: list[Candidate] = []
         self.best: list[float] = []  # min-heap of the limit best approximate scores
-        self.threshold = -math.inf  # the limit-th best of them, once there are that many
+        # Below it nothing is asked for: approximate scores may be above exact ones by EPSILON.
+        self.floor = floor * (1 - 4 * EPSILON) if floor > 0 and limit is not None else -math.inf
+        # the limit-th best of them, once there are that many (never under the floor)
+        self.threshold = self.floor
         # Classes to score (see _take), from their known frequencies or from their text.
         self.known: list[_Class] = []
         self.texts: list[_Class] = []
@@ -524,7 +530,7 @@ class _Searcher:
         else:
             return
         if len(self.best) == self.limit:
-            self.threshold = self.best[0]
+            self.threshold = max(self.best[0], self.floor)
 
     def exact(self) -> list[score.Ranked]:
         """V8's scores for every record within the band of the limit-th approximate score."""

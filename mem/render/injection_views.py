@@ -15,15 +15,47 @@ def listed(records: list[dict[str, Any]], *, as_json: bool) -> str:
     lines = []
     for record in records:
         source = f" ({record['source']})" if record.get("source") else ""
+        said = (
+            f"nothing printed: {len(record['memories'])} matching memories"
+            f" {record.get('reason', 'withheld')}"
+            if record.get("kind") == "withheld"
+            else f"{len(record['memories'])} memories, {record['bytes']} bytes,"
+            f" sha256 {record['sha256'][:12]}"
+        )
         lines.append(
             f"{record['ts']}  {record['host']}  session {record.get('session') or '-'}"
-            f"  {record['event']}{source}  {len(record['memories'])} memories,"
-            f" {record['bytes']} bytes, sha256 {record['sha256'][:12]}"
+            f"  {record['event']}{source}  {said}"
         )
         lines += [
             f"    {memory['id']}  revision {memory['revision'][:12]}"
             for memory in record["memories"]
         ]
+    return "\n".join(lines) + "\n"
+
+
+def hook_preview(result: dict[str, Any], *, as_json: bool) -> str:
+    """`mem hook EVENT --dry-run`: the answer the host would get, and what was withheld."""
+    if as_json:
+        return js.stringify_pretty(result) + "\n"
+    lines = [
+        f"mem hook {result['event']} --host {result['host']} (dry run, nothing recorded):"
+        f" {len(result['memories'])} memories"
+    ]
+    lines += [
+        f"    {memory['id']}  {memory['file']} § {memory['heading']}"
+        for memory in result["memories"]
+        if memory.get("id")
+    ]
+    if result["withheld"]:
+        lines.append(
+            f"{len(result['withheld'])} matching memories withheld,"
+            f" {result['withheld'][0]['reason']} (session {result['session']}):"
+        )
+        lines += [
+            f"    {memory['id']}  {memory['file']} § {memory['heading']}"
+            for memory in result["withheld"]
+        ]
+    lines.append("answer: " + (result["answer"].rstrip("\n") or "(empty)"))
     return "\n".join(lines) + "\n"
 
 

@@ -201,6 +201,40 @@ def test_the_session_brief_counts_as_injected_until_the_context_is_compacted(
     assert hook(run_mem, "codex", "prompt", prompt)[0] == ""
 
 
+def test_a_prompt_that_prints_nothing_because_the_brief_had_it_says_so(
+    run_mem: RunMem, project: Path
+) -> None:
+    start = _inputs("claude-code", "session-start", project)
+    prompt = _inputs("claude-code", "prompt", project)
+    hook(run_mem, "claude-code", "session-start", start)
+    preview = run_mem(
+        "hook", "prompt", "--host", "claude-code", "--dry-run", "--json", input=json.dumps(prompt)
+    )
+    assert preview.returncode == 0, preview.stderr
+    shown = json.loads(preview.stdout)
+    assert shown["answer"] == "" and shown["memories"] == []
+    assert [item["heading"] for item in shown["withheld"]] == [
+        "2026-06-02 — Postgres connection pooling"
+    ]
+    assert shown["withheld"][0]["reason"] == "already injected into this session"
+    assert hook(run_mem, "claude-code", "prompt", prompt)[0] == ""
+    listed = json.loads(run_mem("injections", "--json", "-d", str(project)).stdout)
+    assert [item["kind"] for item in listed["injections"]] == ["injection", "withheld"]
+    assert listed["injections"][1]["event"] == "prompt"
+    text = run_mem("injections", "-d", str(project)).stdout
+    assert "prompt  nothing printed: 1 matching memories already injected into this session" in text
+    outcomes = json.loads(run_mem("injections", "--outcomes", "--json", "-d", str(project)).stdout)
+    assert {item["injections"] for item in outcomes["memories"]} == {1}  # the brief's only
+
+
+def test_a_dry_run_records_and_claims_nothing(run_mem: RunMem, project: Path) -> None:
+    prompt = _inputs("codex", "prompt", project)
+    preview = run_mem("hook", "prompt", "--host", "codex", "--dry-run", input=json.dumps(prompt))
+    assert "Postgres connection pooling" in preview.stdout and "withheld" not in preview.stdout
+    assert json.loads(run_mem("injections", "--json", "-d", str(project)).stdout)["count"] == 0
+    assert "Postgres connection pooling" in hook(run_mem, "codex", "prompt", prompt)[0]
+
+
 def _problems(state: Path) -> str:
     return (state / "hook.log").read_text(encoding="utf-8")
 
@@ -273,6 +307,27 @@ def test_a_lock_held_past_the_deadline_is_the_empty_answer(
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert took < 8
     assert "gave up at the deadline" in _problems(state)
+
+
+def test_a_cold_cache_s_build_outlives_a_hook_that_gave_up(
+    run_mem: RunMem, project: Path, state: Path
+) -> None:
+    # A fresh clone under load: the first hook cannot wait for the index. The build it
+    # started goes on, so the index appears with no further command and the next hook
+    # answers from it (a build cut off with the hook was lost, and every hook gave up).
+    payload = json.dumps(_inputs("codex", "prompt", project))
+    path = Path(index.index_path(str(project), index.PROJECT))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with filelock.FileLock(f"{path}.lock"):  # the build waits for it past the deadline
+        done = run_mem("hook", "prompt", "--host", "codex", input=payload)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert "is being built from nothing" in _problems(state)
+    for _ in range(200):
+        if path.exists():
+            break
+        time.sleep(0.05)
+    assert path.exists()
+    assert "Postgres connection pooling" in hook(run_mem, "codex", "prompt", json.loads(payload))[0]
 
 
 def test_a_bug_in_the_brief_is_the_empty_answer_with_its_traceback_logged(

@@ -185,7 +185,7 @@ def test_plain_lexical_recall_is_left_as_the_reference_ranks(tmp_path: Path) -> 
 
 def test_the_prompt_hook_injects_the_older_only_beside_the_newer(tmp_path: Path) -> None:
     root = str(_project(tmp_path))
-    entries, _ = brief.prompt_matches(
+    entries, _, _ = brief.prompt_matches(
         root, "retry failed payment webhooks three times", 0.3, set(), 1
     )
     assert [entry.heading for entry in entries] == [NEWER, OLDER]
@@ -207,7 +207,7 @@ def test_a_retired_note_is_never_paired(run_mem: RunMem, tmp_path: Path) -> None
         "supersede", OLDER_ID, "--with", NEWER_ID, "--reason", "confirmed", "-d", str(root)
     )
     assert done.returncode == 0, done.stderr
-    entries, _ = brief.prompt_matches(str(root), "retry payment webhooks", 0.0, set(), 5)
+    entries, _, _ = brief.prompt_matches(str(root), "retry payment webhooks", 0.0, set(), 5)
     assert [entry.heading for entry in entries] == [NEWER]
     assert entries[0].marks is None
     listed = json.loads(run_mem("check", "amendments", "--json", "-d", str(root)).stdout)

@@ -52,7 +52,7 @@ def _commit_log(root: Path, *extra: str) -> str:
 
 
 def _injected(root: str, prompt: str) -> list[str | None]:
-    entries, _ = brief.prompt_matches(root, prompt, prompt_gate.SHARE, set(), 8)
+    entries, _, _ = brief.prompt_matches(root, prompt, prompt_gate.SHARE, set(), 8)
     return [entry.heading for entry in entries]
 
 

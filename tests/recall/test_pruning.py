@@ -250,3 +250,38 @@ def test_groups_written_in_many_parts_answer_and_shrink_exactly(
     os.environ["MEM_CACHE_DIR"] = str(scratch / "fresh")
     with indexes.opened(str(root)) as result:
         assert snapshots.snapshot(result.conn) == incremental
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.data_too_large,
+    ],
+)
+@given(files=corpus, words=query, wanted=limit, share=st.floats(0.0, 1.2))
+def test_a_floor_leaves_out_only_the_records_that_score_under_it(
+    scratch: Path, files: dict[str, str], words: str, wanted: int, share: float
+) -> None:
+    """`mem check findability` searches each query down to its note's own score (topk's
+    floor): above it, the same records with the same scores as the whole ranking."""
+    from mem import clock
+    from mem.core import parse, score
+
+    root = scratch / f"project-{len(list(scratch.iterdir()))}"
+    write_files(root, files)
+    terms = parse.query_tokens(words)
+    with indexes.opened(str(root)) as result:
+        searched = index.RecallFiles.given({row.id: row.rank for row in result.files.values()})
+        every = topk.search(result.conn, terms, searched, NOW_MS, None, clock.local_offset_ms)
+        floor = share * max((item.score for item in every), default=0.0)
+        pruned = topk.search(
+            result.conn, terms, searched, NOW_MS, wanted, clock.local_offset_ms, floor
+        )
+
+    def above(ranked: list[score.Ranked]) -> list[tuple[float, int]]:
+        return [(item.score, item.id) for item in score.order(ranked, wanted) if item.score > floor]
+
+    assert above(pruned) == above(every)

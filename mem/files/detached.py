@@ -1,0 +1,33 @@
+"""Work run in a forked process of its own that outlives the process that started it.
+
+Forked, not started afresh: the child has mem loaded already (a new interpreter would
+spend the hook's seconds importing it again). It leaves the starter's session (a host
+that kills the hook's process group leaves it alone) and its stdio (a host reading the
+hook's stdout to its end must not wait for the child).
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+def start(work: Callable[[], None]) -> int:
+    """The pid of a forked child running `work`; wait for it with `os.waitpid`."""
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 1
+    try:
+        os.setsid()
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for descriptor in (0, 1, 2):
+            os.dup2(devnull, descriptor)
+        work()
+        code = 0
+    finally:
+        # Whatever happened, the child never returns into its parent's code.
+        os._exit(code)
