@@ -15,7 +15,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import json
     import re
-    from collections.abc import Callable
     from typing import Any
 
 # JS `\s` and the characters `String.prototype.trim` removes: the same set.
@@ -107,7 +106,7 @@ def compiled(source: str) -> re.Pattern[str]:
 _LONE_SURROGATE = "[\ud800-\udfff]"
 
 
-_encode_basestring: Any = None
+_encode_string: Any = None
 
 
 def well_formed(text: str) -> str:
@@ -119,14 +118,13 @@ def well_formed(text: str) -> str:
 
 def _string(value: str) -> str:
     # What json.dumps(value, ensure_ascii=False) returns, without its encoder object per call
-    # (and without an import statement per call: a recall's JSON has a hundred strings):
-    # json.encoder's own C function, without importing json (its decoder imports re).
-    global _encode_basestring
-    if _encode_basestring is None:
-        from _json import encode_basestring
+    # (and without an import statement per call: a recall's JSON has a hundred strings).
+    global _encode_string
+    if _encode_string is None:
+        import json
 
-        _encode_basestring = encode_basestring
-    text: str = _encode_basestring(value)
+        _encode_string = json.JSONEncoder(ensure_ascii=False).encode
+    text: str = _encode_string(value)
     if text.isascii():
         return text
     try:
@@ -254,43 +252,7 @@ def parse_json(text: str) -> Any:
         import json
 
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    # JSONDecoder.decode, by the C scanner it calls: a text it cannot read whole goes to the
-    # decoder itself, which raises what json raises.
-    start = len(text) - len(text.lstrip(_JSON_BLANKS))
-    try:
-        value, end = _json_scanner()(text, start)
-    except (StopIteration, ValueError, SystemError):
-        # Python 3.11's scanner reports a malformed text with json.decoder's exception, and
-        # without json.decoder imported it raises SystemError instead: either way the
-        # decoder below reads the text again and raises what json raises.
-        end = -1
-    if end != len(text.rstrip(_JSON_BLANKS)):
-        return _json_decoder().decode(text)
-    return value
-
-
-# What JSON (and json's decoder) skips around a value.
-_JSON_BLANKS = " \t\n\r"
-
-
-class _ScannerSettings:
-    """What json's C scanner reads from its JSONDecoder: the settings of _json_decoder()."""
-
-    strict = True
-    object_hook = None
-    object_pairs_hook = None
-    parse_float = float
-    parse_int = staticmethod(_js_int)
-    parse_constant = staticmethod(_reject_constant)
-
-
-@functools.cache
-def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
-    """json's C scanner on its own: importing json (its decoder imports re) would cost a
-    recall that shows an event 5 ms."""
-    from _json import make_scanner
-
-    return make_scanner(_ScannerSettings())  # type: ignore[arg-type]
+    return _json_decoder().decode(text)
 
 
 @functools.cache
