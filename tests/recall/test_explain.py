@@ -190,3 +190,30 @@ def test_portfolio_results_are_explained_from_their_own_index(
     assert {entry["sourceFile"].split("/")[0] for entry in results} == {".agents", ".."}
     for entry in results:
         check_result(entry, "hetzner firewall")
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow],
+)
+@given(
+    notes=st.lists(section, max_size=6).map("".join),
+    events=st.lists(event, min_size=1, max_size=6).map("".join),
+    query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join),
+)
+def test_a_bm25_explanation_gives_the_ranked_score_to_the_bit(
+    notes: str, events: str, query: str
+) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        (root / ".agents/memory").mkdir(parents=True)
+        (root / ".bmad/memory").mkdir(parents=True)
+        (root / ".agents/memory/decisions.md").write_text(notes, encoding="utf-8")
+        (root / ".bmad/memory/journal.ndjson").write_text(events, encoding="utf-8")
+        request = recall.Request(query, ranking="bm25", amendments=False, explain=True)
+        explained = recall.recall(str(root), request, NOW)
+    for entry in explained:
+        parts = entry["explain"]
+        assert parts["score"] == parts["bm25"] * parts["decay"] == entry["score"]
+        assert parts["bm25"] == math.fsum(term["weight"] for term in parts["terms"])
