@@ -26,8 +26,12 @@ PAGES = sorted(
 
 
 def _commands(group: click.Group, prefix: str) -> list[tuple[str, click.Command]]:
+    """Every command below `group`, each loaded (the top level loads a command when asked)."""
     found = []
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         found.append((f"{prefix} {name}", command))
         if isinstance(command, click.Group):
             found.extend(_commands(command, f"{prefix} {name}"))

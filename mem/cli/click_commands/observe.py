@@ -1,0 +1,38 @@
+"""`mem observe`: record that verified Nexus work supports a memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from mem import clock, render
+from mem.cli.surface import (
+    LegacyCommand,
+    allow_secret_option,
+    directory_of,
+    echo,
+    legacy_options,
+)
+from mem.commands import observe as observe_
+
+
+@click.command(cls=LegacyCommand)
+@legacy_options
+@allow_secret_option
+def observe(
+    words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
+) -> None:
+    """Record that verified Nexus work supports a memory.
+
+    The input names the Nexus run and task, the memory section (file and heading), the
+    scope and an interpretation; the receipt goes to .bmad/memory/outcomes.ndjson.
+
+    \b
+    Example:
+        mem observe --input observation.json --json
+    """
+    receipt = observe_.observe(
+        directory_of(options), options["input"], clock.now_iso(), allow_secret
+    )
+    echo(render.observe(receipt, as_json=json_))

@@ -1,0 +1,29 @@
+"""`mem outcomes`: list outcome receipts and whether each is still eligible."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from mem import render
+from mem.cli.surface import (
+    LegacyCommand,
+    directory_of,
+    echo,
+    legacy_options,
+)
+from mem.commands import outcomes as outcomes_
+
+
+@click.command(cls=LegacyCommand)
+@legacy_options
+def outcomes(words: tuple[str, ...], json_: bool, **options: Any) -> None:
+    """List outcome receipts and whether each is still eligible.
+
+    \b
+    Example:
+        mem outcomes --json
+    """
+    results = outcomes_.listed(directory_of(options))
+    echo(render.outcomes(results, as_json=json_))

@@ -1,0 +1,46 @@
+"""`mem reinforce`: fold reward signals into a pattern's score (Elo and Beta)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from mem import clock, render
+from mem.cli.surface import (
+    LegacyCommand,
+    allow_secret_option,
+    directory_of,
+    echo,
+    legacy_options,
+)
+from mem.commands import reinforce as reinforce_
+
+
+@click.command(cls=LegacyCommand)
+@legacy_options
+@allow_secret_option
+def reinforce(
+    words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
+) -> None:
+    """Fold reward signals into a pattern's score (Elo and Beta).
+
+    Proposes, never applies, a promotion once the mean reaches 0.7 over 3 updates.
+
+    \b
+    Example:
+        mem reinforce --pattern "chromadb batch ingestion" --eval 0.9 --accept yes --ci pass
+    """
+    result, warning = reinforce_.reinforce(
+        directory_of(options),
+        clock.now_iso(),
+        pattern=options["pattern"],
+        eval_=options["eval"],
+        accept=options["accept"],
+        ci=options["ci"],
+        evidence=options["evidence"],
+        allow_secrets=allow_secret,
+    )
+    if warning is not None:
+        echo(f"mem reinforce: warning: {warning}\n", err=True)
+    echo(render.reinforce(result, as_json=json_))
