@@ -114,6 +114,13 @@ def test_links_between_pages_resolve(page: Path) -> None:
             assert anchor in _anchors(path), f"{page.name}: {link} names no heading"
 
 
+@pytest.mark.parametrize("page", PAGES, ids=[str(page.relative_to(REPO)) for page in PAGES])
+def test_every_source_and_test_path_a_page_cites_exists(page: Path) -> None:
+    cited = set(re.findall(r"\b(?:mem|tests)/[\w/.-]*?\.py\b", page.read_text(encoding="utf-8")))
+    missing = sorted(path for path in cited if not (REPO / path).is_file())
+    assert not missing, f"{page.name} cites files that moved or went: {missing}"
+
+
 def test_the_readme_is_short_and_links_to_every_page() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert readme.count("\n") <= 250
