@@ -19,11 +19,11 @@ from typing import Any
 import click
 
 import mem
-from mem import render
 from mem.cli import commander
 from mem.cli.options import LEGACY_ACTIONS, LEGACY_OPTIONS, LEGACY_TABLE, VERSION, candidates
 from mem.errors import MemError
 from mem.files import safe_paths
+from mem.render import action_views
 
 # Where the modules of mem.cli.app.COMMANDS are.
 COMMAND_PACKAGE = "mem.cli.click_commands"
@@ -60,7 +60,7 @@ class ActionFailure(click.ClickException):
         self.as_json = as_json
 
     def show(self, file: Any = None) -> None:
-        stream, text = render.action_error(self.action, self.message, as_json=self.as_json)
+        stream, text = action_views.action_error(self.action, self.message, as_json=self.as_json)
         echo(text, err=stream == "stderr")
 
 

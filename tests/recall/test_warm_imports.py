@@ -46,6 +46,7 @@ WARM_PATH = {
     "mem.index.topk",
     "mem.layout",
     "mem.render",
+    "mem.render.action_views",
 }
 # mem.core.tokens: the sync keeps the bm25 ranking's postings too (issue 25).
 SYNC_PATH = {

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from mem import clock, render
+from mem import clock
 from mem.cli.surface import (
     LegacyCommand,
     allow_secret_option,
@@ -15,6 +15,7 @@ from mem.cli.surface import (
     legacy_options,
 )
 from mem.commands import observe as observe_
+from mem.render import action_views
 
 
 @click.command(cls=LegacyCommand)
@@ -35,4 +36,4 @@ def observe(
     receipt = observe_.observe(
         directory_of(options), options["input"], clock.now_iso(), allow_secret
     )
-    echo(render.observe(receipt, as_json=json_))
+    echo(action_views.observe(receipt, as_json=json_))

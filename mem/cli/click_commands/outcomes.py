@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from mem import render
 from mem.cli.surface import (
     LegacyCommand,
     directory_of,
@@ -14,6 +13,7 @@ from mem.cli.surface import (
     legacy_options,
 )
 from mem.commands import outcomes as outcomes_
+from mem.render import action_views
 
 
 @click.command(cls=LegacyCommand)
@@ -26,4 +26,4 @@ def outcomes(words: tuple[str, ...], json_: bool, **options: Any) -> None:
         mem outcomes --json
     """
     results = outcomes_.listed(directory_of(options))
-    echo(render.outcomes(results, as_json=json_))
+    echo(action_views.outcomes(results, as_json=json_))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from mem import render
 from mem.cli.surface import (
     MemCommand,
     echo,
@@ -12,6 +11,7 @@ from mem.cli.surface import (
 )
 from mem.commands import patterns
 from mem.files import safe_paths
+from mem.render import action_views
 
 
 @click.command(cls=MemCommand, name="patterns")
@@ -26,4 +26,4 @@ def patterns_command(directory: str | None, json_: bool) -> None:
         mem patterns --json
     """
     listed = patterns.listed(safe_paths.project_root(directory))
-    echo(render.patterns(listed, as_json=json_))
+    echo(action_views.patterns(listed, as_json=json_))

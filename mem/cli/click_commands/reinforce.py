@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from mem import clock, render
+from mem import clock
 from mem.cli.surface import (
     LegacyCommand,
     allow_secret_option,
@@ -15,6 +15,7 @@ from mem.cli.surface import (
     legacy_options,
 )
 from mem.commands import reinforce as reinforce_
+from mem.render import action_views
 
 
 @click.command(cls=LegacyCommand)
@@ -43,4 +44,4 @@ def reinforce(
     )
     if warning is not None:
         echo(f"mem reinforce: warning: {warning}\n", err=True)
-    echo(render.reinforce(result, as_json=json_))
+    echo(action_views.reinforce(result, as_json=json_))

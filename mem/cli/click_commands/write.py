@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from mem import clock, render
+from mem import clock
 from mem.cli.surface import (
     LegacyCommand,
     allow_secret_option,
@@ -15,6 +15,7 @@ from mem.cli.surface import (
     legacy_options,
 )
 from mem.commands import write as write_
+from mem.render import action_views
 
 
 @click.command(cls=LegacyCommand)
@@ -55,4 +56,4 @@ def write(
         allow_secrets=allow_secret,
         session=session,
     )
-    echo(render.write(event, as_json=json_))
+    echo(action_views.write(event, as_json=json_))
