@@ -32,8 +32,9 @@ WARM_PATH = {
     "mem.errors",
     "mem.files",
     "mem.files.index_sources",
-    "mem.files.regular_files",  # open_regular, moved out of safe_paths for team.py's use
+    "mem.files.regular_files",  # open_regular, moved out of safe_paths for settings.py's use
     "mem.files.safe_paths",
+    "mem.files.settings",
     "mem.files.team",
     "mem.index",
     "mem.index.connection",
