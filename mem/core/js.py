@@ -399,12 +399,9 @@ def _scan_array(text: str, at: int) -> tuple[list[Any], int]:
     while True:
         value, at = _scan_value(text, at)
         values.append(value)
-        at = _skip_blanks(text, at)
-        if text[at] == "]":
-            return values, at + 1
-        if text[at] != ",":
-            raise ValueError(at)
-        at = _skip_blanks(text, at + 1)
+        ended, at = _after_item(text, at, "]")
+        if ended:
+            return values, at
 
 
 def _scan_object(text: str, at: int) -> tuple[dict[str, Any], int]:
@@ -420,12 +417,20 @@ def _scan_object(text: str, at: int) -> tuple[dict[str, Any], int]:
         if text[at] != ":":
             raise ValueError(at)
         members[key], at = _scan_value(text, _skip_blanks(text, at + 1))
-        at = _skip_blanks(text, at)
-        if text[at] == "}":
-            return members, at + 1
-        if text[at] != ",":
-            raise ValueError(at)
-        at = _skip_blanks(text, at + 1)
+        ended, at = _after_item(text, at, "}")
+        if ended:
+            return members, at
+
+
+def _after_item(text: str, at: int, closer: str) -> tuple[bool, int]:
+    """After an array's or an object's item: whether `closer` ended it, and the index after
+    the closer or of the next item."""
+    at = _skip_blanks(text, at)
+    if text[at] == closer:
+        return True, at + 1
+    if text[at] != ",":
+        raise ValueError(at)
+    return False, _skip_blanks(text, at + 1)
 
 
 @functools.cache

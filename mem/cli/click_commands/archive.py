@@ -5,12 +5,7 @@ from __future__ import annotations
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    MemCommand,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import surface
 from mem.commands import archive as archive_
 from mem.files import safe_paths
 from mem.render import report
@@ -18,11 +13,11 @@ from mem.render import report
 STORE_NAMES = ("journal", "outcomes", "promotions", "evidence", "lifecycle")  # mem archive
 
 
-@click.command(cls=MemCommand)
+@click.command(cls=surface.MemCommand)
 @click.argument("store", type=click.Choice(list(STORE_NAMES)))
-@directory_option
+@surface.directory_option
 @click.option("--approve", is_flag=True, help="Move the store now (without it: show the plan).")
-@json_option
+@surface.json_option
 def archive(store: str, directory: str | None, approve: bool, json_: bool) -> None:
     """Archive a full store and start an empty one.
 
@@ -33,4 +28,4 @@ def archive(store: str, directory: str | None, approve: bool, json_: bool) -> No
         mem archive journal --approve
     """
     result = archive_.archive(safe_paths.project_root(directory), store, approve, clock.now_iso())
-    echo(report.archive(result, as_json=json_))
+    surface.echo(report.archive(result, as_json=json_))

@@ -6,28 +6,22 @@ import sys
 
 import click
 
-from mem.cli.surface import (
-    ROOT_HELP,
-    MemCommand,
-    allow_secret_option,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import audit, audit_secrets
 from mem.files import safe_paths
 from mem.render import memory_views, secret_report
 
 
-@click.command(cls=MemCommand, name="audit")
+@click.command(cls=surface.MemCommand, name="audit")
 @click.argument("memory_id", required=False)
-@click.option("--root", metavar="DIR", help=ROOT_HELP)
+@click.option("--root", metavar="DIR", help=surface.ROOT_HELP)
 @click.option("--limit", metavar="N", help="Memories to list, 1 to 1000 (default 20).")
 @click.option(
     "--secrets", "secrets_", is_flag=True, help="List possible secrets in memory instead."
 )
 @click.option("--portfolio", is_flag=True, help="--secrets: also the brain and its projects.")
-@allow_secret_option
-@project_options
+@surface.allow_secret_option
+@surface.project_options
 def audit_command(
     memory_id: str | None,
     root: str | None,
@@ -53,23 +47,10 @@ def audit_command(
         mem audit --secrets --portfolio
     """
     project = safe_paths.project_root(directory)
-    if secrets_ or portfolio or allow_secret:
-        _audit_secrets(project, memory_id, root, limit, secrets_, portfolio, allow_secret, json_)
+    if not (secrets_ or portfolio or allow_secret):
+        results, total = audit.audit(project, memory_id, root, limit)
+        surface.echo(memory_views.audit(results, total, as_json=json_))
         return
-    results, total = audit.audit(project, memory_id, root, limit)
-    echo(memory_views.audit(results, total, as_json=json_))
-
-
-def _audit_secrets(
-    project: str,
-    memory_id: str | None,
-    root: str | None,
-    limit: str | None,
-    secrets_: bool,
-    portfolio: bool,
-    allow_secret: tuple[str, ...],
-    json_: bool,
-) -> None:
     result = audit_secrets.audit_secrets(
         project,
         portfolio,
@@ -79,6 +60,6 @@ def _audit_secrets(
         checkout_root=root,
         limit=limit,
     )
-    echo(secret_report.audit(result, as_json=json_))
+    surface.echo(secret_report.audit(result, as_json=json_))
     if result["failed"]:
         sys.exit(1)

@@ -4,22 +4,16 @@ from __future__ import annotations
 
 import click
 
-from mem.cli import progress
-from mem.cli.surface import (
-    MemCommand,
-    echo,
-    portfolio_options,
-    project_options,
-)
+from mem.cli import progress, surface
 from mem.commands import browse
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.command(cls=MemCommand, name="browse")
-@portfolio_options
+@click.command(cls=surface.MemCommand, name="browse")
+@surface.portfolio_options
 @click.option("--port", metavar="N", help="Port on 127.0.0.1 (default 8001; 0: any free port).")
-@project_options
+@surface.project_options
 def browse_command(
     portfolio_: bool, brain: str | None, port: str | None, directory: str | None, json_: bool
 ) -> None:
@@ -43,9 +37,9 @@ def browse_command(
     def ready(served: browse.Served) -> None:
         shown.clear()
         for where, problem in served.problems:
-            echo(f"mem browse: warning: {where}: {problem}\n", err=True)
-        echo(report.browse(served._asdict(), as_json=json_))
-        echo("mem browse: stop with Ctrl-C.\n", err=True)
+            surface.echo(f"mem browse: warning: {where}: {problem}\n", err=True)
+        surface.echo(report.browse(served._asdict(), as_json=json_))
+        surface.echo("mem browse: stop with Ctrl-C.\n", err=True)
 
     root = safe_paths.project_root(directory)
     with shown:

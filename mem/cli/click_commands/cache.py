@@ -4,24 +4,19 @@ from __future__ import annotations
 
 import click
 
-from mem.cli.surface import (
-    SubGroup,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import surface
 from mem.commands import index_cache
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.group(cls=SubGroup, name="cache")
+@click.group(cls=surface.SubGroup, name="cache")
 def cache_group() -> None:
     """Find or empty the cache directory where the indexes live."""
 
 
 @cache_group.command(name="dir")
-@json_option
+@surface.json_option
 def cache_dir(json_: bool) -> None:
     """Print the cache directory, where the indexes live.
 
@@ -31,13 +26,13 @@ def cache_dir(json_: bool) -> None:
     Example:
         du -sh "$(mem cache dir)"
     """
-    echo(report.cache_dir(index_cache.cache_dir(), as_json=json_))
+    surface.echo(report.cache_dir(index_cache.cache_dir(), as_json=json_))
 
 
 @cache_group.command(name="clean")
-@directory_option
+@surface.directory_option
 @click.option("--all", "all_", is_flag=True, help="Every index in the cache, of every project.")
-@json_option
+@surface.json_option
 def cache_clean(directory: str | None, all_: bool, json_: bool) -> None:
     """Delete the project's index from the cache (or --all).
 
@@ -50,4 +45,4 @@ def cache_clean(directory: str | None, all_: bool, json_: bool) -> None:
         mem cache clean --all --json
     """
     root = None if all_ else safe_paths.project_root(directory)
-    echo(report.cache_clean(index_cache.cache_clean(root), as_json=json_))
+    surface.echo(report.cache_clean(index_cache.cache_clean(root), as_json=json_))

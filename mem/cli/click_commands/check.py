@@ -8,19 +8,13 @@ from typing import Any
 
 import click
 
-from mem.cli.surface import (
-    SubGroup,
-    brain_option,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import surface
 from mem.commands import amendments, findability
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.group(cls=SubGroup, name="check")
+@click.group(cls=surface.SubGroup, name="check")
 def check_group() -> None:
     """Check the project's memory as its readers meet it."""
 
@@ -36,16 +30,16 @@ def check_scope_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @check_group.command(name="findability")
-@directory_option
+@surface.directory_option
 @check_scope_option
-@brain_option
+@surface.brain_option
 @click.option(
     "--min-recall",
     type=click.FloatRange(0, 1),
     metavar="SHARE",
     help="Exit 1 when a ranking finds fewer notes in its top 5 (a share from 0 to 1).",
 )
-@json_option
+@surface.json_option
 def check_findability(
     directory: str | None, scope: str, brain: str | None, min_recall: float | None, json_: bool
 ) -> None:
@@ -65,17 +59,17 @@ def check_findability(
     """
     root = safe_paths.project_root(directory)
     result = findability.findability_report(root, scope, brain, min_recall)
-    echo(report.findability(result, as_json=json_))
+    surface.echo(report.findability(result, as_json=json_))
     if result.get("belowMinRecall"):
         sys.exit(1)
 
 
 @check_group.command(name="amendments")
-@directory_option
+@surface.directory_option
 @check_scope_option
-@brain_option
+@surface.brain_option
 @click.option("--fail-on-found", is_flag=True, help="Exit 1 when a likely pair is found (for CI).")
-@json_option
+@surface.json_option
 def check_amendments(
     directory: str | None, scope: str, brain: str | None, fail_on_found: bool, json_: bool
 ) -> None:
@@ -95,6 +89,6 @@ def check_amendments(
     """
     root = safe_paths.project_root(directory)
     result = amendments.amendments_report(root, scope, brain)
-    echo(report.amendments(result, as_json=json_))
+    surface.echo(report.amendments(result, as_json=json_))
     if fail_on_found and result["pairs"]:
         sys.exit(1)

@@ -5,20 +5,15 @@ from __future__ import annotations
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    MemCommand,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import surface
 from mem.commands import consolidate as consolidate_
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.command(cls=MemCommand)
-@directory_option
-@json_option
+@click.command(cls=surface.MemCommand)
+@surface.directory_option
+@surface.json_option
 def consolidate(directory: str | None, json_: bool) -> None:
     """Audit memory: duplicates, stale decisions, promotions.
 
@@ -29,4 +24,4 @@ def consolidate(directory: str | None, json_: bool) -> None:
         mem consolidate --json
     """
     result = consolidate_.consolidate(safe_paths.project_root(directory), clock.now_iso())
-    echo(report.consolidate(result, as_json=json_))
+    surface.echo(report.consolidate(result, as_json=json_))

@@ -4,25 +4,21 @@ from __future__ import annotations
 
 import click
 
-from mem.cli.surface import (
-    MemCommand,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import context
 from mem.errors import MemError
 from mem.files import safe_paths
 from mem.render import memory_views
 
 
-@click.command(cls=MemCommand, name="context")
+@click.command(cls=surface.MemCommand, name="context")
 @click.option("--with-evidence", is_flag=True, help="Add each memory's audit and outcome receipts.")
 @click.option(
     "--budget",
     metavar="CHARS",
     help="Only the brief, in at most CHARS characters of output (400 to 10000000).",
 )
-@project_options
+@surface.project_options
 def context_command(
     with_evidence: bool, budget: str | None, directory: str | None, json_: bool
 ) -> None:
@@ -45,7 +41,7 @@ def context_command(
     if budget is not None:
         if with_evidence:
             raise MemError("--budget and --with-evidence do not go together.")
-        echo(context.brief(root, budget, as_json=json_))
+        surface.echo(context.brief(root, budget, as_json=json_))
         return
     state = context.gather(root, with_evidence)
-    echo(memory_views.context(state, as_json=json_))
+    surface.echo(memory_views.context(state, as_json=json_))

@@ -6,25 +6,21 @@ import sys
 
 import click
 
-from mem.cli.surface import (
-    SubGroup,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import doctor
 from mem.commands import doctor_hooks as doctor_hooks_
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.group(cls=SubGroup, name="doctor")
+@click.group(cls=surface.SubGroup, name="doctor")
 def doctor_group() -> None:
     """Check the project for problems before they happen."""
 
 
 @doctor_group.command(name="merge")
 @click.argument("branches", nargs=-1, metavar="[BRANCH...]")
-@project_options
+@surface.project_options
 def doctor_merge(branches: tuple[str, ...], directory: str | None, json_: bool) -> None:
     """Memory files merging a branch would conflict in.
 
@@ -39,13 +35,13 @@ def doctor_merge(branches: tuple[str, ...], directory: str | None, json_: bool) 
         mem doctor merge origin/feature --json
     """
     result = doctor.merge(safe_paths.project_root(directory), list(branches))
-    echo(report.doctor_merge(result, as_json=json_))
+    surface.echo(report.doctor_merge(result, as_json=json_))
     if result["conflicting"]:
         sys.exit(1)
 
 
 @doctor_group.command(name="hooks")
-@project_options
+@surface.project_options
 def doctor_hooks(directory: str | None, json_: bool) -> None:
     """Whether each agent host's mem hooks will really run here, and each fix.
 
@@ -63,6 +59,6 @@ def doctor_hooks(directory: str | None, json_: bool) -> None:
         mem doctor hooks --json
     """
     result = doctor_hooks_.hooks(safe_paths.project_root(directory))
-    echo(report.doctor_hooks(result, as_json=json_))
+    surface.echo(report.doctor_hooks(result, as_json=json_))
     if result["problems"]:
         sys.exit(1)

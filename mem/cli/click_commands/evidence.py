@@ -5,19 +5,13 @@ from __future__ import annotations
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    ROOT_HELP,
-    SubGroup,
-    allow_secret_option,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import evidence
 from mem.files import safe_paths
 from mem.render import memory_views
 
 
-@click.group(cls=SubGroup, name="evidence")
+@click.group(cls=surface.SubGroup, name="evidence")
 def evidence_group() -> None:
     """Record and list the checkout files a memory rests on."""
 
@@ -27,9 +21,9 @@ def evidence_group() -> None:
 @click.option(
     "--source", "sources", multiple=True, metavar="PATH", help="Source file (repeatable, 1 to 50)."
 )
-@click.option("--root", metavar="DIR", help=ROOT_HELP)
-@allow_secret_option
-@project_options
+@click.option("--root", metavar="DIR", help=surface.ROOT_HELP)
+@surface.allow_secret_option
+@surface.project_options
 def evidence_add(
     memory_id: str,
     sources: tuple[str, ...],
@@ -48,12 +42,12 @@ def evidence_add(
     """
     project = safe_paths.project_root(directory)
     added = evidence.add(project, memory_id, list(sources), root, clock.now_iso(), allow_secret)
-    echo(memory_views.evidence_added(added, as_json=json_))
+    surface.echo(memory_views.evidence_added(added, as_json=json_))
 
 
 @evidence_group.command(name="list")
 @click.argument("memory_id")
-@project_options
+@surface.project_options
 def evidence_list(memory_id: str, directory: str | None, json_: bool) -> None:
     """List a memory's evidence records, marking current ones.
 
@@ -64,4 +58,4 @@ def evidence_list(memory_id: str, directory: str | None, json_: bool) -> None:
         mem evidence list mem_0123456789abcdef0123 --json
     """
     memory, records = evidence.listed(safe_paths.project_root(directory), memory_id)
-    echo(memory_views.evidence_list(memory, records, as_json=json_))
+    surface.echo(memory_views.evidence_list(memory, records, as_json=json_))

@@ -5,24 +5,18 @@ from __future__ import annotations
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    MemCommand,
-    allow_secret_option,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import surface
 from mem.commands import export as export_
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.command(cls=MemCommand)
-@directory_option
+@click.command(cls=surface.MemCommand)
+@surface.directory_option
 @click.option("--output", metavar="PATH", help="Where to write (default: in the project).")
 @click.option("--force", is_flag=True, help="Replace an existing export.")
-@allow_secret_option
-@json_option
+@surface.allow_secret_option
+@surface.json_option
 def export(
     directory: str | None,
     output: str | None,
@@ -38,4 +32,4 @@ def export(
     """
     root = safe_paths.project_root(directory)
     result = export_.export(root, clock.now_iso(), output, force, allow_secret)
-    echo(report.export(result, as_json=json_))
+    surface.echo(report.export(result, as_json=json_))

@@ -7,26 +7,20 @@ import sys
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    MemCommand,
-    allow_secret_option,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import surface
 from mem.commands import handoff as handoff_
 from mem.errors import MemError
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.command(cls=MemCommand)
-@directory_option
+@click.command(cls=surface.MemCommand)
+@surface.directory_option
 @click.option("--topic", required=True, metavar="TEXT", help="What the session was about.")
 @click.option("--from", "from_", metavar="FILE", help="Read the handoff text from FILE.")
 @click.option("--stdin", is_flag=True, help="Read the handoff text from standard input.")
-@allow_secret_option
-@json_option
+@surface.allow_secret_option
+@surface.json_option
 def handoff(
     directory: str | None,
     topic: str,
@@ -48,4 +42,4 @@ def handoff(
     text = sys.stdin.read() if stdin else handoff_.read_input_file(from_ or "")
     root = safe_paths.project_root(directory)
     result = handoff_.handoff(root, topic, text, clock.now_iso(), allow_secret)
-    echo(report.handoff(result, as_json=json_))
+    surface.echo(report.handoff(result, as_json=json_))

@@ -6,15 +6,11 @@ import sys
 
 import click
 
-from mem.cli.surface import (
-    MemCommand,
-    directory_option,
-    echo,
-)
+from mem.cli import surface
 from mem.commands import hook
 
 
-@click.command(cls=MemCommand, name="hook")
+@click.command(cls=surface.MemCommand, name="hook")
 @click.argument("event", metavar="EVENT")
 @click.option("--host", default="", metavar="HOST", help="claude-code, codex or gemini.")
 @click.option(
@@ -32,7 +28,7 @@ from mem.commands import hook
         " most as 7 rarest words, and on a prompt that long a memory holds 5 of its terms."
     ),
 )
-@directory_option
+@surface.directory_option
 def hook_command(
     event: str, host: str, budget: str | None, threshold: str | None, directory: str | None
 ) -> None:
@@ -49,8 +45,8 @@ def hook_command(
 
     \b
     Example:
-        echo '{"cwd": ".", "session_id": "s1", "source": "startup"}' \\
+        surface.echo '{"cwd": ".", "session_id": "s1", "source": "startup"}' \\
             | mem hook session-start --host claude-code
     """
     data = b"" if sys.stdin is None or sys.stdin.isatty() else hook.read_input(sys.stdin.buffer)
-    echo(hook.run(event, host, data, directory, budget, threshold))
+    surface.echo(hook.run(event, host, data, directory, budget, threshold))

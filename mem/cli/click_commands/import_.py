@@ -5,12 +5,7 @@ from __future__ import annotations
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    MemCommand,
-    allow_secret_option,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import inbox
 from mem.files import safe_paths
 from mem.render import inbox_views
@@ -18,11 +13,11 @@ from mem.render import inbox_views
 HOST_CHOICES = "claude-code|codex|gemini|serena|vscode|all"
 
 
-@click.command(cls=MemCommand, name="import")
+@click.command(cls=surface.MemCommand, name="import")
 @click.argument("host", metavar=HOST_CHOICES)
 @click.option("--dry-run", is_flag=True, help="Show what would be offered; write nothing.")
-@allow_secret_option
-@project_options
+@surface.allow_secret_option
+@surface.project_options
 def import_command(
     host: str, dry_run: bool, allow_secret: tuple[str, ...], directory: str | None, json_: bool
 ) -> None:
@@ -42,4 +37,4 @@ def import_command(
     """
     root = safe_paths.project_root(directory)
     result = inbox.import_memories(root, host, clock.now_iso(), dry_run, allow_secret)
-    echo(inbox_views.imported(result, as_json=json_))
+    surface.echo(inbox_views.imported(result, as_json=json_))

@@ -8,19 +8,14 @@ from typing import Any
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    SubGroup,
-    allow_secret_option,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import inbox
 from mem.files import safe_paths
 from mem.render import inbox_views
 
 
-@click.group(cls=SubGroup, name="inbox", invoke_without_command=True)
-@project_options
+@click.group(cls=surface.SubGroup, name="inbox", invoke_without_command=True)
+@surface.project_options
 @click.pass_context
 def inbox_group(ctx: click.Context, directory: str | None, json_: bool) -> None:
     """Review imported memories: list, show, accept or reject them (list by default).
@@ -42,26 +37,26 @@ def _inbox_ids(command: Callable[..., Any]) -> Callable[..., Any]:
 
 @inbox_group.command(name="list")
 @click.option("--all", "every", is_flag=True, help="Also the accepted and rejected ones.")
-@project_options
+@surface.project_options
 def inbox_list(every: bool = False, directory: str | None = None, json_: bool = False) -> None:
     """The candidates waiting for a yes or a no."""
     result = inbox.listing(safe_paths.project_root(directory), every)
-    echo(inbox_views.listed(result, as_json=json_))
+    surface.echo(inbox_views.listed(result, as_json=json_))
 
 
 @inbox_group.command(name="show")
 @_inbox_ids
-@project_options
+@surface.project_options
 def inbox_show(ids: tuple[str, ...], every: bool, directory: str | None, json_: bool) -> None:
     """Candidates whole: the notes they would write."""
     result = inbox.show(safe_paths.project_root(directory), ids, every)
-    echo(inbox_views.shown(result, as_json=json_))
+    surface.echo(inbox_views.shown(result, as_json=json_))
 
 
 @inbox_group.command(name="accept")
 @_inbox_ids
-@allow_secret_option
-@project_options
+@surface.allow_secret_option
+@surface.project_options
 def inbox_accept(
     ids: tuple[str, ...],
     every: bool,
@@ -82,16 +77,16 @@ def inbox_accept(
     """
     root = safe_paths.project_root(directory)
     result = inbox.decide(root, "accept", ids, every, clock.now_iso(), allow_secret)
-    echo(inbox_views.decided(result, as_json=json_))
+    surface.echo(inbox_views.decided(result, as_json=json_))
 
 
 @inbox_group.command(name="reject")
 @_inbox_ids
-@project_options
+@surface.project_options
 def inbox_reject(ids: tuple[str, ...], every: bool, directory: str | None, json_: bool) -> None:
     """Set candidates aside for good.
 
     A later `mem import` will not offer them again."""
     root = safe_paths.project_root(directory)
     result = inbox.decide(root, "reject", ids, every, clock.now_iso())
-    echo(inbox_views.decided(result, as_json=json_))
+    surface.echo(inbox_views.decided(result, as_json=json_))

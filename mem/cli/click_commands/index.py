@@ -6,28 +6,21 @@ import sys
 
 import click
 
-from mem.cli import progress
-from mem.cli.surface import (
-    SubGroup,
-    directory_option,
-    echo,
-    json_option,
-    portfolio_options,
-)
+from mem.cli import progress, surface
 from mem.commands import index_cache
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.group(cls=SubGroup, name="index")
+@click.group(cls=surface.SubGroup, name="index")
 def index_group() -> None:
     """Inspect the index cache, a disposable copy of the files."""
 
 
 @index_group.command(name="path")
-@directory_option
-@portfolio_options
-@json_option
+@surface.directory_option
+@surface.portfolio_options
+@surface.json_option
 def index_path(directory: str | None, portfolio_: bool, brain: str | None, json_: bool) -> None:
     """Print where the project's (or the portfolio's) index lives.
 
@@ -39,13 +32,13 @@ def index_path(directory: str | None, portfolio_: bool, brain: str | None, json_
     root = safe_paths.project_root(directory)
     with progress.Progress("mem index: syncing the portfolio index") as shown:
         result = index_cache.index_path(root, portfolio_, brain, shown.sync_step)
-    echo(report.index_path(result, as_json=json_))
+    surface.echo(report.index_path(result, as_json=json_))
 
 
 @index_group.command(name="check")
-@directory_option
-@portfolio_options
-@json_option
+@surface.directory_option
+@surface.portfolio_options
+@surface.json_option
 def index_check(directory: str | None, portfolio_: bool, brain: str | None, json_: bool) -> None:
     """Verify the index equals a fresh build.
 
@@ -59,15 +52,15 @@ def index_check(directory: str | None, portfolio_: bool, brain: str | None, json
     root = safe_paths.project_root(directory)
     with progress.Progress("mem index: checking the portfolio index") as shown:
         result = index_cache.index_check(root, portfolio_, brain, shown.sync_step)
-    echo(report.index_check(result, as_json=json_))
+    surface.echo(report.index_check(result, as_json=json_))
     if not result["ok"]:
         sys.exit(1)
 
 
 @index_group.command(name="rebuild")
-@directory_option
-@portfolio_options
-@json_option
+@surface.directory_option
+@surface.portfolio_options
+@surface.json_option
 def index_rebuild(directory: str | None, portfolio_: bool, brain: str | None, json_: bool) -> None:
     """Rebuild the index from the files now.
 
@@ -79,4 +72,4 @@ def index_rebuild(directory: str | None, portfolio_: bool, brain: str | None, js
     root = safe_paths.project_root(directory)
     with progress.Progress("mem index: rebuilding the portfolio index") as shown:
         result = index_cache.index_rebuild(root, portfolio_, brain, shown.sync_step)
-    echo(report.index_rebuild(result, as_json=json_))
+    surface.echo(report.index_rebuild(result, as_json=json_))

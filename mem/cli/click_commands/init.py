@@ -5,21 +5,16 @@ from __future__ import annotations
 import click
 
 from mem import clock, layout
-from mem.cli.surface import (
-    MemCommand,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import surface
 from mem.commands import init as init_
 from mem.commands import init_agents, init_hooks
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.command(cls=MemCommand)
+@click.command(cls=surface.MemCommand)
 @click.argument("files", nargs=-1, metavar="[FILE...]")
-@directory_option
+@surface.directory_option
 @click.option(
     "--agents",
     is_flag=True,
@@ -46,7 +41,7 @@ from mem.render import report
     is_flag=True,
     help=f'Also write {layout.SETTINGS} with layout = "team" (docs/team.md).',
 )
-@json_option
+@surface.json_option
 def init(
     files: tuple[str, ...],
     directory: str | None,
@@ -104,9 +99,9 @@ def init(
             result = init_agents.install(root, list(files), chosen)
             if hooks:
                 result["settings"] = init_hooks.install(root, chosen or [], user)
-        echo(report.agents(result, as_json=json_))
+        surface.echo(report.agents(result, as_json=json_))
         return
     result = init_.init(safe_paths.project_root(directory), clock.now_iso(), team=team)
     for warning in result["warnings"]:
-        echo(f"mem init: warning: {warning}\n", err=True)
-    echo(report.init(result, as_json=json_))
+        surface.echo(f"mem init: warning: {warning}\n", err=True)
+    surface.echo(report.init(result, as_json=json_))

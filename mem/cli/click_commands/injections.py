@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import click
 
-from mem.cli.surface import (
-    MemCommand,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import injections
 from mem.errors import MemError
 from mem.files import safe_paths
 from mem.render import injection_views
 
 
-@click.command(cls=MemCommand, name="injections")
+@click.command(cls=surface.MemCommand, name="injections")
 @click.option("--session", metavar="ID", help="Only the injections into this session.")
 @click.option(
     "--outcomes",
@@ -23,7 +19,7 @@ from mem.render import injection_views
     is_flag=True,
     help="Per memory: how often it was injected and how those sessions ended.",
 )
-@project_options
+@surface.project_options
 def injections_command(
     session: str | None, outcomes_: bool, directory: str | None, json_: bool
 ) -> None:
@@ -42,6 +38,6 @@ def injections_command(
     if outcomes_:
         if session is not None:
             raise MemError("--outcomes covers every session; --session lists one.")
-        echo(injection_views.outcomes(injections.outcomes(root), as_json=json_))
+        surface.echo(injection_views.outcomes(injections.outcomes(root), as_json=json_))
         return
-    echo(injection_views.listed(injections.listed(root, session), as_json=json_))
+    surface.echo(injection_views.listed(injections.listed(root, session), as_json=json_))

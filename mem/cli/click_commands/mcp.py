@@ -8,18 +8,15 @@ import importlib.util
 import click
 
 from mem import index
-from mem.cli.surface import (
-    MemCommand,
-    directory_option,
-)
+from mem.cli import surface
 from mem.core import extras
 from mem.errors import MemError
 from mem.files import safe_paths
 from mem.mcp import server
 
 
-@click.command(cls=MemCommand, name="mcp")
-@directory_option
+@click.command(cls=surface.MemCommand, name="mcp")
+@surface.directory_option
 @click.option(
     "--tools",
     "tool_set",

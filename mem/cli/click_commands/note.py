@@ -7,19 +7,14 @@ import sys
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    SubGroup,
-    allow_secret_option,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import note
 from mem.errors import MemError
 from mem.files import safe_paths
 from mem.render import injection_views
 
 
-@click.group(cls=SubGroup, name="note")
+@click.group(cls=surface.SubGroup, name="note")
 def note_group() -> None:
     """Add a decision, lesson or pattern as a well-formed section."""
 
@@ -29,8 +24,8 @@ def note_group() -> None:
 @click.option("--title", metavar="TEXT", help="The heading's title (one line, at most 200).")
 @click.option("--body", metavar="TEXT", help="The note's text (at most 8000 characters).")
 @click.option("--stdin", is_flag=True, help="Read the note's text from standard input.")
-@allow_secret_option
-@project_options
+@surface.allow_secret_option
+@surface.project_options
 def note_add(
     kind: str,
     title: str | None,
@@ -57,4 +52,4 @@ def note_add(
     text = sys.stdin.read() if stdin else body
     root = safe_paths.project_root(directory)
     result = note.add(root, kind, title, text, clock.now_iso(), allow_secret)
-    echo(injection_views.note_added(result, as_json=json_))
+    surface.echo(injection_views.note_added(result, as_json=json_))

@@ -7,20 +7,14 @@ from typing import Any
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    LegacyCommand,
-    allow_secret_option,
-    directory_of,
-    echo,
-    legacy_options,
-)
+from mem.cli import surface
 from mem.commands import observe as observe_
 from mem.render import action_views
 
 
-@click.command(cls=LegacyCommand)
-@legacy_options
-@allow_secret_option
+@click.command(cls=surface.LegacyCommand)
+@surface.legacy_options
+@surface.allow_secret_option
 def observe(
     words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
 ) -> None:
@@ -34,6 +28,6 @@ def observe(
         mem observe --input observation.json --json
     """
     receipt = observe_.observe(
-        directory_of(options), options["input"], clock.now_iso(), allow_secret
+        surface.directory_of(options), options["input"], clock.now_iso(), allow_secret
     )
-    echo(action_views.observe(receipt, as_json=json_))
+    surface.echo(action_views.observe(receipt, as_json=json_))

@@ -6,18 +6,13 @@ from typing import Any
 
 import click
 
-from mem.cli.surface import (
-    LegacyCommand,
-    directory_of,
-    echo,
-    legacy_options,
-)
+from mem.cli import surface
 from mem.commands import outcomes as outcomes_
 from mem.render import action_views
 
 
-@click.command(cls=LegacyCommand)
-@legacy_options
+@click.command(cls=surface.LegacyCommand)
+@surface.legacy_options
 def outcomes(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     """List outcome receipts and whether each is still eligible.
 
@@ -25,5 +20,5 @@ def outcomes(words: tuple[str, ...], json_: bool, **options: Any) -> None:
     Example:
         mem outcomes --json
     """
-    results = outcomes_.listed(directory_of(options))
-    echo(action_views.outcomes(results, as_json=json_))
+    results = outcomes_.listed(surface.directory_of(options))
+    surface.echo(action_views.outcomes(results, as_json=json_))

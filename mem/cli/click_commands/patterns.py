@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import click
 
-from mem.cli.surface import (
-    MemCommand,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import patterns
 from mem.files import safe_paths
 from mem.render import action_views
 
 
-@click.command(cls=MemCommand, name="patterns")
-@project_options
+@click.command(cls=surface.MemCommand, name="patterns")
+@surface.project_options
 def patterns_command(directory: str | None, json_: bool) -> None:
     """List the scored patterns, best first.
 
@@ -26,4 +22,4 @@ def patterns_command(directory: str | None, json_: bool) -> None:
         mem patterns --json
     """
     listed = patterns.listed(safe_paths.project_root(directory))
-    echo(action_views.patterns(listed, as_json=json_))
+    surface.echo(action_views.patterns(listed, as_json=json_))

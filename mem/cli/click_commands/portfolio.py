@@ -5,30 +5,23 @@ from __future__ import annotations
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    SubGroup,
-    allow_secret_option,
-    brain_option,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import surface
 from mem.commands import portfolio
 from mem.files import safe_paths
 from mem.render import portfolio_views
 
 
-@click.group(cls=SubGroup, name="portfolio")
+@click.group(cls=surface.SubGroup, name="portfolio")
 def portfolio_group() -> None:
     """The projects registered in the portfolio's brain (projects/*.yaml)."""
 
 
 @portfolio_group.command(name="add")
 @click.argument("paths", nargs=-1, metavar="PATH...")
-@directory_option
-@brain_option
-@json_option
-@allow_secret_option
+@surface.directory_option
+@surface.brain_option
+@surface.json_option
+@surface.allow_secret_option
 def portfolio_add(
     paths: tuple[str, ...],
     directory: str | None,
@@ -44,13 +37,13 @@ def portfolio_add(
     """
     root = safe_paths.project_root(directory)
     result = portfolio.add(root, brain, list(paths), clock.now_iso(), allow_secret)
-    echo(portfolio_views.added(result, as_json=json_))
+    surface.echo(portfolio_views.added(result, as_json=json_))
 
 
 @portfolio_group.command(name="list")
-@directory_option
-@brain_option
-@json_option
+@surface.directory_option
+@surface.brain_option
+@surface.json_option
 def portfolio_list(directory: str | None, brain: str | None, json_: bool) -> None:
     """List the registered projects, each marked present or gone.
 
@@ -59,14 +52,14 @@ def portfolio_list(directory: str | None, brain: str | None, json_: bool) -> Non
         mem portfolio list --json
     """
     result = portfolio.listed(safe_paths.project_root(directory), brain)
-    echo(portfolio_views.listed(result, as_json=json_))
+    surface.echo(portfolio_views.listed(result, as_json=json_))
 
 
 @portfolio_group.command(name="remove")
 @click.argument("project")
-@directory_option
-@brain_option
-@json_option
+@surface.directory_option
+@surface.brain_option
+@surface.json_option
 def portfolio_remove(project: str, directory: str | None, brain: str | None, json_: bool) -> None:
     """Unregister a project by path or name.
 
@@ -78,4 +71,4 @@ def portfolio_remove(project: str, directory: str | None, brain: str | None, jso
     """
     root = safe_paths.project_root(directory)
     result = portfolio.remove(root, brain, project, clock.now_iso())
-    echo(portfolio_views.removed(result, as_json=json_))
+    surface.echo(portfolio_views.removed(result, as_json=json_))

@@ -5,25 +5,19 @@ from __future__ import annotations
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    MemCommand,
-    allow_secret_option,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import surface
 from mem.commands import promote as promote_
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.command(cls=MemCommand)
+@click.command(cls=surface.MemCommand)
 @click.argument("memory_id")
-@directory_option
+@surface.directory_option
 @click.option("--approve", is_flag=True, help="Append it to the brain (needs --by).")
 @click.option("--by", metavar="NAME", help="Who approved the promotion.")
-@allow_secret_option
-@json_option
+@surface.allow_secret_option
+@surface.json_option
 def promote(
     memory_id: str,
     directory: str | None,
@@ -42,4 +36,4 @@ def promote(
     """
     root = safe_paths.project_root(directory)
     result = promote_.promote(root, memory_id, approve, by, clock.now_iso(), allow_secret)
-    echo(report.promote(result, as_json=json_))
+    surface.echo(report.promote(result, as_json=json_))

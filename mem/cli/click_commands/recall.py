@@ -6,18 +6,13 @@ from typing import Any
 
 import click
 
-from mem.cli import fast
-from mem.cli.surface import (
-    LegacyCommand,
-    echo,
-    legacy_options,
-)
+from mem.cli import fast, surface
 
 
-@click.command(cls=LegacyCommand)
+@click.command(cls=surface.LegacyCommand)
 @click.option("--with-evidence", is_flag=True, help="Add each note's lifecycle and audit status.")
 @click.option("--explain", is_flag=True, help="Show every part of each result's score.")
-@legacy_options
+@surface.legacy_options
 @click.option("--include-archive", is_flag=True, help="Also search archived journals.")
 @click.option("--include-retired", is_flag=True, help="Also list superseded and retracted notes.")
 @click.option(
@@ -43,4 +38,4 @@ def recall(words: tuple[str, ...], json_: bool, include_archive: bool, **options
         mem recall postgres pooling --scope all --project shop
         mem recall retry backoff --ranking bm25 --include-history
     """
-    echo(fast.recall_output(words, json_, options, include_archive=include_archive))
+    surface.echo(fast.recall_output(words, json_, options, include_archive=include_archive))

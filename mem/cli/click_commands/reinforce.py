@@ -7,20 +7,14 @@ from typing import Any
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    LegacyCommand,
-    allow_secret_option,
-    directory_of,
-    echo,
-    legacy_options,
-)
+from mem.cli import surface
 from mem.commands import reinforce as reinforce_
 from mem.render import action_views
 
 
-@click.command(cls=LegacyCommand)
-@legacy_options
-@allow_secret_option
+@click.command(cls=surface.LegacyCommand)
+@surface.legacy_options
+@surface.allow_secret_option
 def reinforce(
     words: tuple[str, ...], json_: bool, allow_secret: tuple[str, ...], **options: Any
 ) -> None:
@@ -33,7 +27,7 @@ def reinforce(
         mem reinforce --pattern "chromadb batch ingestion" --eval 0.9 --accept yes --ci pass
     """
     result, warning = reinforce_.reinforce(
-        directory_of(options),
+        surface.directory_of(options),
         clock.now_iso(),
         pattern=options["pattern"],
         eval_=options["eval"],
@@ -43,5 +37,5 @@ def reinforce(
         allow_secrets=allow_secret,
     )
     if warning is not None:
-        echo(f"mem reinforce: warning: {warning}\n", err=True)
-    echo(action_views.reinforce(result, as_json=json_))
+        surface.echo(f"mem reinforce: warning: {warning}\n", err=True)
+    surface.echo(action_views.reinforce(result, as_json=json_))

@@ -5,22 +5,17 @@ from __future__ import annotations
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    MemCommand,
-    allow_secret_option,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import retract
 from mem.files import safe_paths
 from mem.render import memory_views
 
 
-@click.command(cls=MemCommand, name="retract")
+@click.command(cls=surface.MemCommand, name="retract")
 @click.argument("memory_id")
 @click.option("--reason", metavar="TEXT", help="Why (at most 2000 characters).")
-@allow_secret_option
-@project_options
+@surface.allow_secret_option
+@surface.project_options
 def retract_command(
     memory_id: str,
     reason: str | None,
@@ -39,4 +34,4 @@ def retract_command(
     outcome = retract.retract(
         safe_paths.project_root(directory), memory_id, reason, clock.now_iso(), allow_secret
     )
-    echo(memory_views.lifecycle_outcome("retract", outcome, as_json=json_))
+    surface.echo(memory_views.lifecycle_outcome("retract", outcome, as_json=json_))

@@ -5,30 +5,22 @@ from __future__ import annotations
 import click
 
 from mem import clock
-from mem.cli import progress
-from mem.cli.surface import (
-    MemCommand,
-    allow_secret_option,
-    brain_option,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import progress, surface
 from mem.commands import scan as scan_
 from mem.render import report
 
 
-@click.command(cls=MemCommand)
+@click.command(cls=surface.MemCommand)
 @click.argument("path", required=False)
-@directory_option
+@surface.directory_option
 @click.option("--depth", metavar="N", help="How deep to search (default 4).")
 @click.option("--active-days", metavar="N", help="Active when changed within N days (default 30).")
 @click.option("--paused-days", metavar="N", help="Paused within N days (default 180).")
 @click.option("-y", "--yes", is_flag=True, help="Index the projects found in the global brain.")
 @click.option("--register", is_flag=True, help="Register the projects found in the portfolio.")
-@brain_option
-@allow_secret_option
-@json_option
+@surface.brain_option
+@surface.allow_secret_option
+@surface.json_option
 def scan(
     path: str | None,
     directory: str | None,
@@ -64,4 +56,4 @@ def scan(
             progress=shown.update,
             allow_secrets=allow_secret,
         )
-    echo(report.scan(result, yes or register, as_json=json_))
+    surface.echo(report.scan(result, yes or register, as_json=json_))

@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import click
 
-from mem.cli.surface import (
-    MemCommand,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import note
 from mem.files import safe_paths
 from mem.render import injection_views
 
 
-@click.command(cls=MemCommand, name="show")
+@click.command(cls=surface.MemCommand, name="show")
 @click.argument("memory_id")
-@project_options
+@surface.project_options
 def show_command(memory_id: str, directory: str | None, json_: bool) -> None:
     """Print one memory (or a commit, by its sha) whole.
 
@@ -28,4 +24,4 @@ def show_command(memory_id: str, directory: str | None, json_: bool) -> None:
         mem show 9d9c0fe
     """
     result = note.show(safe_paths.project_root(directory), memory_id)
-    echo(injection_views.memory_shown(result, as_json=json_))
+    surface.echo(injection_views.memory_shown(result, as_json=json_))

@@ -4,23 +4,16 @@ from __future__ import annotations
 
 import click
 
-from mem.cli import progress
-from mem.cli.surface import (
-    MemCommand,
-    directory_option,
-    echo,
-    json_option,
-    portfolio_options,
-)
+from mem.cli import progress, surface
 from mem.commands import status as status_
 from mem.files import safe_paths
 from mem.render import portfolio_views, report
 
 
-@click.command(cls=MemCommand)
-@directory_option
-@portfolio_options
-@json_option
+@click.command(cls=surface.MemCommand)
+@surface.directory_option
+@surface.portfolio_options
+@surface.json_option
 def status(directory: str | None, portfolio_: bool, brain: str | None, json_: bool) -> None:
     """Health of memory, stores, lock and index.
 
@@ -35,6 +28,6 @@ def status(directory: str | None, portfolio_: bool, brain: str | None, json_: bo
     if portfolio_:
         with progress.Progress("mem status: syncing the portfolio index") as shown:
             result = status_.portfolio_status(root, brain, shown.sync_step)
-        echo(portfolio_views.status(result, as_json=json_))
+        surface.echo(portfolio_views.status(result, as_json=json_))
         return
-    echo(report.status(status_.status(root), as_json=json_))
+    surface.echo(report.status(status_.status(root), as_json=json_))

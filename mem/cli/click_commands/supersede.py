@@ -5,23 +5,18 @@ from __future__ import annotations
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    MemCommand,
-    allow_secret_option,
-    echo,
-    project_options,
-)
+from mem.cli import surface
 from mem.commands import supersede
 from mem.files import safe_paths
 from mem.render import memory_views
 
 
-@click.command(cls=MemCommand, name="supersede")
+@click.command(cls=surface.MemCommand, name="supersede")
 @click.argument("memory_id")
 @click.option("--with", "successor", metavar="ID", help="Full id of the memory that replaces it.")
 @click.option("--reason", metavar="TEXT", help="Why (at most 2000 characters).")
-@allow_secret_option
-@project_options
+@surface.allow_secret_option
+@surface.project_options
 def supersede_command(
     memory_id: str,
     successor: str | None,
@@ -41,4 +36,4 @@ def supersede_command(
     """
     root = safe_paths.project_root(directory)
     outcome = supersede.supersede(root, memory_id, successor, reason, clock.now_iso(), allow_secret)
-    echo(memory_views.lifecycle_outcome("supersede", outcome, as_json=json_))
+    surface.echo(memory_views.lifecycle_outcome("supersede", outcome, as_json=json_))

@@ -4,20 +4,15 @@ from __future__ import annotations
 
 import click
 
-from mem.cli.surface import (
-    MemCommand,
-    directory_option,
-    echo,
-    json_option,
-)
+from mem.cli import surface
 from mem.commands import unlock as unlock_
 from mem.files import safe_paths
 from mem.render import report
 
 
-@click.command(cls=MemCommand)
-@directory_option
-@json_option
+@click.command(cls=surface.MemCommand)
+@surface.directory_option
+@surface.json_option
 def unlock(directory: str | None, json_: bool) -> None:
     """Remove a dead writer's writer.lock.
 
@@ -27,4 +22,4 @@ def unlock(directory: str | None, json_: bool) -> None:
     Example:
         mem unlock
     """
-    echo(report.unlock(unlock_.unlock(safe_paths.project_root(directory)), as_json=json_))
+    surface.echo(report.unlock(unlock_.unlock(safe_paths.project_root(directory)), as_json=json_))

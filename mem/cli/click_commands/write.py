@@ -7,20 +7,14 @@ from typing import Any
 import click
 
 from mem import clock
-from mem.cli.surface import (
-    LegacyCommand,
-    allow_secret_option,
-    directory_of,
-    echo,
-    legacy_options,
-)
+from mem.cli import surface
 from mem.commands import write as write_
 from mem.render import action_views
 
 
-@click.command(cls=LegacyCommand)
-@legacy_options
-@allow_secret_option
+@click.command(cls=surface.LegacyCommand)
+@surface.legacy_options
+@surface.allow_secret_option
 @click.option(
     "--session",
     metavar="ID",
@@ -43,7 +37,7 @@ def write(
         mem write --agent forge --task "refactor pooling" --outcome success --ci pass
     """
     event = write_.write(
-        directory_of(options),
+        surface.directory_of(options),
         clock.now_iso(),
         agent=options["agent"],
         cli=options["cli"],
@@ -56,4 +50,4 @@ def write(
         allow_secrets=allow_secret,
         session=session,
     )
-    echo(action_views.write(event, as_json=json_))
+    surface.echo(action_views.write(event, as_json=json_))
