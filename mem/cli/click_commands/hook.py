@@ -45,7 +45,7 @@ def hook_command(
 
     \b
     Example:
-        surface.echo '{"cwd": ".", "session_id": "s1", "source": "startup"}' \\
+        echo '{"cwd": ".", "session_id": "s1", "source": "startup"}' \\
             | mem hook session-start --host claude-code
     """
     data = b"" if sys.stdin is None or sys.stdin.isatty() else hook.read_input(sys.stdin.buffer)
