@@ -175,6 +175,8 @@ def commit_ranking() -> Callable[[str, str, int], list[str]]:
         return opening.answer(use)
 
     return ranking
+
+
 def hook_ranking() -> Callable[[str, str], list[str]]:
     """ranking(root, prompt) -> the headings of the 10 best notes as `mem hook prompt` ranks
     them (`mem.domain.brief.prompt_relevance`: its terms, searched and weighed as the hook

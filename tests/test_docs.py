@@ -26,8 +26,12 @@ PAGES = sorted(
 
 
 def _commands(group: click.Group, prefix: str) -> list[tuple[str, click.Command]]:
+    """Every command below `group`, each loaded (the top level loads a command when asked)."""
     found = []
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         found.append((f"{prefix} {name}", command))
         if isinstance(command, click.Group):
             found.extend(_commands(command, f"{prefix} {name}"))
@@ -108,6 +112,13 @@ def test_links_between_pages_resolve(page: Path) -> None:
         if anchor:
             assert path.suffix == ".md", f"{page.name}: {link} is an anchor outside Markdown"
             assert anchor in _anchors(path), f"{page.name}: {link} names no heading"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(page.relative_to(REPO)) for page in PAGES])
+def test_every_source_and_test_path_a_page_cites_exists(page: Path) -> None:
+    cited = set(re.findall(r"\b(?:mem|tests)/[\w/.-]*?\.py\b", page.read_text(encoding="utf-8")))
+    missing = sorted(path for path in cited if not (REPO / path).is_file())
+    assert not missing, f"{page.name} cites files that moved or went: {missing}"
 
 
 def test_the_readme_is_short_and_links_to_every_page() -> None:

@@ -15,6 +15,7 @@ commands ask for the time, and they hand it down as a value.
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,19 @@ def test_no_import_cycle() -> None:
     for node in sorted(graph):
         if node not in state:
             visit(node, [node])
+
+
+def _private_stdlib(name: str) -> bool:
+    """`_json`, `collections._count_elements`: CPython's internals, which change without notice."""
+    parts = name.split(".")
+    return (
+        parts[0] in sys.stdlib_module_names
+        and parts[0] != "__future__"
+        and any(part.startswith("_") for part in parts)
+    )
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda path: str(path.relative_to(PACKAGE)))
+def test_no_private_stdlib_module(module: Path) -> None:
+    private = sorted(name for name in _imports(module) if _private_stdlib(name))
+    assert not private, f"{module.name} imports {private}: use the public API"

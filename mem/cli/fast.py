@@ -51,8 +51,9 @@ def recall_output(
     options: dict[str, Any],
     include_archive: bool = False,
 ) -> str:
-    from mem import clock, render
+    from mem import clock
     from mem.commands import recall
+    from mem.render import action_views
 
     query = " ".join(words)
     root = safe_paths.project_root(options["directory"])
@@ -81,21 +82,22 @@ def recall_output(
         import sys
 
         sys.stderr.write(f"mem recall: warning: no commits ranked: {history_problem}\n")
-    return render.recall(query, request.scope, request.ranking, results, as_json=as_json)
+    return action_views.recall(query, request.scope, request.ranking, results, as_json=as_json)
 
 
 def _portfolio_output(root: str, request: Any, as_json: bool) -> str:
     """`recall --scope all`: the skipped projects go to stderr in text, into the JSON else."""
     import sys
 
-    from mem import clock, render
+    from mem import clock
     from mem.cli import progress
     from mem.commands import recall
+    from mem.render import action_views
 
     with progress.Progress("mem recall: syncing the portfolio index") as shown:
         answer = recall.recall_portfolio(root, request, clock.now_iso(), shown.sync_step)
-    sys.stderr.write(render.recall_skipped(answer.skipped, as_json=as_json))
-    return render.recall(
+    sys.stderr.write(action_views.recall_skipped(answer.skipped, as_json=as_json))
+    return action_views.recall(
         request.query,
         request.scope,
         request.ranking,

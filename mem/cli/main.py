@@ -84,10 +84,10 @@ def _main() -> NoReturn:
         from mem.cli import app
 
         app.main()
-    from mem import render
     from mem.commands import recall  # noqa: F401 - loaded now, so that the freeze keeps it
     from mem.errors import MemError
     from mem.index import topk  # noqa: F401
+    from mem.render import action_views
 
     # What exists now is never garbage: later collections (and the one at exit) skip it.
     gc.freeze()
@@ -101,7 +101,7 @@ def _main() -> NoReturn:
     try:
         output = recall_output(words, as_json, options)
     except MemError as error:
-        stream, text = render.action_error("recall", str(error), as_json=as_json)
+        stream, text = action_views.action_error("recall", str(error), as_json=as_json)
         (sys.stdout if stream == "stdout" else sys.stderr).write(text)
         sys.exit(1)
     sys.stdout.write(output)
@@ -152,9 +152,9 @@ def _refuse_undecodable_arguments(arguments: list[str]) -> None:
             name = "the query" if action == "recall" else f"argument {position + 1}"
         message = f"{name} is not valid UTF-8; pass text, not raw bytes"
         if "--json" in arguments:
-            from mem import render
+            from mem.render import action_views
 
-            sys.stdout.write(render.action_error(action, message, as_json=True)[1])
+            sys.stdout.write(action_views.action_error(action, message, as_json=True)[1])
         else:
             prefix = "mem" if action == "mem" else f"mem {action}"
             sys.stderr.write(f"{prefix}: {message}\n")

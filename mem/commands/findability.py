@@ -18,7 +18,7 @@ from mem.core import findability, js, parse, score, tokens
 from mem.domain import lifecycle_events
 from mem.errors import MemError
 from mem.files import brain as brains
-from mem.files import machine_paths, team
+from mem.files import machine_paths, settings
 from mem.index import bm25, topk
 
 # The rankings measured, each by its name in `recall --ranking`.
@@ -52,7 +52,7 @@ def findability_report(
             )
         )
     else:
-        history = team.settings(root).get("history") == "true"
+        history = settings.project(root).get("history") == "true"
         result = index.answer(
             lambda open_index: _project(
                 root, open_index(root, bm25=True, history=history), now_ms, progress, history

@@ -14,7 +14,8 @@ from mem.core import js, registry, templates
 from mem.domain import project_entries
 from mem.errors import MemError
 from mem.files import brain, safe_paths, writing
-from mem.files import team as settings
+from mem.files.settings import TEAM_TEXT
+from mem.files.team import is_team
 
 PROJECT_MEMORY = layout.AGENTS_MEMORY
 SESSIONS = layout.SESSIONS
@@ -33,8 +34,8 @@ def init(root: str, now: str, team: bool = False) -> dict[str, Any]:
     created: list[str] = []
     existing: list[str] = []
     if team:
-        if not writing.create_new(root, layout.SETTINGS, settings.TEAM_TEXT):
-            if not settings.is_team(root):
+        if not writing.create_new(root, layout.SETTINGS, TEAM_TEXT):
+            if not is_team(root):
                 raise MemError(
                     f'{layout.SETTINGS} exists without layout = "team"; edit it to turn the'
                     " team layout on."

@@ -112,7 +112,7 @@ def default_ranking(root: str) -> str:
     """The ranking a recall uses when none is asked for: $MEM_RANKING, else the project's
     `.agents/memory/mem.toml`, else the user's `~/.config/mem/config.toml` (`ranking = ...`),
     else the reference's lexical ranking."""
-    from mem.files import team
+    from mem.files import settings
 
     chosen = os.environ.get("MEM_RANKING")
     if chosen and chosen not in RANKINGS:
@@ -120,8 +120,8 @@ def default_ranking(root: str) -> str:
         raise MemError(f'MEM_RANKING must be "lexical" or "bm25" or "evidence", not "{chosen}".')
     return (
         chosen
-        or team.settings(root).get("ranking")
-        or team.user_settings().get("ranking")
+        or settings.project(root).get("ranking")
+        or settings.user().get("ranking")
         or "lexical"
     )
 
@@ -134,9 +134,9 @@ def wants_history(root: str, ranking: str, scope: str, asked: bool) -> bool:
         return True
     if ranking != "bm25" or scope != "project":
         return False
-    from mem.files import team
+    from mem.files import settings
 
-    return team.settings(root).get("history") == "true"
+    return settings.project(root).get("history") == "true"
 
 
 def bm25_recall(root: str, query: str, limit: int, now: str) -> list[dict[str, Any]]:

@@ -79,7 +79,7 @@ def explain(
     if age is None or lexical <= 0:
         age, decay = None, 1.0
     else:
-        decay = jsmath.pow(0.5, age / score.HALF_LIFE_DAYS)
+        decay = score.decay(age)
     return Explanation(
         parts, hits, matched, coverage, n, lexical, age, decay, evidence, lexical * decay * evidence
     )

@@ -107,7 +107,9 @@ def compiled(source: str) -> re.Pattern[str]:
 _LONE_SURROGATE = "[\ud800-\udfff]"
 
 
-_encode_basestring: Any = None
+# JSON's escapes: the common ones by str.replace, the other control characters by table.
+_STRING_ESCAPES = (("\\", "\\\\"), ('"', '\\"'), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"))
+_CONTROL_ESCAPES = {code: f"\\u{code:04x}" for code in range(0x20)} | {0x08: "\\b", 0x0C: "\\f"}
 
 
 def well_formed(text: str) -> str:
@@ -118,15 +120,15 @@ def well_formed(text: str) -> str:
 
 
 def _string(value: str) -> str:
-    # What json.dumps(value, ensure_ascii=False) returns, without its encoder object per call
-    # (and without an import statement per call: a recall's JSON has a hundred strings):
-    # json.encoder's own C function, without importing json (its decoder imports re).
-    global _encode_basestring
-    if _encode_basestring is None:
-        from _json import encode_basestring
-
-        _encode_basestring = encode_basestring
-    text: str = _encode_basestring(value)
+    # What json.dumps(value, ensure_ascii=False) returns, without importing json (its
+    # decoder imports re): str.replace runs in C, and most texts need no other escape.
+    text = value
+    for char, escaped in _STRING_ESCAPES:
+        if char in text:
+            text = text.replace(char, escaped)
+    if not text.isprintable():  # maybe another control character (or only U+2028, NBSP...)
+        text = text.translate(_CONTROL_ESCAPES)
+    text = f'"{text}"'
     if text.isascii():
         return text
     try:
@@ -254,43 +256,181 @@ def parse_json(text: str) -> Any:
         import json
 
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-    # JSONDecoder.decode, by the C scanner it calls: a text it cannot read whole goes to the
-    # decoder itself, which raises what json raises.
-    start = len(text) - len(text.lstrip(_JSON_BLANKS))
+    global _scanned_texts
+    if _scanned_texts >= SCANNED_BEFORE_JSON:
+        return _json_decoder().decode(text)
+    _scanned_texts += 1
+    return scan_json(text)
+
+
+# The scanner below reads a line in about 30 us, json's C decoder in about 5 us once json
+# is imported (about 5 ms, for re): a recall shows a few events, a build reads thousands.
+SCANNED_BEFORE_JSON = 200
+_scanned_texts = 0
+
+
+def scan_json(text: str) -> Any:
+    """JSON.parse by the scanner below, for a text parse_json has checked."""
     try:
-        value, end = _json_scanner()(text, start)
-    except (StopIteration, ValueError, SystemError):
-        # Python 3.11's scanner reports a malformed text with json.decoder's exception, and
-        # without json.decoder imported it raises SystemError instead: either way the
-        # decoder below reads the text again and raises what json raises.
+        value, end = _scan_value(text, _skip_blanks(text, 0))
+    except (ValueError, IndexError, KeyError):
         end = -1
-    if end != len(text.rstrip(_JSON_BLANKS)):
+    if end < 0 or _skip_blanks(text, end) != len(text):
+        # A text the scanner below does not read (malformed, or of a rare form): json's
+        # decoder reads it again and raises what json raises.
         return _json_decoder().decode(text)
     return value
 
 
-# What JSON (and json's decoder) skips around a value.
+# The scanner: JSON as json's decoder reads it (strict, JavaScript's integers), without
+# importing json, whose decoder imports re: a warm recall that shows an event parses its
+# line, and those imports would cost it about 5 ms. What it accepts it reads exactly as
+# json does (tests/core/test_json_lines.py); anything else goes to json.
 _JSON_BLANKS = " \t\n\r"
+_JSON_DIGITS = "0123456789"
+_JSON_HEX = frozenset("0123456789abcdefABCDEF")
+_JSON_ESCAPES = {
+    '"': '"',
+    "\\": "\\",
+    "/": "/",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+}
+_JSON_WORDS = (("true", True), ("false", False), ("null", None))
 
 
-class _ScannerSettings:
-    """What json's C scanner reads from its JSONDecoder: the settings of _json_decoder()."""
-
-    strict = True
-    object_hook = None
-    object_pairs_hook = None
-    parse_float = float
-    parse_int = staticmethod(_js_int)
-    parse_constant = staticmethod(_reject_constant)
+def _skip_blanks(text: str, at: int) -> int:
+    while at < len(text) and text[at] in _JSON_BLANKS:
+        at += 1
+    return at
 
 
-@functools.cache
-def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
-    """json's C scanner on its own: importing json (its decoder imports re) would cost a
-    recall that shows an event 5 ms."""
-    from _json import make_scanner
+def _scan_value(text: str, at: int) -> tuple[Any, int]:
+    first = text[at]
+    if first == '"':
+        return _scan_string(text, at + 1)
+    if first == "{":
+        return _scan_object(text, at + 1)
+    if first == "[":
+        return _scan_array(text, at + 1)
+    if first in _JSON_DIGITS or first == "-":
+        return _scan_number(text, at)
+    for word, value in _JSON_WORDS:
+        if text.startswith(word, at):
+            return value, at + len(word)
+    raise ValueError(at)
 
-    return make_scanner(_ScannerSettings())  # type: ignore[arg-type]
+
+def _scan_string(text: str, at: int) -> tuple[str, int]:
+    """The string whose opening quote is just before `at`, and the index after its closing one."""
+    parts = []
+    while True:
+        end = text.index('"', at)
+        slash = text.find("\\", at, end)
+        stop = end if slash < 0 else slash
+        chunk = text[at:stop]
+        if not chunk.isprintable() and any(char < " " for char in chunk):
+            raise ValueError(at)  # strict: a raw control character
+        parts.append(chunk)
+        if slash < 0:
+            return "".join(parts), end + 1
+        code = text[slash + 1]
+        if code != "u":
+            parts.append(_JSON_ESCAPES[code])  # KeyError: not an escape JSON has
+            at = slash + 2
+            continue
+        unit = _hex4(text, slash + 2)
+        at = slash + 6
+        if 0xD800 <= unit <= 0xDBFF and text.startswith("\\u", at):
+            low = _hex4(text, at + 2)
+            if 0xDC00 <= low <= 0xDFFF:  # a surrogate pair: one character, as json joins it
+                unit = 0x10000 + ((unit - 0xD800) << 10 | (low - 0xDC00))
+                at += 6
+        parts.append(chr(unit))
+
+
+def _hex4(text: str, at: int) -> int:
+    digits = text[at : at + 4]
+    if len(digits) != 4 or not _JSON_HEX.issuperset(digits):
+        raise ValueError(at)
+    return int(digits, 16)
+
+
+def _scan_number(text: str, at: int) -> tuple[int | float, int]:
+    start = at
+    if text[at] == "-":
+        at += 1
+    if text[at] == "0":
+        at += 1
+    else:
+        at = _scan_digits(text, at)
+    integer = True
+    if text.startswith(".", at):
+        at = _scan_digits(text, at + 1)
+        integer = False
+    if at < len(text) and text[at] in "eE":
+        at += 1
+        if at < len(text) and text[at] in "+-":
+            at += 1
+        at = _scan_digits(text, at)
+        integer = False
+    number = text[start:at]
+    return (_js_int(number) if integer else float(number)), at
+
+
+def _scan_digits(text: str, at: int) -> int:
+    """The index after the run of ASCII digits at `at`; ValueError where there is none."""
+    start = at
+    while at < len(text) and text[at] in _JSON_DIGITS:
+        at += 1
+    if at == start:
+        raise ValueError(at)
+    return at
+
+
+def _scan_array(text: str, at: int) -> tuple[list[Any], int]:
+    values: list[Any] = []
+    at = _skip_blanks(text, at)
+    if text[at] == "]":
+        return values, at + 1
+    while True:
+        value, at = _scan_value(text, at)
+        values.append(value)
+        ended, at = _after_item(text, at, "]")
+        if ended:
+            return values, at
+
+
+def _scan_object(text: str, at: int) -> tuple[dict[str, Any], int]:
+    members: dict[str, Any] = {}
+    at = _skip_blanks(text, at)
+    if text[at] == "}":
+        return members, at + 1
+    while True:
+        if text[at] != '"':
+            raise ValueError(at)
+        key, at = _scan_string(text, at + 1)
+        at = _skip_blanks(text, at)
+        if text[at] != ":":
+            raise ValueError(at)
+        members[key], at = _scan_value(text, _skip_blanks(text, at + 1))
+        ended, at = _after_item(text, at, "}")
+        if ended:
+            return members, at
+
+
+def _after_item(text: str, at: int, closer: str) -> tuple[bool, int]:
+    """After an array's or an object's item: whether `closer` ended it, and the index after
+    the closer or of the next item."""
+    at = _skip_blanks(text, at)
+    if text[at] == closer:
+        return True, at + 1
+    if text[at] != ",":
+        raise ValueError(at)
+    return False, _skip_blanks(text, at + 1)
 
 
 @functools.cache
@@ -359,6 +499,17 @@ class ParsedDate:
     def __init__(self, ms: float, local: bool) -> None:
         self.ms = ms
         self.local = local
+
+
+def instant_ms(
+    ms: float | None, local: bool | int, local_offset_ms: Callable[[float], float]
+) -> float | None:
+    """The instant of a date stamped `ms`: a date written without a zone (`local`) is local
+    wall-clock time, as JavaScript reads it, so the local offset at that moment moves it.
+    The offset comes from the caller (mem.clock.local_offset_ms): this module is pure."""
+    if ms is None or not local:
+        return ms
+    return ms + local_offset_ms(ms)
 
 
 def parse_date(text: str) -> ParsedDate | None:

@@ -163,7 +163,7 @@ def _epoch_ms(text: str | None, local_offset_ms: LocalOffset) -> float | None:
     parsed = js.parse_date(text)
     if parsed is None:
         return None
-    return parsed.ms + local_offset_ms(parsed.ms) if parsed.local else parsed.ms
+    return js.instant_ms(parsed.ms, parsed.local, local_offset_ms)
 
 
 def update(

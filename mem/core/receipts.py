@@ -137,7 +137,7 @@ def attempt_key(receipt: Any) -> str | None:
     return js.stringify([field(source, "runId"), field(source, "taskId"), attempt])
 
 
-def parse_store(
+def parse_receipts(
     content: str | None, archived: AbstractSet[str] = frozenset()
 ) -> list[dict[str, Any]]:
     """The receipts of outcomes.ndjson, or a MemError for any sign of damage (fail closed).
@@ -166,7 +166,7 @@ def parse_store(
     seen_ids: set[str] = set()
     seen_attempts: set[str] = set()
     for record in records:
-        if not intact(record) or record["id"] in seen_ids:
+        if not receipt_intact(record) or record["id"] in seen_ids:
             raise MemError("Outcome receipt integrity or uniqueness check failed.")
         for key in ("supersedes", "contradicts"):
             related = record.get(key)
@@ -182,7 +182,7 @@ def parse_store(
     return [record for record, counted in zip(records, live, strict=True) if counted]
 
 
-def intact(record: Any) -> bool:
+def receipt_intact(record: Any) -> bool:
     """Whether a record is a receipt whose id is the hash of the rest of it."""
     if not isinstance(record, dict) or not isinstance(record.get("id"), str):
         return False
@@ -257,13 +257,13 @@ def index_rows(
             record = None
         if isinstance(record, dict):
             parsed.append((number, line, record))
-    whole = [record for _, _, record in parsed if intact(record)]
+    whole = [record for _, _, record in parsed if receipt_intact(record)]
     relationship = dict(zip((r["id"] for r in whole), relationship_reasons(whole), strict=True))
     rows: list[tuple[str, dict[str, object]]] = []
     for number, line, record in parsed:
         memory = record.get("memory")
         source = record.get("source")
-        ok = intact(record)
+        ok = receipt_intact(record)
         rows.append(
             (
                 "receipts",

@@ -35,12 +35,20 @@ def lexical(frequencies: Sequence[int], length: int, width: int | None = None) -
     return hits * (matched / width) / math.sqrt(length)
 
 
+def decay(age_days: float | None) -> float:
+    """The factor an event's score is multiplied by: half every 30 days; 1 for no age (an
+    undated or future event). The one place it is computed, so `--explain` shows the very
+    factor the ranking used."""
+    if age_days is None or age_days <= 0:
+        return 1.0
+    return jsmath.pow(0.5, age_days / HALF_LIFE_DAYS)
+
+
 def decayed(score: float, event_ms: float | None, now_ms: float | None) -> float:
     """Events lose half their score every 30 days; future or undated events keep it."""
     if now_ms is None or event_ms is None or score <= 0 or not now_ms > event_ms:
         return score
-    age_days = (now_ms - event_ms) / DAY_MS
-    return score * jsmath.pow(0.5, age_days / HALF_LIFE_DAYS)
+    return score * decay((now_ms - event_ms) / DAY_MS)
 
 
 # Archived journals (`mem archive journal`) take ranks from here: on ties they come right

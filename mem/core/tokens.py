@@ -25,7 +25,7 @@ and over). No `re`: a warm bm25 recall tokenizes its query on the start-up path.
 
 from __future__ import annotations
 
-from collections import _count_elements  # type: ignore[attr-defined]  # Counter's loop, in C
+from collections import Counter
 from itertools import chain
 
 from mem.core.parse import FUNCTION_WORDS
@@ -280,13 +280,12 @@ def counts(text: str, heading: str | None = None) -> dict[str, int]:
     """
     if len(_SEVERAL) >= CACHE_LIMIT:
         _SEVERAL.clear()  # between counts only: a count finds every tuple it counted
-    found: dict[Any, int] = {}
     runs = text.encode("utf-8", "surrogatepass").translate(_RUN_BYTES).split()
     term_of = _RUN_TERM.__getitem__
-    _count_elements(found, map(term_of, runs))
+    found: Counter[Any] = Counter(map(term_of, runs))  # counted in C
     if heading:
         head_runs = heading.encode("utf-8", "surrogatepass").translate(_RUN_BYTES).split()
-        _count_elements(found, map(term_of, head_runs * (HEADING_WEIGHT - 1)))
+        found.update(map(term_of, head_runs * (HEADING_WEIGHT - 1)))
     found.pop("", None)
     several = _SEVERAL.intersection(found) if _SEVERAL else ()
     for terms_of in several:

@@ -45,9 +45,9 @@ def entry(item: Found) -> dict[str, Any]:
 def in_hooks(root: str) -> bool:
     """Whether the brief and the hooks bring commits: in a git checkout, unless the
     project's mem.toml says `history = false` (docs/history.md says why it is on)."""
-    from mem.files import team
+    from mem.files import settings
 
-    return team.settings(root).get("history") != "false"
+    return settings.project(root).get("history") != "false"
 
 
 def relevant(

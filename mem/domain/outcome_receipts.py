@@ -24,7 +24,7 @@ def read_store(root: str) -> list[dict[str, Any]]:
     content = safe_paths.read_bounded(root, STORE)
     if content is None:
         return []
-    return receipts.parse_store(content, archives.archived_lines(root, STORE))
+    return receipts.parse_receipts(content, archives.archived_lines(root, STORE))
 
 
 def current_anchor(root: str, file: Any, heading: Any) -> dict[str, str]:

@@ -197,6 +197,8 @@ def blamed(root: str, path: str, replaced: str) -> dict[str, int]:
             if _is_sha(sha) and sha.strip("0"):
                 counts[sha] = counts.get(sha, 0) + int(parts[3])
     return counts
+
+
 def _chunks(process: Stream, size: int) -> Generator[bytes, None, None]:
     pipe = process.stdout
     while chunk := pipe.read(size):

@@ -71,6 +71,30 @@ class LockOwner(NamedTuple):
         return f"owner pid {self.pid} on host {self.hostname}, {liveness[self.alive]}"
 
 
+def fill_created(fd: int, path: str, data: bytes) -> None:
+    """Write and fsync the file just created at path, or remove it: left empty or cut short
+    by a full disk, it would be taken as whole (the newest handoff, a lock no writer gets)."""
+    try:
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException as error:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        if isinstance(error, OSError):
+            raise refused("write", path, error, "nothing was written") from None
+        raise
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """All of data: a write may take only part of it (a nearly full disk, a signal)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def read_lock_owner(root: str) -> LockOwner | None:
     path = safe_path(root, layout.WRITER_LOCK)
     try:
@@ -145,22 +169,8 @@ def writer_lock(root: str) -> Iterator[None]:
         separators=(",", ":"),
     )
     fd = _create_lock_file(root, path)
-    try:
-        try:
-            record = memoryview(owner.encode("utf-8"))
-            while record:  # a nearly full disk may take part of it
-                record = record[os.write(fd, record) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except BaseException as error:
-        # Ours, and empty or cut short: left there, it would block every writer until
-        # `mem unlock`.
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-        if isinstance(error, OSError):
-            raise refused("write", path, error, "nothing was written") from None
-        raise
+    # Ours, and empty or cut short, it would block every writer until `mem unlock`: gone then.
+    fill_created(fd, path, owner.encode("utf-8"))
     _held_roots.add(root)
     try:
         _remove_orphan_temps(os.path.dirname(path))

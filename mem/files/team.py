@@ -1,17 +1,13 @@
-"""The project's settings file and the team layout's shards (deviation D13).
+"""The team layout's shards (deviation D13).
 
-`.agents/memory/mem.toml` is committed with the project. Without it every read and write
-is the reference's; with `layout = "team"` each append to a store goes to a shard no
+Without `layout = "team"` in the project's settings (mem.files.settings) every read and
+write is the reference's; with it each append to a store goes to a shard no
 other clone or branch writes, `<store>.d/<YYYY-MM>/<writer>-<branch>.ndjson`, and every
 reader takes the classic file and the shards as one store: the classic file first, then
 the shards' lines by their `ts`, then by their text (a total order that no merge can
 change, since merges only add files; the index orders the journal's shards by month and
 name for ties). The writer id is made once per clone (and per worktree) and kept in
 `.bmad/memory/.local/`, which ignores itself.
-
-A classic project's warm recall loads nothing more than this module, and a settings file
-of plain `key = "value"` lines is read without `tomllib` (which, with `re`, costs a warm
-recall 7 ms); any other file is read by `tomllib`, with the same result.
 """
 
 from __future__ import annotations
@@ -19,23 +15,7 @@ from __future__ import annotations
 import os
 
 from mem import layout
-from mem.errors import MemError
-from mem.files.regular_files import open_regular
-
-SETTINGS = layout.SETTINGS
-BOOLEAN = ("false", "true")  # a setting TOML writes as `key = true` (or as a string)
-# Each setting and the values it takes; the first is the default. Later settings join here.
-CHOICES: dict[str, tuple[str, ...]] = {
-    "layout": ("classic", "team"),
-    "ranking": ("lexical", "bm25", "evidence"),
-    "history": BOOLEAN,  # a bm25 recall ranks the project's commits (docs/history.md)
-}
-# A setting with no default here falls through to the user's file, then to mem's default.
-DEFAULTS = {"layout": "classic"}
-# The user's own settings file, for what is a person's choice rather than the project's.
-USER_SETTINGS = ("mem", "config.toml")  # under $XDG_CONFIG_HOME, else ~/.config
-USER_CHOICES = {"ranking": CHOICES["ranking"]}
-TEAM_TEXT = '# mem settings (docs/team.md)\nlayout = "team"\n'
+from mem.files import settings
 
 WRITER_FILE = f"{layout.LOCAL_DIR}/writer"
 LOCAL_IGNORE = f"{layout.LOCAL_DIR}/.gitignore"  # `*`: the folder is never committed
@@ -45,107 +25,8 @@ SHARD_FOLDERS = {relative: layout.SHARD_DIRS[name] for name, relative in layout.
 SHARD_FOLDERS[layout.REINFORCEMENTS] = layout.SHARD_DIRS["reinforcements"]
 
 
-def settings(root: str) -> dict[str, str]:
-    """The project's settings: the defaults, overridden by what mem.toml says."""
-    data = _read(os.path.join(root, SETTINGS), SETTINGS)
-    return DEFAULTS if data is None else parse_settings(data)
-
-
-def user_settings() -> dict[str, str]:
-    """The user's settings file (a ranking of their own), or {} without one."""
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    path = os.path.join(base, *USER_SETTINGS)
-    data = _read(path, path)
-    return {} if data is None else _checked(_table(data, path), path, USER_CHOICES)
-
-
-def _read(path: str, shown: str) -> bytes | None:
-    """A settings file's bytes; a FIFO or device there is refused, never waited on."""
-    try:
-        with open_regular(path) as handle:
-            return handle.read(64 * 1024 + 1)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except OSError as error:
-        raise MemError(f"Cannot read {shown}: {error.strerror}.") from None
-
-
-def parse_settings(data: bytes) -> dict[str, str]:
-    """Pure: the settings a mem.toml's bytes give, or a MemError naming the file."""
-    return {**DEFAULTS, **_checked(_table(data, SETTINGS), SETTINGS, CHOICES)}
-
-
-def _table(data: bytes, shown: str) -> dict[str, object]:
-    if len(data) > 64 * 1024:
-        raise MemError(f"{shown} is larger than 64 KiB.")
-    data = data.removeprefix(b"\xef\xbb\xbf")  # Notepad's byte order mark; TOML has none
-    table = _simple_table(data)
-    if table is None:
-        import tomllib  # 7 ms with the `re` it loads: only for a file beyond the simple form
-
-        try:
-            table = tomllib.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            raise MemError(f"{shown} is not valid TOML: {error}.") from None
-    return table
-
-
-def _checked(
-    table: dict[str, object], shown: str, choices: dict[str, tuple[str, ...]]
-) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for key, value in table.items():
-        if isinstance(value, bool) and choices.get(key) == BOOLEAN:  # `history = true`
-            value = "true" if value else "false"
-        allowed_values = choices.get(key)
-        if allowed_values is None:
-            known = ", ".join(sorted(choices))
-            raise MemError(f'{shown}: unknown setting "{key}" (known: {known}).')
-        if value not in allowed_values:
-            allowed = " or ".join(f'"{choice}"' for choice in allowed_values)
-            raise MemError(f"{shown}: {key} must be {allowed}, not {_shown(value)}.")
-        found[key] = str(value)
-    return found
-
-
-def _simple_table(data: bytes) -> dict[str, object] | None:
-    """What tomllib gives for a file of only blank lines, `# comments`, `key = "value"` and
-    `key = true|false` lines (a bare lowercase key, a string of letters, digits, `-` and `_`,
-    each key once);
-    None for any other file, which tomllib then reads."""
-    table: dict[str, object] = {}
-    for raw in data.split(b"\n"):
-        line = raw.strip(b" \t")
-        if not line or line.startswith(b"#"):
-            continue
-        key, equals, value = line.partition(b"=")
-        key, value = key.strip(b" \t"), value.strip(b" \t")
-        if not equals or not key or not all(c in _KEY for c in key) or key.decode() in table:
-            return None
-        if value in (b"true", b"false"):
-            table[key.decode()] = value == b"true"
-            continue
-        if (
-            len(value) < 2
-            or value[:1] != b'"'
-            or value[-1:] != b'"'
-            or not all(c in _VALUE for c in value[1:-1])
-        ):
-            return None
-        table[key.decode()] = value[1:-1].decode()
-    return table
-
-
-_KEY = frozenset(b"abcdefghijklmnopqrstuvwxyz_")
-_VALUE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-
-
-def _shown(value: object) -> str:
-    return f'"{value}"' if isinstance(value, str) else repr(value)
-
-
 def is_team(root: str) -> bool:
-    return settings(root)["layout"] == "team"
+    return settings.project(root)["layout"] == "team"
 
 
 def shards(root: str, relative: str) -> list[str]:

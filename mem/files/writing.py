@@ -14,7 +14,7 @@ import os
 from mem.core import ndjson
 from mem.errors import MemError
 from mem.files import archives, team
-from mem.files.locking import writer_lock
+from mem.files.locking import fill_created, write_all, writer_lock
 from mem.files.safe_paths import (
     STORE_LIMIT,
     NotRegularFile,
@@ -137,7 +137,7 @@ def replace_path(path: str, data: bytes, mode: int | None = None) -> None:
     fd = _create(temp, path, 0o644 if mode is None else mode)
     try:
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
             if mode is not None:
                 os.fchmod(fd, mode)
             os.fsync(fd)
@@ -162,7 +162,7 @@ def create_new(root: str, relative: str, text: str) -> bool:
         fd = _create(path, path, 0o644)
     except FileExistsError:
         return False
-    _fill_created(fd, path, text.encode("utf-8"))
+    fill_created(fd, path, text.encode("utf-8"))
     fsync_directory(directory)
     return True
 
@@ -246,7 +246,7 @@ def write_export(path: str, text: str, replace: bool) -> None:
         fd = _create(path, path, 0o644)
     except FileExistsError:
         raise MemError(f"{path} already exists; pass --force to replace it.") from None
-    _fill_created(fd, path, text.encode("utf-8"))
+    fill_created(fd, path, text.encode("utf-8"))
 
 
 def _make_directories(directory: str, path: str) -> None:
@@ -268,23 +268,6 @@ def _create(path: str, shown: str, mode: int) -> int:
         raise refused("write", shown, error, "nothing was written") from None
 
 
-def _fill_created(fd: int, path: str, data: bytes) -> None:
-    """Write and fsync the file just created at path, or remove it: a handoff or an export
-    left empty by a full disk would be listed as the newest one."""
-    try:
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except BaseException as error:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-        if isinstance(error, OSError):
-            raise refused("write", path, error, "nothing was written") from None
-        raise
-
-
 def _append(path: str, data: bytes, prior_size: int) -> None:
     """Append data to the file at path (created when missing), which held prior_size bytes;
     on failure the file is as it was, or gone again when this created it."""
@@ -300,7 +283,7 @@ def _append(path: str, data: bytes, prior_size: int) -> None:
             raise refused("write", path, error, "nothing was added") from None
     try:
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
             os.fsync(fd)
         except BaseException:
             # A half-written record would leave a torn line that blocks every later writer.
@@ -317,13 +300,6 @@ def _append(path: str, data: bytes, prior_size: int) -> None:
         raise
     if created:
         fsync_directory(os.path.dirname(path))
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """All of data: a write may take only part of it (a nearly full disk, a signal)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
 
 
 def fsync_directory(path: str) -> None:

@@ -548,16 +548,15 @@ def explain(
     length = conn.execute("SELECT bm25_length FROM records WHERE id = ?", (record_id,)).fetchone()[
         0
     ]
-    shown = []
-    total = 0.0
+    shown: list[dict[str, Any]] = []
     for term, groups in zip(terms, term_groups(conn, terms), strict=True):
         df = document_frequency(groups)
         tf = next((tf for tf, pairs in groups if record_id in pairs[::2]), 0)
         term_idf = idf(stats.records, df) if df else 0.0
         value = term_idf * weight(tf, length, stats.average) if tf else 0.0
-        total += value
         shown.append({"term": term, "tf": tf, "df": df, "idf": term_idf, "weight": value})
-    decay = 1.0 if age_days is None or age_days <= 0 else 0.5 ** (age_days / 30)
+    total = math.fsum(term["weight"] for term in shown)  # as the ranking sums
+    decay = score.decay(age_days)
     return {
         "ranking": "bm25",
         "terms": shown,

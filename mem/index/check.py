@@ -236,10 +236,10 @@ def portfolio_check(brain: str, progress: portfolio.Progress | None = None) -> d
         bm25 = connection.has_bm25(opened.conn)
         return portfolio.snapshot(opened.conn), opened.cached, roots, bm25
 
-    path = portfolio.index_path(brain)
+    path = location.index_path(brain, location.PORTFOLIO)
     (actual, cached, roots, bm25), fault = opening.healed(inspect, progress)
     with building.temporary_directory() as scratch:
-        fresh_path = portfolio.index_path(brain, scratch)
+        fresh_path = location.index_path(brain, location.PORTFOLIO, scratch)
         portfolio.build_portfolio(brain, fresh_path, bm25=bm25)  # as the index was built
         fresh = connection.connect(fresh_path)
         assert fresh is not None, "a freshly built index must open"
@@ -276,7 +276,7 @@ def portfolio_rebuild(brain: str, progress: portfolio.Progress | None = None) ->
     directory = location.usable_cache_dir()
     if directory is None:
         raise MemError(f"The index cache directory is not writable: {location.cache_dir()}")
-    path = portfolio.index_path(brain, directory)
+    path = location.index_path(brain, location.PORTFOLIO, directory)
     return _rebuilt(path, lambda: _build_portfolio(brain, path, progress))
 
 

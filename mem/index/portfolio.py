@@ -41,10 +41,6 @@ REGISTRY_RANK = 200  # registry entries are indexed for audits, never recalled
 Progress = Callable[[int, int, int], None]
 
 
-def index_path(brain: str, directory: str | None = None) -> str:
-    return location.index_path(brain, ROLE, directory)
-
-
 def brain_specs(brain: str) -> list[SourceSpec]:
     """The brain's notes and its registry entries, in name order."""
     folder = os.path.join(brain, registry.ENTRY_DIRECTORY)

@@ -70,7 +70,8 @@ def store_rows(kind: str, data: bytes, archived: frozenset[str] = frozenset()) -
     return registry.index_rows(data)
 
 
-def digest(data: bytes | memoryview) -> str:
+def file_hash(data: bytes | memoryview) -> str:
+    """A file's bytes as the files table keeps them (its `hash`); a record's is records.digest."""
     return "xxh3:" + xxhash.xxh3_128_hexdigest(data)
 
 
@@ -142,7 +143,7 @@ def _read(source: SourceStat, reads: Reads, keep: bool = True) -> Read:
         return earlier
     checked_ns = time.time_ns()
     data = index_sources.read_source(source.real)
-    read = Read(source, data, digest(data), checked_ns)
+    read = Read(source, data, file_hash(data), checked_ns)
     if keep:
         reads[source.real] = read
     return read
@@ -354,7 +355,7 @@ def _is_append(kind: str, row: FileRow, data: bytes) -> bool:
         kind == "journal"
         and len(data) > row.size
         and (row.size == 0 or data[row.size - 1 : row.size] == b"\n")
-        and digest(memoryview(data)[: row.size]) == row.hash
+        and file_hash(memoryview(data)[: row.size]) == row.hash
     )
 
 
@@ -380,7 +381,7 @@ def would_change(work: Plan, indexed: dict[str, FileRow]) -> bool:
     for source in work.check:
         row = indexed.get(source.spec.relative)
         data = index_sources.read_source(source.real)
-        if row is None or not _same_file_and_bytes(row, source, digest(data)):
+        if row is None or not _same_file_and_bytes(row, source, file_hash(data)):
             return True
     return False
 

@@ -149,7 +149,7 @@ def upsert_file(
     kind: str,
     rank: int,
     real_path: str,
-    digest: str,
+    file_hash: str,
     size: int,
     mtime_ns: int,
     inode: int,
@@ -170,7 +170,7 @@ def upsert_file(
             kind,
             rank,
             real_path,
-            digest,
+            file_hash,
             size,
             mtime_ns,
             inode,
@@ -189,7 +189,7 @@ def touch_file(
     conn: sqlite3.Connection,
     project_id: int,
     path: str,
-    digest: str,
+    file_hash: str,
     size: int,
     mtime_ns: int,
     inode: int,
@@ -200,7 +200,7 @@ def touch_file(
     conn.execute(
         "UPDATE files SET size = ?, mtime_ns = ?, inode = ?, checked_ns = ?, ctime_ns = ?"
         " WHERE project_id = ? AND path = ? AND hash = ?",
-        (size, mtime_ns, inode, checked_ns, ctime_ns, project_id, path, digest),
+        (size, mtime_ns, inode, checked_ns, ctime_ns, project_id, path, file_hash),
     )
 
 

@@ -34,7 +34,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 
-from mem.core import parse, score
+from mem.core import js, parse, score
 from mem.index import postings
 
 TYPE_CHECKING = False
@@ -500,9 +500,9 @@ class _Searcher:
                 hits += _WEIGHT[frequency]
         value = hits * (matched / len(frequencies)) / math.sqrt(tokens)
         ts_local = ts_local or 0
-        if kind == "event" and ts_ms is not None and self.now_ms is not None:
-            event_ms = ts_ms + self.local_offset_ms(ts_ms) if ts_local else ts_ms
-            if self.now_ms > event_ms:
+        if kind == "event" and self.now_ms is not None:
+            event_ms = js.instant_ms(ts_ms, ts_local, self.local_offset_ms)
+            if event_ms is not None and self.now_ms > event_ms:
                 value *= math.exp((self.now_ms - event_ms) * _FRESHER)
         self.found.append(
             Candidate(
@@ -543,9 +543,7 @@ class _Searcher:
                 continue
             value = score.lexical(candidate.frequencies, candidate.tokens)
             if candidate.kind == "event":
-                event_ms = candidate.ts_ms
-                if event_ms is not None and candidate.ts_local:
-                    event_ms += self.local_offset_ms(event_ms)
+                event_ms = js.instant_ms(candidate.ts_ms, candidate.ts_local, self.local_offset_ms)
                 value = score.decayed(value, event_ms, self.now_ms)
             ranked.append(
                 score.Ranked(

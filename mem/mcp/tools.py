@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from mem import clock, layout, render
+from mem import clock, layout
 from mem.commands import (
     audit,
     context,
@@ -30,7 +30,7 @@ from mem.commands import (
 )
 from mem.core import js
 from mem.files import safe_paths
-from mem.render import injection_views, memory_views, report
+from mem.render import action_views, injection_views, memory_views, report
 
 Arguments = dict[str, Any]
 
@@ -131,7 +131,7 @@ def _recall(root: str, arguments: Arguments) -> Answer:
     )
     results = recall.recall(root, request, clock.now_iso())
     return Answer(
-        render.recall(request.query, request.scope, request.ranking, results, as_json=True)
+        action_views.recall(request.query, request.scope, request.ranking, results, as_json=True)
     )
 
 
@@ -149,7 +149,7 @@ def _write(root: str, arguments: Arguments) -> Answer:
         ci=_option(arguments.get("ci")),
         allow_secrets=_allowed(arguments),
     )
-    return Answer(render.write(event, as_json=True))
+    return Answer(action_views.write(event, as_json=True))
 
 
 def _reinforce(root: str, arguments: Arguments) -> Answer:
@@ -163,20 +163,22 @@ def _reinforce(root: str, arguments: Arguments) -> Answer:
         evidence=arguments.get("evidence"),
         allow_secrets=_allowed(arguments),
     )
-    return Answer(render.reinforce(result, as_json=True), () if warning is None else (warning,))
+    return Answer(
+        action_views.reinforce(result, as_json=True), () if warning is None else (warning,)
+    )
 
 
 def _patterns(root: str, arguments: Arguments) -> Answer:
-    return Answer(render.patterns(patterns.listed(root), as_json=True))
+    return Answer(action_views.patterns(patterns.listed(root), as_json=True))
 
 
 def _observe(root: str, arguments: Arguments) -> Answer:
     receipt = observe.observe(root, arguments["input"], clock.now_iso(), _allowed(arguments))
-    return Answer(render.observe(receipt, as_json=True))
+    return Answer(action_views.observe(receipt, as_json=True))
 
 
 def _outcomes(root: str, arguments: Arguments) -> Answer:
-    return Answer(render.outcomes(outcomes.listed(root), as_json=True))
+    return Answer(action_views.outcomes(outcomes.listed(root), as_json=True))
 
 
 def _context(root: str, arguments: Arguments) -> Answer:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from mem.core import js
-from mem.render import one_line as shown
+from mem.render.action_views import one_line as shown
 
 
 def _lines(lines: list[str]) -> str:

@@ -6,7 +6,8 @@ import click
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem.cli import app, fast, options
+from mem.cli import fast, options
+from mem.cli.click_commands import recall as recall_command
 
 option_names = [name for option in options.LEGACY_OPTIONS for name in option.names]
 token = st.one_of(
@@ -43,7 +44,7 @@ def test_fast_parse_agrees_with_click(args: list[str]) -> None:
     if parsed is None:
         return
     words, as_json, options = parsed
-    context = app.recall.make_context("recall", list(args))
+    context = recall_command.recall.make_context("recall", list(args))
     params = dict(context.params)
     assert list(params.pop("words")) == words
     assert params.pop("json_") is as_json

@@ -14,7 +14,9 @@ from mem.cli import app, options
 
 def _every_command() -> list[str]:
     names = []
-    for name, command in app.cli.commands.items():
+    ctx = click.Context(app.cli)
+    for name in app.cli.list_commands(ctx):
+        command = app.cli.get_command(ctx, name)
         if isinstance(command, click.Group):
             names += [f"{name} {sub}" for sub in command.commands]
         else:

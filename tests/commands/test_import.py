@@ -18,7 +18,7 @@ from support.cli import RunMem
 from support.secret_samples import SAMPLES, leaks
 
 from mem.core.host_memories import claude_slug
-from mem.files.team import SETTINGS
+from mem.files.settings import SETTINGS
 
 HOSTS = FIXTURES / "hosts"
 

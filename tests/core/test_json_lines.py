@@ -1,4 +1,4 @@
-"""js.parse_json reads through json's C scanner alone, and answers exactly as json's decoder.
+"""js.parse_json reads with a scanner of its own, and answers exactly as json's decoder.
 
 A recall that shows a journal event parses its line; importing json for it (its decoder
 imports re) would cost the recall more than its query. Whatever the text, the value, or
@@ -59,8 +59,19 @@ def _outcome(read: object, text: str) -> tuple[str, object]:
 @example("")
 @example("   ")
 @example("1 2")
+@example('["\\ud83d\\ude00", "\\ud83d\\u0041", "\\udc00\\ud83d", "\\/", "\\u00E9"]')
+@example('"\\ud83d\\u00zz"')
+@example('"\\u12"')
+@example("[-0, 1E+2, 1e-2, 0.5, -1.25e3]")
+@example("-")
+@example("01")
+@example("1.")
+@example("1e")
+@example('{"a": 1, "a": 2, "b": {"a": []}}')
+@example('"\x7f\u2028"')
 def test_json_text_reads_as_the_decoder_reads_it(text: str) -> None:
     assert _outcome(js.parse_json, text) == _outcome(js._json_decoder().decode, text)
+    assert _outcome(js.scan_json, text) == _outcome(js._json_decoder().decode, text)
 
 
 def test_a_malformed_line_is_a_value_error_before_json_is_imported() -> None:

@@ -42,7 +42,7 @@ def test_built_receipts_read_back_intact(interpretation: str, scope: list[str]) 
         [],
         [],
     )
-    assert receipts.parse_store(js.stringify(receipt) + "\n") == [receipt]
+    assert receipts.parse_receipts(js.stringify(receipt) + "\n") == [receipt]
 
 
 def test_scope_order_is_utf16() -> None:

@@ -200,9 +200,9 @@ def test_writers_killed_at_random_instants_lose_nothing_they_kept(
         (root, reinforce) for root in reinforce_projects
     ]
     with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-        # 50 kills per project: 100 of each writer.
+        # 30 kills per project: 60 of each writer.
         runs = [
-            pool.submit(campaign, root, args, 50, seed) for seed, (root, args) in enumerate(jobs)
+            pool.submit(campaign, root, args, 30, seed) for seed, (root, args) in enumerate(jobs)
         ]
         for run in runs:
             run.result()

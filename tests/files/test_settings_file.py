@@ -78,9 +78,9 @@ def test_a_classic_settings_file_answers_as_none(project: Path, run_mem: RunMem)
 def test_the_settings_read_as_tomllib_reads_them(text: str) -> None:
     import tomllib
 
-    from mem.files import team
+    from mem.files import settings
 
-    assert team.parse_settings(text.encode()) == {**team.DEFAULTS, **tomllib.loads(text)}
+    assert settings.parse_settings(text.encode()) == {**settings.DEFAULTS, **tomllib.loads(text)}
 
 
 def test_a_linked_local_folder_is_refused(project: Path, run_mem: RunMem, tmp_path: Path) -> None:
@@ -123,6 +123,6 @@ def test_init_agents_team_is_refused_and_writes_nothing(tmp_path: Path, run_mem:
     ],
 )
 def test_history_reads_as_a_toml_boolean_or_its_name(text: str, value: str) -> None:
-    from mem.files import team
+    from mem.files import settings
 
-    assert team.parse_settings(text.encode())["history"] == value
+    assert settings.parse_settings(text.encode())["history"] == value

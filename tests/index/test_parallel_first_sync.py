@@ -261,7 +261,9 @@ def test_a_big_project_builds_on_the_cores_it_has(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = tmp_path / "project"
-    big = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(80000))
+    # Big for a worker's share made small: about 200 KB, three shares of 64 KiB.
+    monkeypatch.setattr(segments, "BYTES_PER_WORKER", 64 * 1024)
+    big = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(5000))
     write_files(root, {NOTE_PATHS[1]: big.encode()})
     forks = []
     fork = os.fork
@@ -279,7 +281,7 @@ def test_a_big_project_builds_on_the_cores_it_has(
     monkeypatch.setattr(segments, "cores", lambda: 2)
     with cache_at(str(tmp_path / "two-cores")), indexes.synced(str(root)) as (conn, _):
         assert forks == [1]
-        assert index.counts(conn)["records"] == 80000
+        assert index.counts(conn)["records"] == 5000
 
 
 @pytest.mark.parametrize("value", ["two", "0", "-1", "1.5"])

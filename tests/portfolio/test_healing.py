@@ -10,7 +10,7 @@ import pytest
 from support.cli import RunMem
 from support.portfolios import audited_portfolio
 
-from mem.index import portfolio
+from mem.index import location
 
 
 def _damage(path: Path, how: str) -> None:
@@ -39,7 +39,7 @@ def test_recall_scope_all_heals(how: str, tmp_path: Path, run_mem: RunMem) -> No
     args = ("recall", "pgbouncer", "--scope", "all", "--json", "-d", str(roots[0]))
     first = run_mem(*args)
     assert first.returncode == 0, first.stderr
-    path = Path(portfolio.index_path(str(brain.resolve())))
+    path = Path(location.index_path(str(brain.resolve()), location.PORTFOLIO))
     _damage(path, how)
     again = run_mem(*args)
     assert again.returncode == 0, again.stderr

@@ -19,7 +19,7 @@ from support.trees import age, write
 from mem import index
 from mem.cli import app
 from mem.commands import recall
-from mem.index import portfolio
+from mem.index import location, portfolio
 
 PROJECTS = 3
 FILES = [".bmad/memory/decisions.md", ".agents/memory/lessons.md", ".bmad/memory/journal.ndjson"]
@@ -138,7 +138,7 @@ def test_index_path_check_and_rebuild_take_portfolio(tmp_path: Path) -> None:
     done = run("index", "path", "--portfolio", "--brain", str(brain))
     path = done.stdout.strip()  # type: ignore[attr-defined]
     assert path.endswith(".sqlite") and "/portfolio-" in path
-    assert path == portfolio.index_path(str(brain.resolve()))
+    assert path == location.index_path(str(brain.resolve()), location.PORTFOLIO)
     checked = run("index", "check", "--portfolio", "--brain", str(brain))
     assert checked.stdout.startswith("mem index check: ok, ")  # type: ignore[attr-defined]
     conn = index.connect(path)

@@ -761,9 +761,9 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
 
 
 def test_archive_choices_are_the_stores() -> None:
-    from mem.cli import app
+    from mem.cli.click_commands import archive as archive_command
 
-    assert list(app.STORE_NAMES) == list(archive.STORES)
+    assert list(archive_command.STORE_NAMES) == list(archive.STORES)
 
 
 def test_portfolio_recall_uses_the_linked_brain(tmp_path: Path, run_mem: RunMem) -> None:

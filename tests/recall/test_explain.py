@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import FIXTURES
 from support.cli import RunMem
@@ -37,6 +39,22 @@ event = st.builds(
         ]
     ),
 )
+notes_files = st.lists(section, max_size=6).map("".join)
+queries = st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join)
+some_events = st.lists(event, min_size=1, max_size=6).map("".join)
+
+
+@contextlib.contextmanager
+def _project(notes: str, events: str) -> Iterator[str]:
+    """A project of one notes file and one journal, in a directory of its own (hypothesis
+    runs many examples in one test, so the test's tmp_path would be shared)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        (root / ".agents/memory").mkdir(parents=True)
+        (root / ".bmad/memory").mkdir(parents=True)
+        (root / ".agents/memory/decisions.md").write_text(notes, encoding="utf-8")
+        (root / ".bmad/memory/journal.ndjson").write_text(events, encoding="utf-8")
+        yield str(root)
 
 
 def folded(parts: dict[str, Any]) -> float:
@@ -69,30 +87,21 @@ def check_result(entry: dict[str, Any], query: str) -> None:
     assert parts["n"] == len(tokens)
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow],
-)
+@settings(max_examples=60)  # the profile (tests/conftest.py) has no deadline
 @given(
-    notes=st.lists(section, max_size=6).map("".join),
+    notes=notes_files,
     events=st.lists(event, max_size=6).map("".join),
-    query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join),
+    query=queries,
     limit=st.integers(min_value=1, max_value=12),
 )
 def test_the_parts_of_every_result_give_its_score(
     notes: str, events: str, query: str, limit: int
 ) -> None:
-    with tempfile.TemporaryDirectory() as scratch:
-        root = Path(scratch)
-        (root / ".agents/memory").mkdir(parents=True)
-        (root / ".bmad/memory").mkdir(parents=True)
-        (root / ".agents/memory/decisions.md").write_text(notes, encoding="utf-8")
-        (root / ".bmad/memory/journal.ndjson").write_text(events, encoding="utf-8")
+    with _project(notes, events) as root:
         request = recall.Request(query=query, limit=str(limit))
-        plain = recall.recall(str(root), request, NOW)
+        plain = recall.recall(root, request, NOW)
         explained = recall.recall(
-            str(root), recall.Request(query=query, limit=str(limit), explain=True), NOW
+            root, recall.Request(query=query, limit=str(limit), explain=True), NOW
         )
     assert [{k: v for k, v in entry.items() if k != "explain"} for entry in explained] == plain
     for entry in explained:
@@ -190,3 +199,17 @@ def test_portfolio_results_are_explained_from_their_own_index(
     assert {entry["sourceFile"].split("/")[0] for entry in results} == {".agents", ".."}
     for entry in results:
         check_result(entry, "hetzner firewall")
+
+
+@settings(max_examples=40)
+@given(notes=notes_files, events=some_events, query=queries)
+def test_a_bm25_explanation_gives_the_ranked_score_to_the_bit(
+    notes: str, events: str, query: str
+) -> None:
+    with _project(notes, events) as root:
+        request = recall.Request(query, ranking="bm25", amendments=False, explain=True)
+        explained = recall.recall(root, request, NOW)
+    for entry in explained:
+        parts = entry["explain"]
+        assert parts["score"] == parts["bm25"] * parts["decay"] == entry["score"]
+        assert parts["bm25"] == math.fsum(term["weight"] for term in parts["terms"])

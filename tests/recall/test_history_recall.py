@@ -140,6 +140,8 @@ def test_index_check_compares_the_commits_too(run_mem: RunMem, git_project: Path
     report = json.loads(run_mem("index", "check", "--json", "-d", str(git_project)).stdout)
     assert not report["ok"]
     assert any(line.startswith("commits: unexpected") for line in report["differences"])
+
+
 @pytest.mark.process
 def test_recalls_while_head_moves_answer_and_catch_up(run_mem: RunMem, git_project: Path) -> None:
     """Whole `mem recall` processes while commits, amends and resets land: each answers

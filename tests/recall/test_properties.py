@@ -66,7 +66,7 @@ def apply(root: Path, step: int, kind: str, relative: str, payload: str) -> None
 
 
 @settings(
-    max_examples=60,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow],
 )

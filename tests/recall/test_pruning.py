@@ -30,7 +30,7 @@ from mem.index import snapshots, tables, topk
 
 
 @settings(
-    max_examples=80,
+    max_examples=50,
     deadline=None,
     suppress_health_check=[
         HealthCheck.too_slow,

@@ -30,7 +30,7 @@ PATHS = [
 
 @pytest.mark.parametrize("path", PATHS, ids=repr)
 @settings(
-    max_examples=40,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[
         HealthCheck.too_slow,

@@ -32,8 +32,9 @@ WARM_PATH = {
     "mem.errors",
     "mem.files",
     "mem.files.index_sources",
-    "mem.files.regular_files",  # open_regular, moved out of safe_paths for team.py's use
+    "mem.files.regular_files",  # open_regular, moved out of safe_paths for settings.py's use
     "mem.files.safe_paths",
+    "mem.files.settings",
     "mem.files.team",
     "mem.index",
     "mem.index.connection",
@@ -46,6 +47,7 @@ WARM_PATH = {
     "mem.index.topk",
     "mem.layout",
     "mem.render",
+    "mem.render.action_views",
 }
 # mem.core.tokens: the sync keeps the bm25 ranking's postings too (issue 25).
 SYNC_PATH = {

@@ -7,8 +7,7 @@ from types import ModuleType
 
 import pytest
 
-from mem import render
-from mem.render import memory_views, report, secret_report
+from mem.render import action_views, memory_views, report, secret_report
 
 HELPERS = {"truncate", "status_line", "one_line"}  # pure text helpers, not views
 
@@ -25,7 +24,7 @@ def _views(module: ModuleType) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "module", [render, report, memory_views, secret_report], ids=lambda m: m.__name__
+    "module", [action_views, report, memory_views, secret_report], ids=lambda m: m.__name__
 )
 def test_every_view_takes_as_json_by_keyword(module: ModuleType) -> None:
     views = _views(module)
@@ -38,9 +37,9 @@ def test_every_view_takes_as_json_by_keyword(module: ModuleType) -> None:
 
 def test_text_and_json_of_one_result_come_from_one_call() -> None:
     results = [{"id": "r1", "reason": None}, {"id": "r2", "reason": "superseded"}]
-    assert render.outcomes(results, as_json=False) == "r1: accepted-current\nr2: superseded\n"
-    assert render.outcomes(results, as_json=True).startswith('{\n  "count": 2,')
+    assert action_views.outcomes(results, as_json=False) == "r1: accepted-current\nr2: superseded\n"
+    assert action_views.outcomes(results, as_json=True).startswith('{\n  "count": 2,')
     assert report.index_path({"path": "/x"}, as_json=False) == "/x\n"
     assert report.index_path({"path": "/x"}, as_json=True) == '{\n  "path": "/x"\n}\n'
-    stream, text = render.action_error("recall", "bad", as_json=True)
+    stream, text = action_views.action_error("recall", "bad", as_json=True)
     assert (stream, text) == ("stdout", '{"error":"bad"}\n')

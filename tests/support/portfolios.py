@@ -9,7 +9,7 @@ from pathlib import Path
 from mem import index
 from mem.commands import recall
 from mem.core import memory
-from mem.index import portfolio
+from mem.index import location, portfolio
 from support.trees import age_tree, write
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -156,7 +156,7 @@ def stale_roots(brain: Path, cache: Path) -> set[str] | None:
     """The names of the roots the portfolio's freshness check finds stale, nothing synced:
     None when every root is fresh, an empty set when the brain changed (every root is
     then reconciled)."""
-    conn = index.connect(portfolio.index_path(str(brain.resolve()), str(cache)))
+    conn = index.connect(location.index_path(str(brain.resolve()), location.PORTFOLIO, str(cache)))
     assert conn is not None
     try:
         names = {row.id: row.name for row in index.project_rows(conn)}
