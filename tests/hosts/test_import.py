@@ -16,6 +16,10 @@ import pytest
 from support import hosts
 from support.hosts import Remembered
 
+# Resolved at import, as conftest's HOSTS_DIR: the autouse isolated_env fixture points HOME
+# at a scratch directory, where `make hosts` installed nothing.
+SERENA_DIR = hosts.serena_directory()
+
 MEM = str(Path(sys.executable).with_name("mem"))
 
 
@@ -84,7 +88,7 @@ def test_codex_ad_hoc_note_is_imported(codex_remembers: Remembered) -> None:
 
 
 def test_serena_memories_are_imported_and_its_guidelines_left(tmp_path: Path) -> None:
-    folder = hosts.serena_directory()
+    folder = SERENA_DIR
     reason = hosts.serena_problem(folder)
     if reason is not None:
         if os.environ.get("CI") == "true":
