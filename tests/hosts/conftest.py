@@ -75,19 +75,8 @@ def _environment(scratch: Path, project: hosts.NotedProject) -> dict[str, str]:
     assert node, "node is not on PATH"
     mem = Path(sys.executable).with_name("mem")
     assert mem.exists(), "the hooks run `mem`: install this venv's console script"
-    closed = "http://127.0.0.1:9"
-    env = {
-        "PATH": os.pathsep.join([str(mem.parent), str(Path(node).parent), "/usr/bin", "/bin"]),
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "TZ": "UTC",
-        "MEM_CACHE_DIR": str(scratch / "mem-cache"),
-        "MEM_STATE_DIR": str(scratch / "mem-state"),
-        "MEM_NOW": os.environ["MEM_NOW"],
-        "HTTP_PROXY": closed,
-        "HTTPS_PROXY": closed,
-        "NO_PROXY": "127.0.0.1,localhost",
-    }
+    path = os.pathsep.join([str(mem.parent), str(Path(node).parent), "/usr/bin", "/bin"])
+    env = hosts.scratch_env(scratch, home, path) | {"TZ": "UTC"}
     hosts.run([str(mem), "init", "--agents", "--hooks", "-d", str(project.root)], scratch, env)
     return env
 

@@ -98,18 +98,7 @@ def test_serena_memories_are_imported_and_its_guidelines_left(tmp_path: Path) ->
     root = tmp_path / "project"
     (root / ".agents" / "memory").mkdir(parents=True)
     (root / "app.py").write_text("RETRIES = 3\n", encoding="utf-8")
-    closed = "http://127.0.0.1:9"
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": str(tmp_path / "home"),
-        "LANG": "C.UTF-8",
-        "MEM_STATE_DIR": str(tmp_path / "mem-state"),
-        "MEM_CACHE_DIR": str(tmp_path / "mem-cache"),
-        "MEM_NOW": os.environ["MEM_NOW"],
-        "HTTP_PROXY": closed,
-        "HTTPS_PROXY": closed,
-        "NO_PROXY": "127.0.0.1,localhost",
-    }
+    env = hosts.scratch_env(tmp_path, tmp_path / "home", "/usr/bin:/bin")
     hosts.run([serena, "project", "create", "--language", "python"], root, env)
     for name, content in (
         ("auth/token_refresh", "# Token refresh\n\nRefresh tokens rotate on every use.\n"),

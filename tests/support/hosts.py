@@ -103,6 +103,27 @@ def serena_problem(folder: Path) -> str | None:
     return None
 
 
+# Where a host would reach past the loopback model: a closed port on 127.0.0.1.
+CLOSED_PROXY = "http://127.0.0.1:9"
+
+
+def scratch_env(scratch: Path, home: Path, path: str) -> dict[str, str]:
+    """A host's environment in a scratch directory: its own home, mem's cache and state,
+    mem's pinned clock, PATH as given, and every proxy a closed loopback port (anything
+    but 127.0.0.1 fails at once)."""
+    return {
+        "PATH": path,
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "MEM_CACHE_DIR": str(scratch / "mem-cache"),
+        "MEM_STATE_DIR": str(scratch / "mem-state"),
+        "MEM_NOW": os.environ["MEM_NOW"],
+        "HTTP_PROXY": CLOSED_PROXY,
+        "HTTPS_PROXY": CLOSED_PROXY,
+        "NO_PROXY": "127.0.0.1,localhost",
+    }
+
+
 def run(command: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """A host's headless run, bounded; it must succeed."""
     done = subprocess.run(
