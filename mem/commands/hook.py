@@ -31,6 +31,7 @@ import time
 from mem import clock, layout
 from mem.core import budgets, edit_targets, js
 from mem.domain import brief as briefs
+from mem.domain import history as history_state
 from mem.domain import prompt_gate
 from mem.errors import MemError
 from mem.files import machine_state
@@ -70,6 +71,9 @@ EDIT_AT_MOST = 6
 # Seconds a hook may take before it gives up and answers nothing; below the timeouts
 # `mem init --hooks` writes (30 s and 5 s), so the host never has to kill it.
 DEADLINES = {"session-start": 20.0, "prompt": 4.0, "pre-edit": 4.0}
+# Of a hook's deadline, the seconds left after waiting for the history to be indexed
+# (_history_apart): enough to rank the commits, claim them and record the injection.
+HISTORY_RESERVE = 1.0
 INPUT_LIMIT = 16 * 1024 * 1024  # a prompt can hold a pasted file; past this, nothing is injected
 # The hard limits of what a host keeps of one hook's text (beyond it, a preview and a path):
 # Claude Code counts JavaScript string length (UTF-16 units), Codex bytes (2,500 tokens of 4).
@@ -97,6 +101,7 @@ class Request:
         "threshold",
         "edit",
         "dry_run",
+        "deadline",
     )
 
     def __init__(
@@ -122,6 +127,7 @@ class Request:
         self.threshold = threshold
         self.edit = edit  # pre-edit: the files the tool changes and the text it writes
         self.dry_run = dry_run  # `--dry-run`: nothing claimed, recorded or forgotten
+        self.deadline: float | None = None  # time.monotonic() when the hook gives up; None: never
 
 
 def run(
@@ -134,6 +140,7 @@ def run(
 ) -> str:
     """The host's answer; whatever goes wrong, its empty answer (and a line in the hook log)."""
     seconds = DEADLINES.get(event, DEADLINES["prompt"])
+    started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, _expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -142,6 +149,7 @@ def run(
             raise MemError(f"the host's input is over {INPUT_LIMIT // (1024 * 1024)} MiB")
         text = stdin_data.decode("utf-8", errors="replace")
         request = _request(event, host, text, directory, budget, threshold)
+        request.deadline = started + seconds
         return _answer(request, now)
     except Exception as error:  # noqa: BLE001 - failing open is the contract of a hook
         _log_problem(host, event, error)
@@ -356,7 +364,7 @@ def _session_brief(root: str, request: Request) -> tuple[str, list[briefs.Entry]
         if request.session and request.source in ("clear", "compact"):
             machine_state.forget_session(request.host, request.session)  # its context is gone
         machine_state.forget_old_sessions()
-    found = briefs.gather(root, request.budget)
+    found = briefs.gather(root, request.budget, history=_history_ready(root, request))
     text, shown = _fitted(found.entries, found.total, request, "brief")
     return text, [entry for entry in shown if entry.id is not None]
 
@@ -368,20 +376,54 @@ def _prompt_memories(
         return "", [], []
     seen = _seen(request)
     prompt = request.prompt
-    entries, withheld, _ = briefs.prompt_matches(
-        root, prompt, request.threshold, seen, PROMPT_AT_MOST
-    )
-    room = PROMPT_AT_MOST - len(entries)
-    entries += _commits(
-        request, lambda: briefs.prompt_commits(root, prompt, request.threshold, seen, room)
-    )
+    found = briefs.prompt_answer(root, prompt, request.threshold, seen, PROMPT_AT_MOST)
+    entries = found.entries + found.commits
+    if found.history == history_state.STALE and _history_apart(root, request):
+        room = PROMPT_AT_MOST - len(entries)
+        entries += _commits(
+            request, lambda: briefs.prompt_commits(root, prompt, request.threshold, seen, room)
+        )
     text, shown, lost = _claimed(entries, request, "prompt")
-    return text, shown, withheld + lost
+    return text, shown, found.withheld + lost
+
+
+def _history_ready(root: str, request: Request) -> bool:
+    """Whether the commits can be looked up with no history to index in this process: the
+    index holds them at HEAD, or there are none to index (the lookup says why), or a process
+    of its own has just indexed them (`_history_apart`)."""
+    if not history_state.in_hooks(root) or history_state.state(root) != history_state.STALE:
+        return True
+    return _history_apart(root, request)
+
+
+def _history_apart(root: str, request: Request) -> bool:
+    """The commits indexed at HEAD in a process of its own (mem.index.background), waited
+    for while the hook may, leaving it HISTORY_RESERVE seconds: True when it is done.
+    Cut off, the indexing goes on and a later hook finds the commits (a first indexing of
+    a large history outlasts any hook's deadline, and one rolled back with the hook was
+    started again by every hook)."""
+    from mem.files import detached
+    from mem.index import background
+
+    indexer = detached.start(lambda: background.sync_history(root))
+    left = None if request.deadline is None else request.deadline - time.monotonic()
+    if detached.wait(indexer, None if left is None else left - HISTORY_RESERVE):
+        return True
+    _log_problem(
+        request.host,
+        request.event,
+        Deadline(
+            f"the history of this checkout is being indexed in process {indexer}, which goes"
+            " on; the notes alone, no commits"
+        ),
+    )
+    return False
 
 
 def _commits(request: Request, find: Callable[[], list[briefs.Entry]]) -> list[briefs.Entry]:
-    """The commits to add after the notes; none when indexing the history (a first read of
-    a large one) runs past the hook's deadline: the notes go out alone, the log says why."""
+    """The commits to add after the notes; none when bringing the history in step (HEAD
+    moved again since it was indexed) runs past the hook's deadline: the notes go out
+    alone, the log says why."""
     try:
         return find()
     except Deadline as error:
@@ -431,9 +473,11 @@ def _edit_memories(
     seen = _seen(request)
     entries, total = edits.governing(root, request.edit, request.cwd, seen, EDIT_AT_MOST)
     room = EDIT_AT_MOST - len(entries)
-    commits = _commits(
-        request, lambda: edits.governing_commits(root, request.edit, request.cwd, seen, room)
-    )
+    commits = []
+    if room > 0 and _history_ready(root, request):
+        commits = _commits(
+            request, lambda: edits.governing_commits(root, request.edit, request.cwd, seen, room)
+        )
     return _claimed(entries + commits, request, "edit", total + len(commits))
 
 

@@ -253,8 +253,10 @@ def _parts(root: str) -> list[Entry]:
     return entries
 
 
-def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
-    """The brief's entries in order of value: as many as `budget` characters could hold."""
+def gather(root: str, budget: int, prompt: str | None = None, history: bool = True) -> Brief:
+    """The brief's entries in order of value: as many as `budget` characters could hold.
+    `history`: with the commits relevant to the work (a hook that could not have the
+    history indexed in time asks without)."""
     terms = query_terms([*work_texts(root), (prompt or "")[:PROMPT_CHARS]])
     parts = _parts(root)
 
@@ -295,7 +297,8 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
     memories, count = index.answer(collect)
     from mem.domain import prompt_gate
 
-    commits = work_commits(root, terms, BRIEF_COMMITS, prompt_gate.SHARE, only_held=True)
+    at_most = BRIEF_COMMITS if history else 0
+    commits = work_commits(root, terms, at_most, prompt_gate.SHARE, only_held=True)
     # The commits relevant to the work follow the notes relevant to it, before the newest.
     place = next(
         (at for at, entry in enumerate(memories) if entry.relevance is None), len(memories)
@@ -380,63 +383,150 @@ def prompt_matches(
     for a long prompt, it holds enough of the prompt's terms, as mem.domain.prompt_gate
     decides.
     """
+    found = prompt_answer(root, prompt, threshold, seen, at_most, commits=False)
+    return found.entries, found.withheld, found.terms
+
+
+class PromptAnswer:
+    """What a prompt brings (`prompt_answer`)."""
+
+    __slots__ = ("entries", "withheld", "commits", "history", "terms")
+
+    def __init__(
+        self,
+        entries: list[Entry],
+        withheld: list[Entry],
+        commits: list[Entry],
+        history: str | None,
+        terms: list[str],
+    ) -> None:
+        self.entries = entries  # the memories that match, best first
+        self.withheld = withheld  # those that matched but the session has
+        self.commits = commits  # then the commits that match, within what is left of at_most
+        # None: the commits were ranked (or not asked for); else why not (history.STALE:
+        # HEAD is not indexed yet, which is left to a process of its own)
+        self.history = history
+        self.terms = terms
+
+
+def prompt_answer(
+    root: str, prompt: str, threshold: float, seen: set[str], at_most: int, commits: bool = True
+) -> PromptAnswer:
+    """The memories that match a prompt (as prompt_matches), then, in a git checkout with
+    history in the hooks (`commits`), the commits that do, through the same gate weighed over
+    the commits alone (docs/history.md), none of `seen`: one index read, one reading of the
+    prompt. The commits are ranked only when the index holds them at HEAD already: the
+    history is never indexed here (a hook's deadline could cut it off)."""
+    from mem.domain import history
+
     terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
     if not terms:
-        return [], [], terms
+        return PromptAnswer([], [], [], None, terms)
+    with_commits = commits and history.in_hooks(root)
 
-    def collect(open_index: index.OpenIndex) -> tuple[list[Entry], list[Entry]]:
-        from mem.domain import prompt_gate
-        from mem.index import bm25
-
+    def collect(open_index: index.OpenIndex) -> PromptAnswer:
         project = open_index(root, bm25=True)
-        conn = project.conn
-        files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
-        ranks = {file_id: row.rank for file_id, row in files.items()}
-        frequencies = bm25.frequencies(conn, terms)
-        weights, rarest = bm25.weights(conn, frequencies)
-        # No score at or under the bar is injected: the search looks no further.
-        bar = prompt_gate.bar(weights, rarest, threshold)
-        scores = prompt_relevance(conn, prompt, terms, frequencies, ranks, at_most + len(seen), bar)
-        if not scores:
-            return [], []
-        stored = index.fetch(conn, list(scores))
-        emphasis = prompt_gate.emphasis(prompt[:PROMPT_CHARS], terms)
-        kept = prompt_gate.injected(
-            scores,
-            weights,
-            rarest,
-            threshold,
-            lambda record_id: prompt_gate.terms_held(terms, stored[record_id].text, emphasis),
+        entries, withheld = _prompt_notes(root, project, prompt, terms, threshold, seen, at_most)
+        room = at_most - len(entries)
+        if not with_commits or room <= 0:
+            return PromptAnswer(entries, withheld, [], None, terms)
+        problem = history.in_step(project.conn, root)
+        if problem is not None:
+            return PromptAnswer(entries, withheld, [], problem, terms)
+        return PromptAnswer(
+            entries,
+            withheld,
+            _prompt_commits(project.conn, prompt, terms, threshold, seen, room),
+            None,
+            terms,
         )
-        if kept and index.has_lifecycle_events(conn):
-            for record_id in _retired(root, conn, files):
-                kept.pop(record_id, None)
-        entries: list[Entry] = []
-        withheld: list[Entry] = []
-        for record_id in kept:  # the ranking's order: score, then candidate order
-            entry = memory_entry(stored[record_id], kept[record_id])
-            shown = f"{entry.id} {entry.revision}" not in seen
-            (entries if shown else withheld).append(entry)
-        from mem.domain import amendments
 
-        return amendments.in_brief(
-            root,
-            conn,
-            files,
-            entries[:at_most],
-            list(scores),
-            lambda record: memory_entry(record, scores.get(record.id)),
-        ), withheld
+    return index.answer(collect)
 
-    entries, withheld = index.answer(collect)
-    return entries, withheld, terms
+
+def _prompt_notes(
+    root: str,
+    project: index.Opened,
+    prompt: str,
+    terms: list[str],
+    threshold: float,
+    seen: set[str],
+    at_most: int,
+) -> tuple[list[Entry], list[Entry]]:
+    from mem.domain import prompt_gate
+    from mem.index import bm25
+
+    conn = project.conn
+    files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
+    ranks = {file_id: row.rank for file_id, row in files.items()}
+    frequencies = bm25.frequencies(conn, terms)
+    weights, rarest = bm25.weights(conn, frequencies)
+    # No score at or under the bar is injected: the search looks no further.
+    bar = prompt_gate.bar(weights, rarest, threshold)
+    scores = prompt_relevance(conn, prompt, terms, frequencies, ranks, at_most + len(seen), bar)
+    if not scores:
+        return [], []
+    stored = index.fetch(conn, list(scores))
+    emphasis = prompt_gate.emphasis(prompt[:PROMPT_CHARS], terms)
+    kept = prompt_gate.injected(
+        scores,
+        weights,
+        rarest,
+        threshold,
+        lambda record_id: prompt_gate.terms_held(terms, stored[record_id].text, emphasis),
+    )
+    if kept and index.has_lifecycle_events(conn):
+        for record_id in _retired(root, conn, files):
+            kept.pop(record_id, None)
+    entries: list[Entry] = []
+    withheld: list[Entry] = []
+    for record_id in kept:  # the ranking's order: score, then candidate order
+        entry = memory_entry(stored[record_id], kept[record_id])
+        shown = f"{entry.id} {entry.revision}" not in seen
+        (entries if shown else withheld).append(entry)
+    from mem.domain import amendments
+
+    return amendments.in_brief(
+        root,
+        conn,
+        files,
+        entries[:at_most],
+        list(scores),
+        lambda record: memory_entry(record, scores.get(record.id)),
+    ), withheld
+
+
+def _prompt_commits(
+    conn: index.Connection,
+    prompt: str,
+    terms: list[str],
+    threshold: float,
+    seen: set[str],
+    at_most: int,
+) -> list[Entry]:
+    from mem.domain import history
+
+    found = history.gated(conn, terms, threshold, at_most + len(seen), prompt=prompt[:PROMPT_CHARS])
+    shown = [commit_entry(item) for item in found]
+    return [entry for entry in shown if f"{entry.id} {entry.revision}" not in seen][:at_most]
 
 
 def prompt_commits(
     root: str, prompt: str, threshold: float, seen: set[str], at_most: int
 ) -> list[Entry]:
     """The commits that match a prompt, best first, none of `seen`: through the gate the
-    notes pass (mem.domain.prompt_gate), weighed over the commits alone."""
+    notes pass (mem.domain.prompt_gate), weighed over the commits alone, after bringing the
+    history in step with HEAD (none outside a git checkout or with `history = false`)."""
+    from mem.domain import history
+
     terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
-    found = work_commits(root, terms, at_most + len(seen), threshold)
-    return [entry for entry in found if f"{entry.id} {entry.revision}" not in seen][:at_most]
+    if not terms or at_most <= 0 or not history.in_hooks(root):
+        return []
+
+    def collect(open_index: index.OpenIndex) -> list[Entry]:
+        opened = open_index(root, history=True)
+        if opened.history is not None:
+            return []
+        return _prompt_commits(opened.conn, prompt, terms, threshold, seen, at_most)
+
+    return index.answer(collect)

@@ -12,6 +12,9 @@ import time
 
 from mem import index
 from mem.errors import MemError
+from mem.index.history import (
+    STALE as STALE,
+)  # in_step's answer: the commits are not indexed at HEAD yet
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,38 +56,70 @@ def in_hooks(root: str) -> bool:
 def relevant(
     root: str, terms: list[str], share: float, limit: int, only_held: bool = False
 ) -> tuple[list[Found], str | None]:
-    """The best `limit` commits for a prompt's (or the current work's) bm25 terms that the
-    prompt gate lets through (mem.domain.prompt_gate: above `share` of the terms' weight
-    over the commits, and on a long prompt holding enough of its terms), best first; and
-    why there are none, when the history cannot be read. `only_held`: the terms no commit
-    holds weigh nothing (the current work's branch name and paths are not a question: a
-    path no message names says nothing against a commit)."""
-    from mem.domain import prompt_gate
-    from mem.index import history
+    """The best `limit` commits for the current work's bm25 terms that the prompt gate lets
+    through (`gated`), best first; and why there are none, when the history cannot be
+    read. The history is brought in step with HEAD first."""
 
     def use(open_index: index.OpenIndex) -> tuple[list[Found], str | None]:
         opened = open_index(root, history=True)
         if opened.history is not None:
             return [], opened.history
-        conn = opened.conn
-        asked = terms
-        held_by = history.frequencies(conn, asked)
-        if only_held:
-            asked = [term for term, count in zip(terms, held_by, strict=True) if count]
-            held_by = [count for count in held_by if count]
-        weights, rarest = history.weights(conn, held_by)
-        found = history.search(conn, prompt_gate.searched(asked, held_by), limit)
-        by_id = {item.id: item for item in found}
-        kept = prompt_gate.injected(
-            {item.id: item.score for item in found},
-            weights,
-            rarest,
-            share,
-            lambda commit_id: prompt_gate.terms_held(asked, by_id[commit_id].text),
-        )
-        return [by_id[commit_id] for commit_id in kept], None
+        return gated(opened.conn, terms, share, limit, only_held), None
 
     return index.answer(use)
+
+
+def gated(
+    conn: index.Connection,
+    terms: list[str],
+    share: float,
+    limit: int,
+    only_held: bool = False,
+    prompt: str | None = None,
+) -> list[Found]:
+    """The best `limit` commits for a prompt's (or the current work's) bm25 terms that the
+    prompt gate lets through (mem.domain.prompt_gate: above `share` of the terms' weight
+    over the commits, and on a long prompt holding enough of its terms), best first, from
+    an index whose commits are in step (`in_step`). `only_held`: the terms no commit holds
+    weigh nothing (the current work's branch name and paths are not a question: a path no
+    message names says nothing against a commit). `prompt`: its command-line options' words
+    weigh more, in the score and in the terms held, as they do for the notes."""
+    from mem.domain import prompt_gate
+    from mem.index import history
+
+    asked = terms
+    held_by = history.frequencies(conn, asked)
+    if only_held:
+        asked = [term for term, count in zip(terms, held_by, strict=True) if count]
+        held_by = [count for count in held_by if count]
+    weights, rarest = history.weights(conn, held_by)
+    searched = prompt_gate.searched(asked, held_by)
+    emphasis = None if prompt is None else prompt_gate.emphasis(prompt, searched)
+    found = history.search(conn, searched, limit, emphasis)
+    by_id = {item.id: item for item in found}
+    held_emphasis = None if prompt is None else prompt_gate.emphasis(prompt, asked)
+    kept = prompt_gate.injected(
+        {item.id: item.score for item in found},
+        weights,
+        rarest,
+        share,
+        lambda commit_id: prompt_gate.terms_held(asked, by_id[commit_id].text, held_emphasis),
+    )
+    return [by_id[commit_id] for commit_id in kept]
+
+
+def in_step(conn: index.Connection, root: str) -> str | None:
+    """None when the index's commits are those of root's HEAD; else STALE (indexing them
+    is left to a process of its own: mem.index.background.sync_history) or why there is
+    no history. No git process, no write."""
+    from mem.index import history
+
+    return history.in_step(conn, root)
+
+
+def state(root: str) -> str | None:
+    """in_step for the project at root, on an index opened for this question alone."""
+    return index.answer(lambda open_index: in_step(open_index(root).conn, root))
 
 
 def touching(

@@ -31,3 +31,31 @@ def start(work: Callable[[], None]) -> int:
     finally:
         # Whatever happened, the child never returns into its parent's code.
         os._exit(code)
+
+
+def wait(pid: int, seconds: float | None) -> bool:
+    """Whether the child `pid` (of `start`) ended within `seconds` (None: however long it
+    takes), reaped then; else it goes on, on its own."""
+    if seconds is None:
+        os.waitpid(pid, 0)
+        return True
+    if seconds <= 0:
+        return os.waitpid(pid, os.WNOHANG)[0] != 0
+    if hasattr(os, "pidfd_open"):  # Linux: woken the moment it ends
+        import select
+
+        handle = os.pidfd_open(pid)
+        try:
+            select.select([handle], [], [], seconds)
+        finally:
+            os.close(handle)
+        return os.waitpid(pid, os.WNOHANG)[0] != 0
+    import time
+
+    end = time.monotonic() + seconds
+    while os.waitpid(pid, os.WNOHANG)[0] == 0:
+        left = end - time.monotonic()
+        if left <= 0:
+            return False
+        time.sleep(min(left, 0.01))
+    return True

@@ -29,3 +29,22 @@ def cold(root: str) -> bool:
 def build(root: str) -> None:
     """The project's index, in step with its files, with the bm25 postings."""
     opening.answer(lambda open_index: open_index(root, bm25=True))
+
+
+def sync_history(root: str) -> None:
+    """The project's commits brought in step with its HEAD (mem.index.history), for hooks
+    that leave it to a process of its own: a first indexing of a large history takes longer
+    than a hook may (100k commits: about 20 s), and one cut off was rolled back, so every
+    hook started it again. One such process at a time per index: another that finds one
+    at work leaves it to it."""
+    import filelock
+
+    directory = location.usable_cache_dir()
+    if directory is None:
+        return  # every read indexes a temporary copy: nothing would keep the history
+    path = location.index_path(root, location.PROJECT, directory)
+    try:
+        with filelock.FileLock(path + ".history.lock", blocking=False):
+            opening.answer(lambda open_index: open_index(root, bm25=True, history=True))
+    except filelock.Timeout:
+        return

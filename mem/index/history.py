@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 # The commits' terms and postings, in the layout of the notes' bm25 postings: the same
 # builders write them and the same pruned top-k reads them (bm25._Pruned).
 COMMITS = postings.Tables("commit_postings", "commit_terms", latin1=False, key="term, band, tf")
+# Why in_step finds no commits to rank: HEAD is not where the index left it (a hook then
+# leaves the sync to a process of its own, mem.index.background.sync_history).
+STALE = "the commits are not indexed at HEAD yet"
 # Postings a whole history's listing holds in memory before writing them as a part
 # (8 bytes each, and their groups): bounds the memory of a million commits' first sync.
 FLUSH_POSTINGS = 4_000_000
@@ -78,6 +81,18 @@ def sync(conn: sqlite3.Connection, root: str) -> str | None:
     if found.sha == stored:
         return None
     return _apply(conn, root, found.sha)
+
+
+def in_step(conn: sqlite3.Connection, root: str) -> str | None:
+    """None when the index holds the commits of root's HEAD, as sync would leave them; else
+    STALE (a sync would bring them) or why there is no history. Reads HEAD from the
+    repository's files (git is asked only where they cannot tell); writes nothing."""
+    found = git_history.head(root)
+    if found.problem is None and found.sha is None:
+        found = git_history.head_by_git(root)
+    if found.problem is not None or found.sha is None:
+        return found.problem or git_history.NOT_A_CHECKOUT
+    return None if found.sha == _stored_head(conn) else STALE
 
 
 def _stored_head(conn: sqlite3.Connection) -> str | None:
@@ -293,18 +308,22 @@ def _no_offset(ms: float) -> float:
     return 0.0  # only events are dated in local time, and a commit is no event
 
 
-def search(conn: sqlite3.Connection, terms: list[str], limit: int) -> list[Found]:
+def search(
+    conn: sqlite3.Connection, terms: list[str], limit: int, emphasis: list[float] | None = None
+) -> list[Found]:
     """The best `limit` commits for the query's bm25 terms: by score, ties by newer commit
     time, then by sha. bm25 over the commits alone (their own N, df and average length); a
     commit's score does not decay with age: an old decision is as binding as a new one.
 
     Pruned as the notes' bm25 top-k is: postings are read best bound first, and only until
     no commit not yet met can be among the best `limit`, so a common word of a million
-    commits is not read whole. Scores are the exhaustive sum's (math.fsum, as explain)."""
+    commits is not read whole. Scores are the exhaustive sum's (math.fsum, as explain).
+    With `emphasis`, each term's idf is multiplied by its value, as bm25.search does."""
     row = conn.execute("SELECT commits FROM history").fetchone()
     if row is None or not row[0] or not terms or limit < 1:
         return []
-    ranked = _Search(conn, terms, RecallFiles.given({0: 0}), None, _no_offset).top(limit)
+    files = RecallFiles.given({0: 0})
+    ranked = _Search(conn, terms, files, None, _no_offset, emphasis).top(limit)
     # Every commit tied with the limit-th score is there, so the order of ties is the rows'.
     scores = {item.id: item.score for item in ranked}
     found = rows(conn, list(scores))

@@ -5,6 +5,8 @@ and never at the cost of the notes."""
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from support.git import commit_all
 from support.trees import write
 
 from mem.commands import hook
+from mem.index import background
 
 PROMPT = "Why does the retry limiter keep its backoff exponential and never linear?"
 POOLING = "How should the api configure postgres connection pooling?"
@@ -93,6 +96,57 @@ def test_a_history_past_the_deadline_leaves_the_notes(
     assert "the notes alone, no commits" in (state / "hook.log").read_text(encoding="utf-8")
 
 
+def _slow_indexing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The history's indexing (in a process of its own, forked from this one) takes a
+    second, and no hook may wait for it: a history too large for any hook's deadline."""
+    index_history = background.sync_history
+
+    def slow(root: str) -> None:
+        time.sleep(1)
+        index_history(root)
+
+    monkeypatch.setattr(background, "sync_history", slow)
+    monkeypatch.setattr(hook, "HISTORY_RESERVE", 60.0)
+
+
+def _later(ask: Callable[[int], str], find: str) -> str:
+    """What a later hook answers once it holds `find` (each in a session of its own)."""
+    for attempt in range(100):
+        answer = ask(attempt)
+        if find in answer:
+            return answer
+        time.sleep(0.1)
+    raise AssertionError(f"no later hook brought {find!r}")
+
+
+def test_a_history_indexed_past_the_prompt_s_deadline_reaches_a_later_prompt(
+    run_mem: RunMem, git_project: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sha = _decision(git_project)
+    _slow_indexing(monkeypatch)
+    payload = {"session_id": "s5", "cwd": str(git_project), "prompt": PROMPT}
+    assert f"- commit {sha[:7]}" not in _ask(run_mem, "prompt", payload)
+    log = (state / "hook.log").read_text(encoding="utf-8")
+    assert "the history of this checkout is being indexed in process" in log
+    later = _later(lambda n: _ask(run_mem, "prompt", {**payload, "session_id": f"s5-{n}"}), sha[:7])
+    assert "perf: simplify retry loop" in _context(later)
+
+
+def test_a_history_indexed_past_the_session_start_s_deadline_reaches_a_later_brief(
+    run_mem: RunMem, git_project: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sha = _decision(git_project)
+    _slow_indexing(monkeypatch)
+    payload = {"session_id": "s6", "cwd": str(git_project), "source": "startup"}
+    first = _context(_ask(run_mem, "session-start", payload))
+    assert "Postgres connection pooling" in first and "- commit " not in first
+    assert "being indexed in process" in (state / "hook.log").read_text(encoding="utf-8")
+    _later(
+        lambda n: _ask(run_mem, "session-start", {**payload, "session_id": f"s6-{n}"}),
+        f"- commit {sha[:7]}",
+    )
+
+
 def test_the_brief_lists_commits_of_the_current_work(run_mem: RunMem, git_project: Path) -> None:
     sha = _decision(git_project)
     done = run_mem("context", "--budget", "6000", "--json", "-d", str(git_project))
@@ -128,3 +182,4 @@ def test_hostile_edits_bring_no_traceback(run_mem: RunMem, git_project: Path, st
         }
         _ask(run_mem, "pre-edit", payload)
     assert not (state / "hook.log").exists()
+
