@@ -145,10 +145,7 @@ def run(
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         now = clock.now_iso()
-        if len(stdin_data) > INPUT_LIMIT:
-            raise MemError(f"the host's input is over {INPUT_LIMIT // (1024 * 1024)} MiB")
-        text = stdin_data.decode("utf-8", errors="replace")
-        request = _request(event, host, text, directory, budget, threshold)
+        request = _request(event, host, stdin_data, directory, budget, threshold)
         request.deadline = started + seconds
         return _answer(request, now)
     except Exception as error:  # noqa: BLE001 - failing open is the contract of a hook
@@ -170,8 +167,7 @@ def preview(
     """`mem hook EVENT --dry-run`: what the hook would print for this input and why, writing
     nothing (no injection recorded, nothing claimed for the session). A problem is a
     MemError here: a person asked, not a host."""
-    text = stdin_data.decode("utf-8", errors="replace")
-    request = _request(event, host, text, directory, budget, threshold)
+    request = _request(event, host, stdin_data, directory, budget, threshold)
     request.dry_run = True
     root = find_project(request.cwd)
     shown, memories, withheld = _gathered(root, request)
@@ -189,6 +185,7 @@ def preview(
 def _withheld_json(entries: list[briefs.Entry]) -> list[dict[str, Any]]:
     return [
         {
+            "kind": entry.kind,
             "id": entry.id,
             "revision": entry.revision,
             "file": entry.file,
@@ -212,11 +209,15 @@ def _expired(signum: int, frame: Any) -> None:
 def _request(
     event: str,
     host: str,
-    stdin_text: str,
+    stdin_data: bytes,
     directory: str | None,
     budget: str | None,
     threshold: str | None,
 ) -> Request:
+    """What the host's input asks (the hook's and its preview's one reading of it)."""
+    if len(stdin_data) > INPUT_LIMIT:
+        raise MemError(f"the host's input is over {INPUT_LIMIT // (1024 * 1024)} MiB")
+    stdin_text = stdin_data.decode("utf-8", errors="replace")
     if host not in HOSTS:
         raise MemError(f"--host must be one of {', '.join(HOSTS)}, not {host!r}")
     if event not in EVENTS:

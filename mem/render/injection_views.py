@@ -37,26 +37,27 @@ def hook_preview(result: dict[str, Any], *, as_json: bool) -> str:
     """`mem hook EVENT --dry-run`: the answer the host would get, and what was withheld."""
     if as_json:
         return js.stringify_pretty(result) + "\n"
+    shown = len(result["memories"])
     lines = [
         f"mem hook {result['event']} --host {result['host']} (dry run, nothing recorded):"
-        f" {len(result['memories'])} memories"
+        f" {shown} {'memory' if shown == 1 else 'memories'}"
     ]
-    lines += [
-        f"    {memory['id']}  {memory['file']} § {memory['heading']}"
-        for memory in result["memories"]
-        if memory.get("id")
-    ]
-    if result["withheld"]:
+    lines += [_previewed(memory) for memory in result["memories"] if memory.get("id")]
+    withheld = len(result["withheld"])
+    if withheld:
         lines.append(
-            f"{len(result['withheld'])} matching memories withheld,"
+            f"{withheld} matching {'memory' if withheld == 1 else 'memories'} withheld,"
             f" {result['withheld'][0]['reason']} (session {result['session']}):"
         )
-        lines += [
-            f"    {memory['id']}  {memory['file']} § {memory['heading']}"
-            for memory in result["withheld"]
-        ]
+        lines += [_previewed(memory) for memory in result["withheld"]]
     lines.append("answer: " + (result["answer"].rstrip("\n") or "(empty)"))
     return "\n".join(lines) + "\n"
+
+
+def _previewed(memory: dict[str, Any]) -> str:
+    """A memory of a preview on one line: its file (a commit is of none) and heading."""
+    where = "commit" if memory.get("kind") == "commit" else memory["file"]
+    return f"    {memory['id']}  {where} § {memory['heading']}"
 
 
 def outcomes(results: list[dict[str, Any]], *, as_json: bool) -> str:

@@ -183,3 +183,15 @@ def test_hostile_edits_bring_no_traceback(run_mem: RunMem, git_project: Path, st
         _ask(run_mem, "pre-edit", payload)
     assert not (state / "hook.log").exists()
 
+
+def test_a_dry_run_shows_the_commit_it_would_inject(run_mem: RunMem, git_project: Path) -> None:
+    sha = _decision(git_project)
+    write(git_project / ".agents/memory/decisions.md", "# Decisions\n")  # the commit alone
+    payload = {"session_id": "s7", "cwd": str(git_project), "prompt": PROMPT}
+    done = run_mem(
+        "hook", "prompt", "--host", "claude-code", "--dry-run", input=json.dumps(payload)
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert lines[0].endswith("(dry run, nothing recorded): 1 memory")
+    assert lines[1] == f"    {sha[:7]}  commit § perf: simplify retry loop"
