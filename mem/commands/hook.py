@@ -399,7 +399,7 @@ def _history_ready(root: str, request: Request) -> bool:
 
 def _history_apart(root: str, request: Request) -> bool:
     """The commits indexed at HEAD in a process of its own (mem.index.background), waited
-    for while the hook may, leaving it HISTORY_RESERVE seconds: True when it is done.
+    for while the hook may, leaving it HISTORY_RESERVE seconds: True when they are.
     Cut off, the indexing goes on and a later hook finds the commits (a first indexing of
     a large history outlasts any hook's deadline, and one rolled back with the hook was
     started again by every hook)."""
@@ -408,7 +408,12 @@ def _history_apart(root: str, request: Request) -> bool:
 
     indexer = detached.start(lambda: background.sync_history(root))
     left = None if request.deadline is None else request.deadline - time.monotonic()
-    if detached.wait(indexer, None if left is None else left - HISTORY_RESERVE):
+    # Ended, it may have left the work to another such process still at it: then the
+    # history is not indexed yet, and looking commits up would index it here.
+    if (
+        detached.wait(indexer, None if left is None else left - HISTORY_RESERVE)
+        and history_state.state(root) != history_state.STALE
+    ):
         return True
     _log_problem(
         request.host,

@@ -9,11 +9,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import filelock
 import pytest
 from support.cli import RunMem
 from support.git import commit_all
 from support.trees import write
 
+from mem import index
 from mem.commands import hook
 from mem.index import background
 
@@ -195,3 +197,19 @@ def test_a_dry_run_shows_the_commit_it_would_inject(run_mem: RunMem, git_project
     lines = done.stdout.splitlines()
     assert lines[0].endswith("(dry run, nothing recorded): 1 memory")
     assert lines[1] == f"    {sha[:7]}  commit § perf: simplify retry loop"
+
+
+def test_a_history_another_process_indexes_is_left_to_it(
+    run_mem: RunMem, git_project: Path, state: Path
+) -> None:
+    sha = _decision(git_project)
+    path = index.index_path(str(git_project), index.PROJECT)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    payload = {"session_id": "s8", "cwd": str(git_project), "prompt": PROMPT}
+    with filelock.FileLock(path + ".history.lock"):  # another hook's indexing, at work
+        started = time.monotonic()
+        assert f"- commit {sha[:7]}" not in _ask(run_mem, "prompt", payload)
+        assert time.monotonic() - started < 3.5  # nor waited for here
+    assert "being indexed in process" in (state / "hook.log").read_text(encoding="utf-8")
+    later = {**payload, "session_id": "s8-later"}
+    assert f"- commit {sha[:7]}" in _ask(run_mem, "prompt", later)
