@@ -31,9 +31,9 @@ import time
 from mem import clock, layout
 from mem.core import budgets, edit_targets, js
 from mem.domain import brief as briefs
-from mem.domain import history as history_state
 from mem.domain import prompt_gate
 from mem.errors import MemError
+from mem.files import history as git_history
 from mem.files import machine_state
 from mem.render import brief as brief_view
 
@@ -379,7 +379,7 @@ def _prompt_memories(
     prompt = request.prompt
     found = briefs.prompt_answer(root, prompt, request.threshold, seen, PROMPT_AT_MOST)
     entries = found.entries + found.commits
-    if found.history == history_state.STALE and _history_apart(root, request):
+    if found.history == git_history.STALE and _history_apart(root, request):
         room = PROMPT_AT_MOST - len(entries)
         entries += _commits(
             request, lambda: briefs.prompt_commits(root, prompt, request.threshold, seen, room)
@@ -392,7 +392,9 @@ def _history_ready(root: str, request: Request) -> bool:
     """Whether the commits can be looked up with no history to index in this process: the
     index holds them at HEAD, or there are none to index (the lookup says why), or a process
     of its own has just indexed them (`_history_apart`)."""
-    if not history_state.in_hooks(root) or history_state.state(root) != history_state.STALE:
+    from mem.domain import history  # not for a hook outside git, or with history off
+
+    if not history.in_hooks(root) or history.state(root) != history.STALE:
         return True
     return _history_apart(root, request)
 
@@ -403,6 +405,7 @@ def _history_apart(root: str, request: Request) -> bool:
     Cut off, the indexing goes on and a later hook finds the commits (a first indexing of
     a large history outlasts any hook's deadline, and one rolled back with the hook was
     started again by every hook)."""
+    from mem.domain import history
     from mem.files import detached
     from mem.index import background
 
@@ -412,7 +415,7 @@ def _history_apart(root: str, request: Request) -> bool:
     # history is not indexed yet, and looking commits up would index it here.
     if (
         detached.wait(indexer, None if left is None else left - HISTORY_RESERVE)
-        and history_state.state(root) != history_state.STALE
+        and history.state(root) != history.STALE
     ):
         return True
     _log_problem(

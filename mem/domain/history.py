@@ -12,9 +12,7 @@ import time
 
 from mem import index
 from mem.errors import MemError
-from mem.index.history import (
-    STALE as STALE,
-)  # in_step's answer: the commits are not indexed at HEAD yet
+from mem.files.history import STALE as STALE  # in_step: HEAD is not indexed yet
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

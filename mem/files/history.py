@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 _HEX = frozenset("0123456789abcdef")
 NO_GIT = "git is not on PATH"
 NOT_A_CHECKOUT = "not in a git work tree"
+# Why a read that does not index finds no commits to rank: HEAD is not where the index left
+# it (a hook leaves the indexing to a process of its own, mem.index.background).
+STALE = "the commits are not indexed at HEAD yet"
 
 
 class Head:

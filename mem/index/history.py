@@ -32,9 +32,6 @@ if TYPE_CHECKING:
 # The commits' terms and postings, in the layout of the notes' bm25 postings: the same
 # builders write them and the same pruned top-k reads them (bm25._Pruned).
 COMMITS = postings.Tables("commit_postings", "commit_terms", latin1=False, key="term, band, tf")
-# Why in_step finds no commits to rank: HEAD is not where the index left it (a hook then
-# leaves the sync to a process of its own, mem.index.background.sync_history).
-STALE = "the commits are not indexed at HEAD yet"
 # Postings a whole history's listing holds in memory before writing them as a part
 # (8 bytes each, and their groups): bounds the memory of a million commits' first sync.
 FLUSH_POSTINGS = 4_000_000
@@ -85,14 +82,14 @@ def sync(conn: sqlite3.Connection, root: str) -> str | None:
 
 def in_step(conn: sqlite3.Connection, root: str) -> str | None:
     """None when the index holds the commits of root's HEAD, as sync would leave them; else
-    STALE (a sync would bring them) or why there is no history. Reads HEAD from the
+    git_history.STALE (a sync would bring them) or why there is no history. Reads HEAD from the
     repository's files (git is asked only where they cannot tell); writes nothing."""
     found = git_history.head(root)
     if found.problem is None and found.sha is None:
         found = git_history.head_by_git(root)
     if found.problem is not None or found.sha is None:
         return found.problem or git_history.NOT_A_CHECKOUT
-    return None if found.sha == _stored_head(conn) else STALE
+    return None if found.sha == _stored_head(conn) else git_history.STALE
 
 
 def _stored_head(conn: sqlite3.Connection) -> str | None:
