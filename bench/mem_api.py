@@ -194,8 +194,11 @@ def hook_ranking() -> Callable[[str, str], list[str]]:
                 for path, row in project.files.items()
                 if layout.is_memory_file(path)
             }
-            frequencies = bm25.frequencies(project.conn, terms)
-            scores = brief.prompt_relevance(project.conn, prompt, terms, frequencies, files, 10)
+            if hasattr(brief, "prompt_query"):
+                asked, frequencies = brief.prompt_query(project.conn, prompt, terms)
+            else:
+                asked, frequencies = terms, bm25.frequencies(project.conn, terms)
+            scores = brief.prompt_relevance(project.conn, prompt, asked, frequencies, files, 10)
             stored = opening.fetch(project.conn, list(scores))
             return [stored[record_id].ref for record_id in scores]
 

@@ -350,6 +350,21 @@ def memory_entry(record: index.StoredRecord, relevance: float | None) -> Entry:
     )
 
 
+def prompt_query(
+    conn: index.Connection, prompt: str, terms: list[str]
+) -> tuple[list[str], list[int]]:
+    """The prompt hook's terms of a prompt (`terms`, its query_terms) and how many notes
+    hold each: a word no note holds stemmed taken as written when notes hold that
+    (mem.domain.prompt_gate.written_whole)."""
+    from mem.domain import prompt_gate
+    from mem.index import bm25
+
+    frequencies = bm25.frequencies(conn, terms)
+    return prompt_gate.written_whole(
+        prompt[:PROMPT_CHARS], terms, frequencies, lambda words: bm25.frequencies(conn, words)
+    )
+
+
 def prompt_relevance(
     conn: index.Connection,
     prompt: str,
@@ -392,21 +407,21 @@ def prompt_matches(
         conn = project.conn
         files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
         ranks = {file_id: row.rank for file_id, row in files.items()}
-        frequencies = bm25.frequencies(conn, terms)
+        asked, frequencies = prompt_query(conn, prompt, terms)
         weights, rarest = bm25.weights(conn, frequencies)
         # No score at or under the bar is injected: the search looks no further.
         bar = prompt_gate.bar(weights, rarest, threshold)
-        scores = prompt_relevance(conn, prompt, terms, frequencies, ranks, at_most + len(seen), bar)
+        scores = prompt_relevance(conn, prompt, asked, frequencies, ranks, at_most + len(seen), bar)
         if not scores:
             return [], []
         stored = index.fetch(conn, list(scores))
-        emphasis = prompt_gate.emphasis(prompt[:PROMPT_CHARS], terms)
+        emphasis = prompt_gate.emphasis(prompt[:PROMPT_CHARS], asked)
         kept = prompt_gate.injected(
             scores,
             weights,
             rarest,
             threshold,
-            lambda record_id: prompt_gate.terms_held(terms, stored[record_id].text, emphasis),
+            lambda record_id: prompt_gate.terms_held(asked, stored[record_id].text, emphasis),
         )
         if kept and index.has_lifecycle_events(conn):
             for record_id in _retired(root, conn, files):
