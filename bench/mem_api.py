@@ -161,16 +161,27 @@ def hook_answer() -> Callable[[str, bytes], str]:
 def commit_ranking() -> Callable[[str, str, int], list[str]]:
     """ranking(root, prompt, limit) -> the shas of the best `limit` commits for the prompt's
     terms (as the prompt hook takes them), bm25 over the commits alone
-    (`mem.index.history.search`), before any gate."""
+    (`mem.index.history.search`), before any gate; where the hook reads a prompt as it
+    reads it for the notes (`mem.domain.prompt_gate.written_whole`), the commits are
+    searched as the hook searches them (its searched terms, their emphasis)."""
     brief, opening = _module("mem.domain.brief"), _module("mem.index")
     history = _module("mem.index.history")
+    prompt_gate = _module("mem.domain.prompt_gate")
 
     def ranking(root: str, prompt: str, limit: int) -> list[str]:
         terms = brief.query_terms([prompt], brief.PROMPT_TERMS)
 
         def use(open_index: Callable[..., Any]) -> list[str]:
             conn = open_index(root, history=True).conn
-            return [item.sha for item in history.search(conn, terms, limit)]
+            if not hasattr(prompt_gate, "written_whole"):
+                return [item.sha for item in history.search(conn, terms, limit)]
+            held_by = history.frequencies(conn, terms)
+            asked, held_by = prompt_gate.written_whole(
+                prompt, terms, held_by, lambda words: history.frequencies(conn, words)
+            )
+            searched = prompt_gate.searched(asked, held_by)
+            emphasis = prompt_gate.emphasis(prompt, searched)
+            return [item.sha for item in history.search(conn, searched, limit, emphasis)]
 
         return opening.answer(use)
 

@@ -305,15 +305,21 @@ def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
 
 
 def work_commits(
-    root: str, terms: list[str], at_most: int, share: float, only_held: bool = False
+    root: str,
+    terms: list[str],
+    at_most: int,
+    share: float,
+    only_held: bool = False,
+    prompt: str | None = None,
 ) -> list[Entry]:
-    """The project's commits that the prompt gate lets through for these terms, best first
-    (docs/history.md): none outside a git checkout or with `history = false`."""
+    """The project's commits that the prompt gate lets through for these terms (of the
+    `prompt`, if they are a prompt's), best first (docs/history.md): none outside a git
+    checkout or with `history = false`."""
     from mem.domain import history
 
     if not terms or at_most <= 0 or not history.in_hooks(root):
         return []
-    found, _ = history.relevant(root, terms, share, at_most, only_held)
+    found, _ = history.relevant(root, terms, share, at_most, only_held, prompt)
     return [commit_entry(item) for item in found]
 
 
@@ -453,5 +459,5 @@ def prompt_commits(
     """The commits that match a prompt, best first, none of `seen`: through the gate the
     notes pass (mem.domain.prompt_gate), weighed over the commits alone."""
     terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
-    found = work_commits(root, terms, at_most + len(seen), threshold)
+    found = work_commits(root, terms, at_most + len(seen), threshold, prompt=prompt[:PROMPT_CHARS])
     return [entry for entry in found if f"{entry.id} {entry.revision}" not in seen][:at_most]

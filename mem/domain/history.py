@@ -51,14 +51,20 @@ def in_hooks(root: str) -> bool:
 
 
 def relevant(
-    root: str, terms: list[str], share: float, limit: int, only_held: bool = False
+    root: str,
+    terms: list[str],
+    share: float,
+    limit: int,
+    only_held: bool = False,
+    prompt: str | None = None,
 ) -> tuple[list[Found], str | None]:
     """The best `limit` commits for a prompt's (or the current work's) bm25 terms that the
     prompt gate lets through (mem.domain.prompt_gate: above `share` of the terms' weight
     over the commits, and on a long prompt holding enough of its terms), best first; and
     why there are none, when the history cannot be read. `only_held`: the terms no commit
     holds weigh nothing (the current work's branch name and paths are not a question: a
-    path no message names says nothing against a commit)."""
+    path no message names says nothing against a commit). `prompt`: the prompt the terms
+    are of, read as the notes' search reads it (prompt_gate.written_whole, emphasis)."""
     from mem.domain import prompt_gate
     from mem.index import history
 
@@ -72,15 +78,22 @@ def relevant(
         if only_held:
             asked = [term for term, count in zip(terms, held_by, strict=True) if count]
             held_by = [count for count in held_by if count]
+        if prompt is not None:
+            asked, held_by = prompt_gate.written_whole(
+                prompt, asked, held_by, lambda words: history.frequencies(conn, words)
+            )
         weights, rarest = history.weights(conn, held_by)
-        found = history.search(conn, prompt_gate.searched(asked, held_by), limit)
+        searched = prompt_gate.searched(asked, held_by)
+        emphasis = None if prompt is None else prompt_gate.emphasis(prompt, searched)
+        found = history.search(conn, searched, limit, emphasis)
         by_id = {item.id: item for item in found}
+        held = None if prompt is None else prompt_gate.emphasis(prompt, asked)
         kept = prompt_gate.injected(
             {item.id: item.score for item in found},
             weights,
             rarest,
             share,
-            lambda commit_id: prompt_gate.terms_held(asked, by_id[commit_id].text),
+            lambda commit_id: prompt_gate.terms_held(asked, by_id[commit_id].text, held),
         )
         return [by_id[commit_id] for commit_id in kept], None
 

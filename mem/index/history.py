@@ -293,10 +293,13 @@ def _no_offset(ms: float) -> float:
     return 0.0  # only events are dated in local time, and a commit is no event
 
 
-def search(conn: sqlite3.Connection, terms: list[str], limit: int) -> list[Found]:
+def search(
+    conn: sqlite3.Connection, terms: list[str], limit: int, emphasis: list[float] | None = None
+) -> list[Found]:
     """The best `limit` commits for the query's bm25 terms: by score, ties by newer commit
     time, then by sha. bm25 over the commits alone (their own N, df and average length); a
     commit's score does not decay with age: an old decision is as binding as a new one.
+    `emphasis`: each term's idf multiplied by its value, as in mem.index.bm25.search.
 
     Pruned as the notes' bm25 top-k is: postings are read best bound first, and only until
     no commit not yet met can be among the best `limit`, so a common word of a million
@@ -304,7 +307,8 @@ def search(conn: sqlite3.Connection, terms: list[str], limit: int) -> list[Found
     row = conn.execute("SELECT commits FROM history").fetchone()
     if row is None or not row[0] or not terms or limit < 1:
         return []
-    ranked = _Search(conn, terms, RecallFiles.given({0: 0}), None, _no_offset).top(limit)
+    files = RecallFiles.given({0: 0})
+    ranked = _Search(conn, terms, files, None, _no_offset, emphasis).top(limit)
     # Every commit tied with the limit-th score is there, so the order of ties is the rows'.
     scores = {item.id: item.score for item in ranked}
     found = rows(conn, list(scores))
