@@ -14,7 +14,8 @@ ${XDG_CACHE_HOME:-~/.cache}/mem-bench/history-repos/.
 Labels are bench/hooks': a `long` prompt of prompts.json is governed by the commits whose
 message says they fix its issue. Printed, per project and in all:
 - prompt: the governing commit injected by the prompt hook (a fresh session, after the
-  session start that indexes the history); where bm25 over the commits ranks it first; over
+  session start that indexes the history); where the hook's bm25 over the commits (its
+  searched terms and their emphasis, mem_api.commit_ranking) ranks it first; over
   the answerable reports (a governing commit carrying a decision, bench/hook_quality.py's
   `carries_decision`, not a bare "Fix #123");
 - unrelated: bench/hooks' 53 unrelated reports asked in every project, and its same-domain
@@ -247,7 +248,7 @@ def main() -> int:
 
 COLUMNS = {
     "prompt": "prompt: governing commit injected",
-    "first": "bm25 ranks it first",
+    "first": "the hook's bm25 ranks it first",
     "answerable": "answerable: injected",
     "unrelated": "unrelated: anything injected",
     "near": "same domain: anything injected",

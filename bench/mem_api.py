@@ -161,16 +161,27 @@ def hook_answer() -> Callable[[str, bytes], str]:
 def commit_ranking() -> Callable[[str, str, int], list[str]]:
     """ranking(root, prompt, limit) -> the shas of the best `limit` commits for the prompt's
     terms (as the prompt hook takes them), bm25 over the commits alone
-    (`mem.index.history.search`), before any gate."""
+    (`mem.index.history.search`), before any gate; where the hook reads a prompt as it
+    reads it for the notes (`mem.domain.prompt_gate.written_whole`), the commits are
+    searched as the hook searches them (its searched terms, their emphasis)."""
     brief, opening = _module("mem.domain.brief"), _module("mem.index")
     history = _module("mem.index.history")
+    prompt_gate = _module("mem.domain.prompt_gate")
 
     def ranking(root: str, prompt: str, limit: int) -> list[str]:
         terms = brief.query_terms([prompt], brief.PROMPT_TERMS)
 
         def use(open_index: Callable[..., Any]) -> list[str]:
             conn = open_index(root, history=True).conn
-            return [item.sha for item in history.search(conn, terms, limit)]
+            if not hasattr(prompt_gate, "written_whole"):
+                return [item.sha for item in history.search(conn, terms, limit)]
+            held_by = history.frequencies(conn, terms)
+            asked, held_by = prompt_gate.written_whole(
+                prompt, terms, held_by, lambda words: history.frequencies(conn, words)
+            )
+            searched = prompt_gate.searched(asked, held_by)
+            emphasis = prompt_gate.emphasis(prompt, searched)
+            return [item.sha for item in history.search(conn, searched, limit, emphasis)]
 
         return opening.answer(use)
 
@@ -194,8 +205,11 @@ def hook_ranking() -> Callable[[str, str], list[str]]:
                 for path, row in project.files.items()
                 if layout.is_memory_file(path)
             }
-            frequencies = bm25.frequencies(project.conn, terms)
-            scores = brief.prompt_relevance(project.conn, prompt, terms, frequencies, files, 10)
+            if hasattr(brief, "prompt_query"):
+                asked, frequencies = brief.prompt_query(project.conn, prompt, terms)
+            else:
+                asked, frequencies = terms, bm25.frequencies(project.conn, terms)
+            scores = brief.prompt_relevance(project.conn, prompt, asked, frequencies, files, 10)
             stored = opening.fetch(project.conn, list(scores))
             return [stored[record_id].ref for record_id in scores]
 

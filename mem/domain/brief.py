@@ -308,15 +308,21 @@ def gather(root: str, budget: int, prompt: str | None = None, history: bool = Tr
 
 
 def work_commits(
-    root: str, terms: list[str], at_most: int, share: float, only_held: bool = False
+    root: str,
+    terms: list[str],
+    at_most: int,
+    share: float,
+    only_held: bool = False,
+    prompt: str | None = None,
 ) -> list[Entry]:
-    """The project's commits that the prompt gate lets through for these terms, best first
-    (docs/history.md): none outside a git checkout or with `history = false`."""
+    """The project's commits that the prompt gate lets through for these terms (of the
+    `prompt`, if they are a prompt's), best first (docs/history.md): none outside a git
+    checkout or with `history = false`."""
     from mem.domain import history
 
     if not terms or at_most <= 0 or not history.in_hooks(root):
         return []
-    found, _ = history.relevant(root, terms, share, at_most, only_held)
+    found, _ = history.relevant(root, terms, share, at_most, only_held, prompt)
     return [commit_entry(item) for item in found]
 
 
@@ -350,6 +356,21 @@ def memory_entry(record: index.StoredRecord, relevance: float | None) -> Entry:
         memory_id(record.path, record.ref),
         revision_of(text),
         relevance,
+    )
+
+
+def prompt_query(
+    conn: index.Connection, prompt: str, terms: list[str]
+) -> tuple[list[str], list[int]]:
+    """The prompt hook's terms of a prompt (`terms`, its query_terms) and how many notes
+    hold each: a word no note holds stemmed taken as written when notes hold that
+    (mem.domain.prompt_gate.written_whole)."""
+    from mem.domain import prompt_gate
+    from mem.index import bm25
+
+    frequencies = bm25.frequencies(conn, terms)
+    return prompt_gate.written_whole(
+        prompt[:PROMPT_CHARS], terms, frequencies, lambda words: bm25.frequencies(conn, words)
     )
 
 
@@ -459,21 +480,21 @@ def _prompt_notes(
     conn = project.conn
     files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
     ranks = {file_id: row.rank for file_id, row in files.items()}
-    frequencies = bm25.frequencies(conn, terms)
+    asked, frequencies = prompt_query(conn, prompt, terms)
     weights, rarest = bm25.weights(conn, frequencies)
     # No score at or under the bar is injected: the search looks no further.
     bar = prompt_gate.bar(weights, rarest, threshold)
-    scores = prompt_relevance(conn, prompt, terms, frequencies, ranks, at_most + len(seen), bar)
+    scores = prompt_relevance(conn, prompt, asked, frequencies, ranks, at_most + len(seen), bar)
     if not scores:
         return [], []
     stored = index.fetch(conn, list(scores))
-    emphasis = prompt_gate.emphasis(prompt[:PROMPT_CHARS], terms)
+    emphasis = prompt_gate.emphasis(prompt[:PROMPT_CHARS], asked)
     kept = prompt_gate.injected(
         scores,
         weights,
         rarest,
         threshold,
-        lambda record_id: prompt_gate.terms_held(terms, stored[record_id].text, emphasis),
+        lambda record_id: prompt_gate.terms_held(asked, stored[record_id].text, emphasis),
     )
     if kept and index.has_lifecycle_events(conn):
         for record_id in _retired(root, conn, files):

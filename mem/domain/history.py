@@ -52,7 +52,12 @@ def in_hooks(root: str) -> bool:
 
 
 def relevant(
-    root: str, terms: list[str], share: float, limit: int, only_held: bool = False
+    root: str,
+    terms: list[str],
+    share: float,
+    limit: int,
+    only_held: bool = False,
+    prompt: str | None = None,
 ) -> tuple[list[Found], str | None]:
     """The best `limit` commits for the current work's bm25 terms that the prompt gate lets
     through (`gated`), best first; and why there are none, when the history cannot be
@@ -90,6 +95,10 @@ def gated(
     if only_held:
         asked = [term for term, count in zip(terms, held_by, strict=True) if count]
         held_by = [count for count in held_by if count]
+    if prompt is not None:
+        asked, held_by = prompt_gate.written_whole(
+            prompt, asked, held_by, lambda words: history.frequencies(conn, words)
+        )
     weights, rarest = history.weights(conn, held_by)
     searched = prompt_gate.searched(asked, held_by)
     emphasis = None if prompt is None else prompt_gate.emphasis(prompt, searched)

@@ -103,6 +103,39 @@ def emphasis(prompt: str, terms: list[str]) -> list[float]:
     return [OPTION_WEIGHT if term in options else 1.0 for term in terms]
 
 
+def written_whole(
+    prompt: str, terms: list[str], frequencies: list[int], count: Callable[[list[str]], list[int]]
+) -> tuple[list[str], list[int]]:
+    """The prompt's terms and how many records hold each (`frequencies`; `count` gives them
+    for other terms), where a word that no record holds stemmed is taken as written, folded
+    but not stemmed, when records hold that: a note writes an identifier such as
+    `CloudEvents` or `BlockingCollection`, whose whole is kept unstemmed (mem.core.tokens),
+    and a question writes it as one plain word (`cloudevents`, stemmed `cloudev`)."""
+    if all(frequencies):
+        return terms, frequencies
+    written: dict[str, str] = {}
+    for chunk in tokens.chunks(prompt):
+        found = tokens.chunk_terms(chunk)
+        whole = tokens.fold(chunk)
+        if len(found) == 1 and found[0] != whole and whole.isalnum():
+            written.setdefault(found[0], whole)
+    asked = [
+        written[term]
+        for term, frequency in zip(terms, frequencies, strict=True)
+        if not frequency and term in written
+    ]
+    if not asked:
+        return terms, frequencies
+    held = dict(zip(asked, count(asked), strict=True))
+    kept = [
+        (written[term], held[written[term]])
+        if not frequency and held.get(written.get(term, ""))
+        else (term, frequency)
+        for term, frequency in zip(terms, frequencies, strict=True)
+    ]
+    return [term for term, _ in kept], [frequency for _, frequency in kept]
+
+
 def searched(terms: list[str], frequencies: list[int]) -> list[str]:
     """The terms a prompt's memories are searched on, in the prompt's order: those some
     memory holds (the others add to no score), rarest first while their records add up to

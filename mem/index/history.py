@@ -311,6 +311,7 @@ def search(
     """The best `limit` commits for the query's bm25 terms: by score, ties by newer commit
     time, then by sha. bm25 over the commits alone (their own N, df and average length); a
     commit's score does not decay with age: an old decision is as binding as a new one.
+    `emphasis`: each term's idf multiplied by its value, as in mem.index.bm25.search.
 
     Pruned as the notes' bm25 top-k is: postings are read best bound first, and only until
     no commit not yet met can be among the best `limit`, so a common word of a million

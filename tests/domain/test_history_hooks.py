@@ -11,7 +11,7 @@ from support.git import GIT_ENV, commit_all, git
 from support.trees import write
 
 from mem.core.edit_targets import Edit, edit_of, replaced_lines
-from mem.domain import brief, edits
+from mem.domain import brief, edits, prompt_gate
 
 DECISION = (
     "perf: keep exponential backoff in the limiter\n\n"
@@ -155,3 +155,35 @@ def test_replaced_lines_are_found_whole_or_line_by_line() -> None:
     assert replaced_lines(content, "  def backoff(attempt):\n}\n  return BASE * 2") == [(2, 3)]
     assert replaced_lines(content, "nothing of it") == []
     assert replaced_lines(content, "") == []
+
+
+def test_a_prompt_reads_the_commits_as_it_reads_the_notes(
+    repository: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A word written whole finds the identifier a commit writes in parts (`retrypolicy`,
+    # stemmed `retrypolici`), and an option's words weigh OPTION_WEIGHT: the commit on
+    # --max-unhide outranks the one sharing more of the prompt's setup words.
+    root = str(repository)
+    write(repository / "src/policy.py", "class RetryPolicy: pass\n")
+    commit_all(repository, "policy: one RetryPolicy for every client\n\nShared by all calls.")
+    write(repository / "src/walk.py", "UNHIDE = True\n")
+    commit_all(repository, "walk: list dot folders only with --max-unhide")
+    write(repository / "src/config.py", "RULES = 'home'\n")
+    commit_all(repository, "config: read global rules from the home directory of each machine")
+    found = brief.prompt_commits(root, "where is the retrypolicy", 0.25, set(), 8)
+    assert [entry.heading for entry in found] == ["policy: one RetryPolicy for every client"]
+    report = (
+        "Running with --max-unhide shows dot folders my rules name. Seen on my machine "
+        "with global rules read from the home directory."
+    )
+    on_option = "walk: list dot folders only with --max-unhide"
+    other = "config: read global rules from the home directory of each machine"
+    assert [entry.heading for entry in brief.prompt_commits(root, report, 0.25, set(), 8)] == [
+        on_option,
+        other,
+    ]
+    monkeypatch.setattr(prompt_gate, "OPTION_WEIGHT", 1.0)
+    assert [entry.heading for entry in brief.prompt_commits(root, report, 0.25, set(), 8)] == [
+        other,
+        on_option,
+    ]

@@ -180,3 +180,36 @@ def test_a_prompt_is_searched_on_its_held_terms_rarest_first_within_the_postings
     # the rarest is searched even past the postings
     assert prompt_gate.searched(["huge", "bigger"], [500, 900]) == ["huge"]
     assert prompt_gate.searched(["unheld"], [0]) == []
+
+
+def test_a_word_written_whole_finds_the_identifier_a_note_writes_in_parts(tmp_path: Path) -> None:
+    # `cloudevents` stems to `cloudev`, which no note holds; the note's `CloudEvents` is
+    # kept whole and unstemmed beside its parts.
+    events = "Support Cloud Events"
+    root = _project(
+        tmp_path,
+        [
+            f"### {events}\n\nWe see increasing adoption of CloudEvents as the header standard.\n",
+            "### Use a message pump\n\nOne thread reads the queue and dispatches.\n",
+        ],
+    )
+    assert _injected(root, "cloudevents") == [events]
+    assert _injected(root, "cloudeventing") == []
+
+
+def test_a_word_some_note_holds_stemmed_is_searched_stemmed() -> None:
+    counted: list[list[str]] = []
+
+    def count(words: list[str]) -> list[int]:
+        counted.append(words)
+        return [4 for _ in words]
+
+    terms = brief.query_terms(["cloudevents over queues"], 64)
+    assert terms == ["cloudev", "queue"]
+    assert prompt_gate.written_whole("cloudevents over queues", terms, [0, 9], count) == (
+        ["cloudevents", "queue"],
+        [4, 9],
+    )
+    assert counted == [["cloudevents"]]  # `queues`, held stemmed, is not looked up whole
+    none_whole = prompt_gate.written_whole("cloudevents", ["cloudev"], [0], lambda w: [0])
+    assert none_whole == (["cloudev"], [0])
