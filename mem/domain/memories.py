@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from mem.core import parse
 from mem.core.memory import (
     MEMORY_FILES,
     Memory,
@@ -13,7 +14,6 @@ from mem.core.memory import (
     resolve,
     revision_of,
 )
-from mem.core import parse
 from mem.files import machine_paths, safe_paths, team
 
 __all__ = [

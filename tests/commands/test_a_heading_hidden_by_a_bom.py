@@ -47,5 +47,7 @@ def test_context_names_the_note_a_bom_hides(project: Path, run_mem: RunMem) -> N
         " first ### hides it from recall (as the reference reads it); delete the mark"
     )
     state = json.loads(run_mem("context", "--json", cwd=project).stdout)
-    assert state["hiddenByBom"] == [{"file": ".agents/memory/lessons.md", "heading": "Retry budget"}]
+    assert state["hiddenByBom"] == [
+        {"file": ".agents/memory/lessons.md", "heading": "Retry budget"}
+    ]
     assert "Retry budget" not in [memory["heading"] for memory in state["memories"]]
