@@ -13,7 +13,7 @@ from typing import Any
 from mem import layout
 from mem.core import budgets, js
 from mem.domain import brief as briefs
-from mem.domain import evidence_audit, lifecycle_events, memory_status
+from mem.domain import evidence_audit, lifecycle_events, memories, memory_status
 from mem.files import gitrepo, safe_paths
 from mem.render import brief as brief_view
 
@@ -58,6 +58,7 @@ def gather(root: str, with_evidence: bool) -> dict[str, Any]:
         **parts,
         "missing": [name for name, part in parts.items() if part is None],
         "memories": listed,
+        "hiddenByBom": memories.hidden_by_bom(root),
     }
 
 

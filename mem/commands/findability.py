@@ -9,16 +9,15 @@ same heading words are listed as near-duplicates.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
 from mem import clock, index, layout
 from mem.core import findability, js, parse, score, tokens
-from mem.domain import lifecycle_events
+from mem.domain import lifecycle_events, memories
 from mem.errors import MemError
 from mem.files import brain as brains
-from mem.files import machine_paths, settings
+from mem.files import settings
 from mem.index import bm25, topk
 
 # The rankings measured, each by its name in `recall --ranking`.
@@ -58,7 +57,7 @@ def findability_report(
                 root, open_index(root, bm25=True, history=history), now_ms, progress, history
             )
         )
-        result["hiddenByBom"] = _hidden_by_bom(root)
+        result["hiddenByBom"] = memories.hidden_by_bom(root)
     if min_recall is not None:
         result["minRecall"] = min_recall
         result["belowMinRecall"] = [
@@ -67,18 +66,6 @@ def findability_report(
             if figures["notesTop5"] is not None and figures["notesTop5"] < min_recall
         ]
     return result
-
-
-def _hidden_by_bom(root: str) -> list[dict[str, str]]:
-    """The notes no query can find: each hidden by a byte order mark before its file's
-    first `###`, as the reference reads it (golden case 08)."""
-    found = []
-    for relative in layout.MEMORY_FILES:
-        text = machine_paths.read_text(os.path.join(root, relative))
-        heading = None if text is None else parse.heading_hidden_by_bom(text)
-        if heading is not None:
-            found.append({"file": relative, "heading": heading})
-    return found
 
 
 def _project(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mem.core import markdown
 from mem.domain import lifecycle_events, memories
 from mem.domain.notes import add
 
@@ -35,6 +36,5 @@ def show(root: str, memory_id: str) -> dict[str, Any]:
         **memory.ref(),
         "status": status.status,
         "supersededBy": status.superseded_by,
-        # as a person reads it: a CRLF file's carriage returns are its editor's, not the note's
-        "text": memory.text.replace("\r\n", "\n"),
+        "text": markdown.as_read(memory.text),
     }

@@ -34,6 +34,12 @@ def table_cell(value: str) -> str:
     return inline(value).replace("|", "\\|")
 
 
+def as_read(text: str) -> str:
+    """A note's text as a person reads it: a CRLF file's carriage returns are its editor's,
+    not the note's (issue 35 item 12)."""
+    return text.replace("\r\n", "\n") if "\r" in text else text
+
+
 def fence(content: str) -> str:
     """A backtick fence that `content` cannot close: longer than any run of backticks in it."""
     longest = max((len(run) for run in re.findall("`+", content)), default=0)

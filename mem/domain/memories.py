@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+
+from mem.core import parse
 from mem.core.memory import (
     MEMORY_FILES,
     Memory,
@@ -11,13 +14,14 @@ from mem.core.memory import (
     resolve,
     revision_of,
 )
-from mem.files import safe_paths, team
+from mem.files import machine_paths, safe_paths, team
 
 __all__ = [
     "MEMORY_FILES",
     "Memory",
     "current_revisions",
     "from_text",
+    "hidden_by_bom",
     "load",
     "memory_id",
     "resolve",
@@ -32,4 +36,17 @@ def load(root: str) -> list[Memory]:
         text = safe_paths.read_notes(root, file)
         if text is not None:
             found.extend(from_text(file, text))
+    return found
+
+
+def hidden_by_bom(root: str) -> list[dict[str, str]]:
+    """The notes no query can find (file and heading): each hidden by a byte order mark
+    before its file's first `###`, as the reference reads it (golden case 08); readers that
+    list memories name them instead of dropping them silently (issue 35 item 7)."""
+    found = []
+    for relative in MEMORY_FILES:
+        text = machine_paths.read_text(os.path.join(root, relative))
+        heading = None if text is None else parse.heading_hidden_by_bom(text)
+        if heading is not None:
+            found.append({"file": relative, "heading": heading})
     return found

@@ -131,7 +131,9 @@ def _recall(root: str, arguments: Arguments) -> Answer:
     )
     results = recall.recall(root, request, clock.now_iso())
     return Answer(
-        action_views.recall(request.query, request.scope, request.ranking, results, as_json=True)
+        action_views.recall(
+            request.query, request.scope, request.ranking, results, as_json=True, as_reference=False
+        )
     )
 
 

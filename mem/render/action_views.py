@@ -3,7 +3,7 @@ and any action's error. Pure."""
 
 from __future__ import annotations
 
-from mem.core import js
+from mem.core import js, markdown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 # JS `text.replace(/\s+/g, " ").trim()` (a table, where a regex costs 0.4 ms to compile).
 _WHITESPACE_TO_SPACE = str.maketrans(dict.fromkeys(js.JS_WHITESPACE, " "))
 TRUNCATE_AT = 120
+# The rankings the reference has: the CLI's `recall --json` gives their texts as it does, a
+# CRLF note's carriage returns included (golden case 08). Every other view drops them.
+REFERENCE_RANKINGS = ("lexical", "evidence")
 
 
 def truncate(text: str) -> str:
@@ -40,9 +43,14 @@ def recall(
     *,
     as_json: bool,
     skipped: list[dict[str, str]] | None = None,
+    as_reference: bool = True,
 ) -> str:
-    """A recall's answer; `skipped` (--scope all) lists registered projects that are gone."""
+    """A recall's answer; `skipped` (--scope all) lists registered projects that are gone.
+    `as_reference`: the JSON is the CLI's, the reference's own for its rankings (False: an
+    agent's reader, MCP, which the reference never had)."""
     if as_json:
+        if not (as_reference and ranking in REFERENCE_RANKINGS):
+            results = [_as_read(entry) for entry in results]
         return _recall_json(query, scope, ranking, results, skipped)
     return _recall_text(query, scope, results)
 
@@ -77,6 +85,13 @@ def _recall_text(query: str, scope: str, results: list[dict[str, Any]]) -> str:
         if "explain" in entry:
             lines.extend(_explain_lines(entry["explain"]))
     return "\n".join(lines) + "\n"
+
+
+def _as_read(entry: dict[str, Any]) -> dict[str, Any]:
+    text = entry.get("text")
+    if not isinstance(text, str) or "\r" not in text:
+        return entry
+    return {**entry, "text": markdown.as_read(text)}
 
 
 def _retired_mark(entry: dict[str, Any]) -> str:

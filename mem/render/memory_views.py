@@ -135,6 +135,11 @@ def context(state: dict[str, Any], *, as_json: bool) -> str:
         lines.append(line)
         if "evidence" in memory:
             lines.extend(_evidence_envelope(memory["evidence"]))
+    for hidden in state["hiddenByBom"]:
+        lines.append(
+            f"hidden  {hidden['file']} § {hidden['heading']}: a byte order mark before the"
+            " file's first ### hides it from recall (as the reference reads it); delete the mark"
+        )
     return "\n".join(lines) + "\n"
 
 

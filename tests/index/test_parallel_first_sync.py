@@ -296,3 +296,45 @@ def test_a_malformed_worker_count_is_refused_with_its_name(
     )
     fixed = run_mem("recall", "cache", "-d", str(project), env={**env, "MEM_BUILD_WORKERS": "1"})
     assert fixed.returncode == 0 and "match(es)" in fixed.stdout
+
+
+def test_shares_are_cut_by_what_parsing_costs_not_by_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A journal's bytes parse faster than notes' (segments.JOURNAL_COST): cut by bytes, the
+    worker given the journal first left the builder the dearer half, and the builder (which
+    merges after its share) was the build's critical path."""
+    root = tmp_path / "project"
+    notes = "".join(
+        f"### Lesson {n}\nthe cache {n} pooling {n * 7} and a longer body to parse\n"
+        for n in range(8000)
+    )
+    journal = "".join(
+        f'{{"ts":"2026-10-01T00:00:{n % 60:02d}.000Z","agent":"forge","task":"pool {n}"}}\n'
+        for n in range(3000)
+    )
+    write_files(root, {NOTE_PATHS[1]: notes.encode(), JOURNAL: journal.encode()})
+    from mem.files import index_sources
+    from mem.index import freshness
+
+    sources = index_sources.stat_sources(str(root), freshness.specs_for(str(root), "project"))
+    cost = segments.record_bytes(sources)
+    assert cost == len(notes) + int(len(journal) * segments.JOURNAL_COST)
+    monkeypatch.setenv("MEM_BUILD_WORKERS", "2")
+    monkeypatch.setattr(segments, "cores", lambda: 2)
+    single_threaded(monkeypatch)
+    shares: list[list[tuple[str, int]]] = []
+    fork = segments.Builder._fork
+
+    def forked(builder: segments.Builder) -> None:
+        shares.append([(piece.kind, len(piece.data)) for piece in builder.share])
+        fork(builder)
+
+    monkeypatch.setattr(segments.Builder, "_fork", forked)
+    with cache_at(str(tmp_path / "cache")), indexes.synced(str(root)) as (conn, _):
+        assert index.counts(conn)["records"] == 11000
+    # The worker's share: the whole journal, then the notes that bring it to half the cost.
+    [[(first, journal_bytes), (second, notes_bytes)]] = shares
+    assert (first, second, journal_bytes) == ("journal", "notes", len(journal))
+    worker = int(journal_bytes * segments.JOURNAL_COST) + notes_bytes
+    assert cost // 2 <= worker < cost // 2 + 100  # a section is under 100 bytes
