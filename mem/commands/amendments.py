@@ -71,7 +71,7 @@ def _portfolio(opened: index.Opened) -> dict[str, Any]:
 def _notes(
     conn: index.Connection, file_ids: list[int], hidden: set[int]
 ) -> dict[int, index.StoredRecord]:
-    _, ids = index.notes_by_recency(conn, file_ids, 10**12)
+    ids = index.notes_by_recency(conn, file_ids, 10**12)
     return index.fetch(conn, [record_id for record_id in ids if record_id not in hidden])
 
 

@@ -121,7 +121,7 @@ def _portfolio(
 def _notes(
     conn: index.Connection, file_ids: list[int], hidden: set[int], project: str
 ) -> list[findability.Note]:
-    _, ids = index.notes_by_recency(conn, file_ids, 10**12)
+    ids = index.notes_by_recency(conn, file_ids, 10**12)
     stored = index.fetch(conn, [record_id for record_id in ids if record_id not in hidden])
     notes = [
         findability.Note(record.id, project, record.path, record.ref, record.text)

@@ -270,12 +270,12 @@ def gather(root: str, budget: int, prompt: str | None = None, history: bool = Tr
         scores = relevance(conn, terms, ranks, RELEVANT_AT_MOST)
         relevant = [record_id for record_id in scores if record_id not in retired]
         # Equal scores: the newer first.
-        _, newest_relevant = index.notes_by_recency(conn, file_ids, len(relevant), relevant)
+        newest_relevant = index.newest_first(conn, relevant)
         place = {record_id: position for position, record_id in enumerate(newest_relevant)}
         relevant.sort(key=lambda record_id: (-scores[record_id], place[record_id]))
         room = max(0, budget // SMALLEST_ENTRY + 1 - len(parts))
         skipped = set(relevant) | retired
-        count, newest = index.notes_by_recency(conn, file_ids, room + len(skipped))
+        newest = index.notes_by_recency(conn, file_ids, room + len(skipped))
         chosen = (relevant + [record_id for record_id in newest if record_id not in skipped])[:room]
         stored = index.fetch(conn, chosen)
         entries = []
@@ -292,7 +292,7 @@ def gather(root: str, budget: int, prompt: str | None = None, history: bool = Tr
             [*relevant, *newest],
             lambda record: memory_entry(record, scores.get(record.id)),
         )
-        return entries, count - len(retired)
+        return entries, index.notes_count(conn, file_ids) - len(retired)
 
     memories, count = index.answer(collect)
     from mem.domain import prompt_gate

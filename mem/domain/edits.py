@@ -128,7 +128,7 @@ def governing(
                 scores.pop(record_id, None)
         if not scores:
             return [], 0
-        _, newest = index.notes_by_recency(conn, file_ids, len(scores), list(scores))
+        newest = index.newest_first(conn, list(scores))
         place = {record_id: position for position, record_id in enumerate(newest)}
         ranked = sorted(scores, key=lambda record_id: (-scores[record_id], place[record_id]))
         stored = index.fetch(conn, ranked)

@@ -129,17 +129,19 @@ def score_of(conn: sqlite3.Connection, terms: list[str], ref: str, text: str) ->
 def document_frequencies(conn: sqlite3.Connection, terms: list[str] | None) -> dict[str, int]:
     """term -> how many records hold it, for these terms (None: every term); a term no
     record holds is left out."""
+    # Each term's postings summed where they are read: grouped after a join instead, SQLite
+    # sorts the rows with their blobs (a note's 190 terms: 40 ms at 200,000 notes, not 5).
     query = (
-        "SELECT t.term, sum(length(p.records)) FROM bm25_terms AS t"
-        " JOIN bm25_postings AS p ON p.term = t.id"
+        "SELECT t.term, (SELECT sum(length(p.records)) FROM bm25_postings AS p"
+        " WHERE p.term = t.id) FROM bm25_terms AS t"
     )
     if terms is None:
-        rows = conn.execute(query + " GROUP BY t.id")
-        return {term: size // PAIR_BYTES for term, size in rows}
+        rows = conn.execute(query)
+        return {term: size // PAIR_BYTES for term, size in rows if size}
     found: dict[str, int] = {}
     for chunk, marks in in_chunks(terms):
-        rows = conn.execute(query + f" WHERE t.term IN ({marks}) GROUP BY t.id", chunk)
-        found.update((term, size // PAIR_BYTES) for term, size in rows)
+        rows = conn.execute(query + f" WHERE t.term IN ({marks})", chunk)
+        found.update((term, size // PAIR_BYTES) for term, size in rows if size)
     return found
 
 

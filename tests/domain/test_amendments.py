@@ -47,7 +47,7 @@ def _found(root: Path) -> amendments.Found:
     def use(open_index: index.OpenIndex) -> amendments.Found:
         opened = open_index(str(root), bm25=True)
         file_ids = [row.id for row in opened.files.values()]
-        _, ids = index.notes_by_recency(opened.conn, file_ids, 100)
+        ids = index.notes_by_recency(opened.conn, file_ids, 100)
         return amendments.find(opened.conn, ids)
 
     return index.answer(use)

@@ -114,3 +114,37 @@ tie_query = st.one_of(
     st.just("The THE tHe"),
 )
 limit = st.one_of(st.sampled_from([1, 2, 3, 8, 1000]), st.integers(min_value=1, max_value=60))
+
+
+# Headings of write_dated_notes: few dates, so that many notes share one within a file and
+# across files; headings that only look dated, and undated ones.
+DATED_HEADINGS = (
+    "2026-10-0{day} — {words}",
+    "2026-09-3{last} — {words}",
+    "Undated {words}",
+    "2026-1-0{day} not a date: {words}",
+    "20261017 {words}",
+)
+SUBJECT_WORDS = (
+    "pool sizes retry budget webhook queue postgres replica cache tokens session cookie"
+    " deploy canary rollback schema migration index timeout backoff worker lock"
+).split()
+
+
+def write_dated_notes(root: Path, notes: int, seed: int = 7) -> Path:
+    """`notes` notes over the six memory files, of a few subject words each (so that the
+    bm25 ranking and the amendments find something), in headings of DATED_HEADINGS."""
+    rng = random.Random(seed)
+    for relative in NOTE_PATHS:
+        sections = []
+        for n in range(notes // len(NOTE_PATHS)):
+            words = " ".join(rng.sample(SUBJECT_WORDS, 3))
+            heading = rng.choice(DATED_HEADINGS).format(
+                day=rng.randint(1, 3), last=rng.randint(0, 1), words=f"{words} {n}"
+            )
+            body = " ".join(rng.choices(SUBJECT_WORDS, k=12))
+            sections.append(f"### {heading}\n- **Decision**: {body}.\n")
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("# Notes\n\n" + "\n".join(sections), encoding="utf-8")
+    return root

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -95,3 +96,24 @@ def assert_versions_resync_as_fresh(role: str, relative: str, versions: Iterable
                 assert incremental == fresh_snapshot(root, scratch / f"fresh-{step}", role)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def all_notes_newest_first(conn: index.Connection, file_ids: list[int]) -> list[int]:
+    """Every note of these files newest first, sorted here from all of them by the order
+    mem.index.notes_by_recency documents: the later date a heading starts with (undated
+    last), the later section, the file earlier in candidate order, then the lower id."""
+    marks = ",".join(str(int(file_id)) for file_id in file_ids)
+    rows = conn.execute(
+        "SELECT r.id, r.ref, r.ordinal, f.rank FROM records AS r JOIN files AS f"
+        f" ON f.id = r.file_id WHERE r.kind = 'note' AND r.file_id IN ({marks})"
+    ).fetchall()
+
+    def newest(row: tuple[int, str, int, int]) -> tuple[str, int, int, int]:
+        record_id, ref, ordinal, rank = row
+        date = ref[:10] if _DATE.fullmatch(ref[:10]) else ""
+        return date, ordinal, -rank, -record_id  # sorted descending: each key as documented
+
+    return [row[0] for row in sorted(rows, key=newest, reverse=True)]
+
+
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
