@@ -12,7 +12,9 @@ The index is a disposable copy of the canonical files, so an SQLite, OS or decod
 while it is opened, synced or queried means the copy is damaged (a zeroed page, random
 bytes in `meta`, a directory where the file or its lock should be, the cache folder
 removed under a running recall). The copies `use` opened are then discarded and `use` runs
-again; when even that fails, it runs on indexes built in a temporary directory. A MemError
+again; when even that fails, it runs on indexes built in a temporary directory. A lock
+another process holds past the busy timeout is not damage: that answer comes from a
+temporary index and the cached one is kept. A MemError
 (a problem with the project's own files, which the user must fix) is never caught here.
 """
 
@@ -80,6 +82,11 @@ def healed(
     try:
         return _attempt(use, progress, opened), None
     except FAULTS as error:
+        if busy(error):
+            # Another process has held the index's write lock past the busy timeout (a long
+            # history indexing does): the copy is sound, so it is kept, and this answer
+            # comes from a temporary index rather than a stale read of the cached one.
+            return _attempt(use, progress, [], in_scratch=True), None
         fault = describe(error)
     for path in dict.fromkeys(opened):
         discard(path)
@@ -176,6 +183,14 @@ def project_index(
 def sync_project(root: str) -> None:
     """Bring the project's cached index up to date, rebuilding it when it is damaged."""
     answer(lambda open_index: open_index(root))
+
+
+def busy(error: BaseException) -> bool:
+    """Whether `error` is SQLite giving up on a lock another connection holds."""
+    return isinstance(error, sqlite3.OperationalError) and error.sqlite_errorcode in (
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+    )
 
 
 def describe(error: BaseException) -> str:

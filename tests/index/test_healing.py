@@ -148,6 +148,32 @@ def test_recalls_answer_while_the_cache_folder_keeps_disappearing(
     ] * 8
 
 
+def test_a_lock_held_past_the_busy_timeout_is_not_damage(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long history indexing holds the index's write lock for seconds: a reader that must
+    sync meanwhile answers fresh, and the cached index outlives the wait."""
+    from mem.index import connection, location
+
+    root = str(project.resolve())
+
+    def notes(open_index: Callable[..., index.Opened]) -> int:
+        return open_index(root).conn.execute("SELECT count(*) FROM records").fetchone()[0]
+
+    before = index.answer(notes)
+    path = Path(location.index_path(root, location.PROJECT))
+    inode = path.stat().st_ino
+    with (project / LESSONS).open("a", encoding="utf-8") as handle:
+        handle.write("\n### Zebra crossing\nA note written while the index was locked.\n")
+    monkeypatch.setattr(connection, "BUSY_TIMEOUT_MS", 100)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as writer:
+        writer.execute("BEGIN IMMEDIATE")
+        assert index.answer(notes) == before + 1
+        writer.execute("ROLLBACK")
+    assert path.stat().st_ino == inode
+    assert index.answer(notes) == before + 1
+
+
 # ---- freshness
 
 
