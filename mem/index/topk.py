@@ -338,6 +338,9 @@ class _Searcher:
             else:
                 matched += 1
             total += term.weights[tf]
+        # Taking a weight back from the band's sum leaves an error of a few ulps of that sum,
+        # which a small remainder may not absorb (bm25's weights span seven decades).
+        total += state.total * EPSILON
         return state.factor * self.coverage[matched] * total, matched, total
 
     def _read(self, state: _Band, term: _Term) -> None:
