@@ -20,12 +20,12 @@ search takes the best until the limit-th best score so far beats it. From a band
 the group that lowers the band's bound most per record read (every group, when they hold
 fewer postings than a text costs), and splits the band's classes by the records each group
 holds. A class whose terms are all known is scored from its postings. Another is scored
-from its text, for a scorer that can count a text, until the top is full (nothing is pruned
-before) and after, when that costs less than reading the next group of one of its terms;
-else that group is read. Bounds only fall: an entry whose bound fell since it was queued
-goes back in its new place. The records within a relative 1e-9 of the last place are scored
-again by the scorer's exact arithmetic (the lexical ranking's is V8's: mem.core.jsmath), so
-scores, ties and order are the exhaustive scorer's.
+from its text until the top is full (nothing is pruned before) and after, when that costs
+less than reading the next group of one of its terms; else that group is read. Bounds
+only fall: an entry whose bound fell since it was queued goes back in its new place. The
+records within a relative 1e-9 of the last place are scored again by the scorer's exact
+arithmetic (the lexical ranking's is V8's: mem.core.jsmath), so scores, ties and order are
+the exhaustive scorer's.
 
 Functions take a connection and return ranked records: no state outlives a call.
 """
@@ -59,20 +59,31 @@ if TYPE_CHECKING:
             record's row, its id first."""
 
         @property
-        def texts(self) -> str | None:
-            """As rows, with what `frequencies` counts; None: a record is only ever scored
-            from its postings."""
+        def texts(self) -> str:
+            """As rows, with what `frequencies` counts."""
 
         @property
         def coverage(self) -> Sequence[float]:
             """The bound's factor by the number of query terms a record holds (0..width)."""
 
-        def term_ids(self, conn: sqlite3.Connection) -> list[int | None]: ...
-        def decode(self, blob: bytes) -> Sequence[int]: ...
-        def factor(self, band: int) -> float: ...
-        def weights(self, place: int, band: int) -> Mapping[int, float]: ...
-        def frequencies(self, row: tuple[Any, ...]) -> tuple[int, ...]: ...
-        def score(self, row: tuple[Any, ...], frequencies: tuple[int, ...]) -> float | None: ...
+        def term_ids(self, conn: sqlite3.Connection) -> list[int | None]:
+            """Each query term's id in the postings (None: no record holds it)."""
+
+        def decode(self, blob: bytes) -> Sequence[int]:
+            """The record ids of a group's postings."""
+
+        def factor(self, band: int) -> float:
+            """What a band's records' score is at most, per unit of coverage × Σ weight."""
+
+        def weights(self, place: int, band: int) -> Mapping[int, float]:
+            """tf -> the term's weight bound in the band, growing with tf."""
+
+        def frequencies(self, row: tuple[Any, ...]) -> tuple[int, ...]:
+            """Each query term's tf, counted from a row of `texts`."""
+
+        def score(self, row: tuple[Any, ...], frequencies: tuple[int, ...]) -> float | None:
+            """The record's score to within EPSILON (None: not a record asked for)."""
+
         def exact(
             self, approximate: float, row: tuple[Any, ...], frequencies: tuple[int, ...]
         ) -> Ranked: ...
@@ -276,7 +287,6 @@ class _Searcher:
             self._push(self._band_bound(state), state, None)
         queue = self.queue
         coverage = self.coverage
-        from_text = self.limit is not None and self.scorer.texts is not None
         while queue:
             negative, _, state, waiting = heapq.heappop(queue)
             if self.settled(-negative):
@@ -314,7 +324,7 @@ class _Searcher:
                 continue
             term = _cheapest(unknown, matched, total, coverage)
             # Without a limit nothing is ever pruned and every posting is read in the end.
-            if from_text and (
+            if self.limit is not None and (
                 self.threshold == -math.inf
                 or len(waiting.ids) * POSTINGS_PER_TEXT <= term.groups[term.position][1]
             ):
@@ -421,7 +431,7 @@ class _Searcher:
             for row in self.conn.execute(scorer.rows, (_json_ids(known),)):
                 self._score(row, known[row[0]])
         texts = [record_id for waiting in self.texts for record_id in waiting.ids]
-        if texts and scorer.texts is not None:
+        if texts:
             for row in self.conn.execute(scorer.texts, (_json_ids(texts),)):
                 self._score(row, scorer.frequencies(row))
         self.known = []
