@@ -18,7 +18,7 @@ from mem.domain import lifecycle_events, memories
 from mem.errors import MemError
 from mem.files import brain as brains
 from mem.files import settings
-from mem.index import bm25, topk
+from mem.index import bm25, lexical
 
 # The rankings measured, each by its name in `recall --ranking`.
 RANKINGS = ("lexical", "bm25")
@@ -157,7 +157,7 @@ class _Results:
         kept = self.kept.get(key)
         if kept is None or kept[0] > floor:
             wanted = findability.TOP + len(self.hidden)
-            search = bm25.search if ranking == "bm25" else topk.search
+            search = bm25.search if ranking == "bm25" else lexical.search
             ranked = search(
                 self.conn, list(terms), files, self.now_ms, wanted, clock.local_offset_ms, floor
             )

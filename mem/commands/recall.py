@@ -390,9 +390,9 @@ def _rank(
         from mem.index import bm25  # bm25 only
 
         return bm25.search(conn, terms, files, now_ms, limit, clock.local_offset_ms)
-    from mem.index import topk
+    from mem.index import lexical
 
-    return topk.search(conn, terms, files, now_ms, limit, clock.local_offset_ms)
+    return lexical.search(conn, terms, files, now_ms, limit, clock.local_offset_ms)
 
 
 def _entries(

@@ -6,38 +6,34 @@
 tf is a record's weighted frequency of t (a note's heading words count
 tokens.HEADING_WEIGHT times), len its bm25_length, N the records of the index and avglen
 their mean length. Events then lose half their score every 30 days, as in the lexical
-ranking. The postings (bm25_postings) are grouped by tf, each record there with its length,
-so the top-k is exact without reading any record's text.
+ranking. The postings (bm25_postings) are grouped by length class and tf, each record
+there with its length, so a term's groups give its df without reading any record.
 
-A group is one length class's: its class's shortest length bounds the weight of every
-record in it, so a top-k search reads groups best bound first and stops early (search).
+A class's shortest length bounds the weight of every record in it: the top-k (search) is
+mem.index.topk's loop, to which Scorer hands those bounds and the exact scores.
 Functions take a connection and return ranked records: no state outlives a call.
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 import sqlite3
-from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from mem.core import score, tokens
-from mem.index import postings
+from mem.core import js, score, tokens
+from mem.index import postings, topk
 from mem.index.queries import in_chunks
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from mem.core.score import Ranked
     from mem.index.queries import RecallFiles
 
 K1 = 1.2
 B = 0.75
 PAIR_BYTES = 8  # a posting: (id, length), two 4-byte unsigned integers
-READ_ON = 64  # past the stop, groups of at most 1/READ_ON the records met are still read
-SLACK = 1 + 1e-9  # over a plain sum of bounds: the relative error of a few additions
-ROW_BATCH = 8  # records whose rows are read at once when one is needed (most are not)
 
 
 class Stats:
@@ -165,23 +161,45 @@ def search(
     keeps only the scores above a bar searches no further than that bar. With `emphasis`,
     each query term's idf is multiplied by its value (one per term; None: 1 each).
 
-    The groups are read in decreasing order of their bound (the term's idf times its weight at
-    the group's tf and the shortest length of its class), until the limit-th best score known
-    is above what a record not met yet can reach: the sum of each term's highest bound left.
-    A record met then has its missing terms looked up in the groups of its own class left.
-    Scores are the exhaustive scorer's, to the bit (same values, same fsum in query order).
+    Pruned by mem.index.topk: a group's bound is its term's idf times its weight at the
+    group's tf and the shortest length of its class. Scores are the exhaustive scorer's, to
+    the bit (same values, same fsum in query order).
     """
     if limit is None or limit < 1 or not terms or not files:
         return exhaustive(conn, terms, files, now_ms, local_offset_ms, emphasis)
-    return _Pruned(conn, terms, files, now_ms, local_offset_ms, emphasis).top(limit, floor)
+    scorer = Scorer(conn, terms, files, now_ms, local_offset_ms, emphasis)
+    return topk.search(conn, scorer, limit, floor)
 
 
-class _Pruned:
-    """One pruned search's state (see search). mem.index.history ranks commits with it: a
-    subclass names other tables in bm25_postings' layout (`tables`), their statistics
-    (`_stats`) and the rows of what it ranks (`_fetch_rows`)."""
+# A record's row, and with `_TEXT` what its terms are counted from (tables.bm25_terms).
+_NOTES = (
+    "SELECT id, file_id, ordinal, kind, bm25_length, ts_ms, coalesce(ts_local, 0){} FROM records"
+    " WHERE id IN (SELECT value FROM json_each(?))"
+)
+_TEXT = ", CASE kind WHEN 'note' THEN ref END, text"
 
-    tables = postings.BM25
+
+class _Weights(dict[int, float]):
+    """A term's weight by tf in one length class, at its shortest length (its bound there)."""
+
+    __slots__ = ("idf", "length", "average")
+
+    def __init__(self, idf: float, length: int, average: float) -> None:
+        self.idf = idf
+        self.length = length
+        self.average = average
+
+    def __missing__(self, tf: int) -> float:
+        value = self[tf] = self.idf * weight(tf, self.length, self.average)
+        return value
+
+
+class Scorer:
+    """bm25 of one query's records for the pruned top-k (topk.Scorer): the notes', or with
+    `tables`, `stats` and `rows` another set's in bm25_postings' layout (mem.index.history's
+    commits). A record's score is at most the sum, over its terms, of their weight at its
+    class's shortest length: a band is a length class, coverage and decay never raise it.
+    `rows` is a statement with one {} where the heading and text columns go."""
 
     def __init__(
         self,
@@ -191,300 +209,77 @@ class _Pruned:
         now_ms: float | None,
         local_offset_ms: Callable[[float], float],
         emphasis: list[float] | None = None,
+        tables: postings.Tables = postings.BM25,
+        stats: Stats | None = None,
+        rows: str = _NOTES,
+        text: str = _TEXT,
     ) -> None:
-        self.conn = conn
+        stats = Stats(conn) if stats is None else stats
+        self.width = len(terms)
+        self.coverage = [1.0] * (self.width + 1)
+        self.table = tables.postings
+        self.rows = rows.format("")
+        self.texts = rows.format(text)
+        self.terms = terms
         self.files = files
         self.now_ms = now_ms
         self.local_offset_ms = local_offset_ms
-        self.width = len(terms)
-        stats = self._stats()
         self.average = stats.average
+        self.ids: list[int | None] = []
         self.idfs: list[float] = []
-        # per query place: its groups left to read, best bound first: (bound, band, tf, parts,
-        # records)
-        self.left: list[list[tuple[float, int, int, list[int], int]]] = []
-        self.term_ids: list[int | None] = []
         for place, term in enumerate(terms):
-            groups: dict[tuple[int, int], list[int]] = {}
-            sizes: dict[tuple[int, int], int] = {}
-            size = 0
-            row = conn.execute(
-                f"SELECT id FROM {self.tables.terms} WHERE term = ?", (term,)
+            term_id, size = conn.execute(
+                f"SELECT t.id, sum(length(p.records)) FROM {tables.terms} AS t"
+                f" JOIN {tables.postings} AS p ON p.term = t.id WHERE t.term = ?",
+                (term,),
             ).fetchone()
-            if row is not None:
-                for band, tf, part, bytes_ in conn.execute(
-                    f"SELECT band, tf, part, length(records) FROM {self.tables.postings}"
-                    " WHERE term = ?",
-                    (row[0],),
-                ):
-                    groups.setdefault((band, tf), []).append(part)
-                    sizes[band, tf] = sizes.get((band, tf), 0) + bytes_ // PAIR_BYTES
-                    size += bytes_
-            df = size // PAIR_BYTES
+            df = (size or 0) // PAIR_BYTES
             term_idf = idf(stats.records, df) if df else 0.0
             if emphasis is not None:
                 term_idf *= emphasis[place]
+            self.ids.append(term_id if df else None)
             self.idfs.append(term_idf)
-            self.term_ids.append(None if row is None else row[0])
-            self.left.append(
-                sorted(
-                    (
-                        (
-                            term_idf * weight(tf, postings.bm25_shortest(band), self.average),
-                            band,
-                            tf,
-                            parts,
-                            sizes[band, tf],
-                        )
-                        for (band, tf), parts in groups.items()
-                    ),
-                    reverse=True,
-                )
-            )
-        # record id -> its length, and its value per query place (None: not met yet)
-        self.lengths: dict[int, int] = {}
-        self.parts: dict[int, list[float | None]] = {}
-        self.sums: dict[int, float] = {}  # a plain running sum, to pick records by
-        self.masks: dict[int, int] = {}  # bit `place` set: the record's value there is known
-        self.rows: dict[int, tuple[Any, ...] | None] = {}  # id -> (file_id, ordinal, kind, ...)
 
-    def _stats(self) -> Stats:
-        return Stats(self.conn)
+    def term_ids(self, conn: sqlite3.Connection) -> list[int | None]:
+        return self.ids
 
-    def _remaining(self, place: int) -> float:
-        left = self.left[place]
-        return left[0][0] if left else 0.0
+    def decode(self, blob: bytes) -> Sequence[int]:
+        return postings.decode_pairs(blob)[::2]
 
-    def _read(self, place: int) -> int:
-        """Read the best group left of the term at `place`; the number of records read."""
-        _, band, tf, parts, _ = self.left[place].pop(0)
-        term_idf = self.idfs[place]
-        values: dict[int, float] = {}
-        lengths, found, sums, width = self.lengths, self.parts, self.sums, self.width
-        masks, bit = self.masks, 1 << place
-        read = 0
-        for pairs in self._pairs(place, band, tf, parts):
-            for record_id, length in zip(pairs[::2], pairs[1::2], strict=True):
-                value = values.get(length)
-                if value is None:
-                    value = values[length] = term_idf * weight(tf, length, self.average)
-                known = found.get(record_id)
-                if known is None:
-                    known = found[record_id] = [None] * width
-                    lengths[record_id] = length
-                    sums[record_id] = 0.0
-                    masks[record_id] = 0
-                known[place] = value
-                sums[record_id] += value
-                masks[record_id] |= bit
-            read += len(pairs) // 2
-        return read
+    def factor(self, band: int) -> float:
+        return 1.0
 
-    def _pairs(self, place: int, band: int, tf: int, parts: list[int]) -> list[memoryview]:
-        return [
-            postings.decode_pairs(blob)
-            for (blob,) in self.conn.execute(
-                f"SELECT records FROM {self.tables.postings} WHERE term = ? AND band = ?"
-                f" AND tf = ? AND part IN ({','.join(map(str, parts))})",
-                (self.term_ids[place], band, tf),
-            )
-        ]
+    def weights(self, place: int, band: int) -> _Weights:
+        return _Weights(self.idfs[place], postings.bm25_shortest(band), self.average)
 
-    def _fetch_rows(self, ids: list[int]) -> None:
-        missing = [record_id for record_id in ids if record_id not in self.rows]
-        for start in range(0, len(missing), 500):
-            chunk = missing[start : start + 500]
-            for record_id in chunk:
-                self.rows[record_id] = None
-            for row in self.conn.execute(
-                "SELECT id, file_id, ordinal, kind, ts_ms, coalesce(ts_local, 0)"
-                f" FROM records WHERE id IN ({','.join(map(str, chunk))})"
-            ):
-                self.rows[row[0]] = row[1:]
+    def frequencies(self, row: tuple[Any, ...]) -> tuple[int, ...]:
+        """From the record's text, as tables.bm25_terms counts it: a heading weighs more."""
+        counts = tokens.counts(row[8], row[7])
+        return tuple([counts.get(term, 0) for term in self.terms])
 
-    def _score(self, record_id: int, value: float) -> float | None:
-        """`value` decayed as the record's would be; None for a record not of `files`."""
-        row = self.rows[record_id]
-        if row is None or self.files.get(row[0]) is None:
+    def score(self, row: tuple[Any, ...], frequencies: tuple[int, ...]) -> float | None:
+        """The exact score, as exhaustive's; None for a record not of `files`."""
+        _, file_id, _, kind, length, ts_ms, ts_local = row[:7]
+        if self.files.get(file_id) is None:
             return None
-        _, _, kind, ts_ms, ts_local = row
+        idfs, average = self.idfs, self.average
+        value = math.fsum(
+            [
+                idfs[place] * weight(tf, length, average) if tf else 0.0
+                for place, tf in enumerate(frequencies)
+            ]
+        )
         if kind == "event":
-            event_ms = ts_ms
-            if event_ms is not None and ts_local:
-                event_ms += self.local_offset_ms(event_ms)
+            event_ms = js.instant_ms(ts_ms, ts_local, self.local_offset_ms)
             value = score.decayed(value, event_ms, self.now_ms)
         return value
 
-    def _threshold(self, limit: int) -> float:
-        """A lower bound of the limit-th best final score (0.0 when unknown)."""
-        sums = self.sums
-        picked = limit
-        while True:
-            best = heapq.nlargest(picked, sums, key=sums.__getitem__)
-            self._fetch_rows(best)
-            known = []
-            for record_id in best:
-                value = self._score(record_id, math.fsum(v or 0.0 for v in self.parts[record_id]))
-                if value is not None:
-                    known.append(value)
-            if len(known) >= limit:
-                return heapq.nlargest(limit, known)[-1]
-            if len(best) < picked:
-                return 0.0
-            picked *= 4
-
-    def top(self, limit: int, floor: float = 0.0) -> list[score.Ranked]:
-        width = self.width
-        threshold = floor
-        read_since = 0
-        while True:
-            bounds = [self._remaining(place) for place in range(width)]
-            unseen = math.fsum(bounds)
-            if not any(bounds):
-                break
-            place = max(range(width), key=bounds.__getitem__)
-            if unseen < threshold:
-                # Done; but a small group read on lowers the bound of every record met
-                # that lacks its term, each of which would cost a look-up.
-                if self.left[place][0][4] * READ_ON > len(self.sums):
-                    break
-                self._read(place)
-                continue
-            # The threshold costs a pass over the records met: worked out again once a
-            # quarter as many more have been read.
-            if (
-                read_since * 4 >= len(self.sums)
-                and len(self.sums) >= limit
-                and max(self.sums.values()) * SLACK >= floor  # else it stays under the floor
-            ):
-                threshold = max(floor, self._threshold(limit))
-                read_since = 0
-                if unseen < threshold:
-                    continue
-            read_since += self._read(place)
-        return self._finish(threshold, limit, floor)
-
-    def _finish(self, threshold: float, limit: int, floor: float) -> list[score.Ranked]:
-        """The records met that can be among the best `limit` and reach `floor`, scored
-        exactly: taken best bound first, each exact score raising the threshold the next
-        ones must reach.
-
-        A record met lacks a term's value only if its tf is in a group left of its own
-        length class: the highest tf left there, at the record's own length, bounds it.
-        """
-        average = self.average
-        # per place: length class -> the highest tf of its groups left (none: no bound)
-        highest: list[dict[int, int]] = []
-        for left in self.left:
-            tfs: dict[int, int] = {}
-            for _, band, group_tf, _, _ in left:
-                if group_tf > tfs.get(band, 0):
-                    tfs[band] = group_tf
-            highest.append(tfs)
-        idfs = self.idfs
-
-        def missing_bound(mask: int, band: int) -> float:
-            shortest = postings.bm25_shortest(band)
-            return sum(
-                [
-                    idfs[place] * weight(tfs[band], shortest, average)
-                    for place, tfs in enumerate(highest)
-                    if not mask >> place & 1 and band in tfs
-                ]
-            )
-
-        masks, lengths = self.masks, self.lengths
-        # The bounds of the terms a record was not met in, by the set of those it was and
-        # its length class.
-        missing: dict[tuple[int, int], float] = {}
-        candidates = []
-        for record_id, met in self.sums.items():
-            key = (masks[record_id], lengths[record_id].bit_length())  # postings.bm25_class
-            bound = missing.get(key)
-            if bound is None:
-                bound = missing[key] = missing_bound(*key)
-            # A plain sum (at most `width` roundings) raised by SLACK is above the exact one.
-            if (upper := (met + bound) * SLACK) >= threshold:
-                candidates.append((upper, record_id))
-        candidates.sort(reverse=True)
-        best: list[float] = []  # a heap of the best `limit` exact scores so far
-        ranked: list[score.Ranked] = []
-        lookup = _Lookup(self)
-        rows = self.rows
-        for at, (upper, record_id) in enumerate(candidates):
-            if upper < floor or len(best) >= limit and upper < best[0]:
-                break  # neither this record nor any after it reaches the best `limit`
-            known = self.parts[record_id]
-            length = lengths[record_id]
-            band = postings.bm25_class(length)
-            # What each missing term can add, at the record's own length (0: no group left).
-            cap = [
-                idfs[place] * weight(highest[place][band], length, average)
-                if value is None and band in highest[place]
-                else 0.0
-                for place, value in enumerate(known)
-            ]
-            # Missing terms are looked up cheapest first (fewest records left to search):
-            # the bound falls as each is known, and may drop the record before the costly.
-            for place in sorted(
-                (place for place, value in enumerate(known) if value is None),
-                key=lookup.cost.__getitem__,
-            ):
-                upper = SLACK * sum([cap[p] if v is None else v for p, v in enumerate(known)])
-                if upper < floor or len(best) >= limit and upper < best[0]:
-                    break
-                tf = lookup.tf(place, record_id, length) if cap[place] else None
-                known[place] = 0.0 if tf is None else idfs[place] * weight(tf, length, average)
-            if None in known:
-                continue  # dropped: its bound is below the best `limit` exact scores
-            total = math.fsum(v or 0.0 for v in known)
-            if total < floor or len(best) >= limit and total < best[0]:
-                continue  # decay only lowers it
-            if record_id not in rows:
-                self._fetch_rows([record_id for _, record_id in candidates[at : at + ROW_BATCH]])
-            row = rows[record_id]
-            source = None if row is None else self.files.get(row[0])
-            if row is None or source is None:
-                continue
-            value = self._score(record_id, total)
-            if value is None:
-                continue
-            if len(best) < limit:
-                heapq.heappush(best, value)
-            elif value > best[0]:
-                heapq.heapreplace(best, value)
-            rank, project = source
-            ranked.append(score.Ranked(value, rank, row[1], record_id, project))
-        return ranked
-
-
-class _Lookup:
-    """A record's tf in the groups left of a term, found in the groups of its length class:
-    each part of a group lists its records in increasing id order (tables.Inserter), so a
-    record is found by halves."""
-
-    def __init__(self, search: _Pruned) -> None:
-        self.search = search
-        # (place, band) -> (tf, the record ids of one part) of the term's groups left there
-        self.parts: dict[tuple[int, int], list[tuple[int, memoryview]]] = {}
-        self.cost = [sum(group[4] for group in left) for left in search.left]
-
-    def tf(self, place: int, record_id: int, length: int) -> int | None:
-        band = postings.bm25_class(length)
-        found = self.parts.get((place, band))
-        if found is None:
-            search = self.search
-            found = self.parts[(place, band)] = [
-                (tf, pairs[::2])
-                for _, group_band, tf, parts, _ in search.left[place]
-                if group_band == band
-                for pairs in search._pairs(place, band, tf, parts)
-            ]
-        for tf, ids in found:
-            at = bisect_left(ids, record_id)
-            if at < len(ids) and ids[at] == record_id:
-                return tf
-        return None
+    def exact(
+        self, approximate: float, row: tuple[Any, ...], frequencies: tuple[int, ...]
+    ) -> Ranked:
+        record_id, file_id, ordinal = row[:3]
+        rank, project = self.files.get(file_id) or (0, "")
+        return score.Ranked(approximate, rank, ordinal, record_id, project)
 
 
 def exhaustive(

@@ -22,7 +22,7 @@ import sqlite3
 
 from mem.core import tokens
 from mem.files import history as git_history
-from mem.index import bm25, postings
+from mem.index import bm25, postings, topk
 from mem.index.queries import RecallFiles, in_chunks
 
 TYPE_CHECKING = False
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from mem.core.commits import Commit
 
 # The commits' terms and postings, in the layout of the notes' bm25 postings: the same
-# builders write them and the same pruned top-k reads them (bm25._Pruned).
+# builders write them and the same pruned top-k reads them (mem.index.topk, bm25.Scorer).
 COMMITS = postings.Tables("commit_postings", "commit_terms", latin1=False, key="term, band, tf")
 # Postings a whole history's listing holds in memory before writing them as a part
 # (8 bytes each, and their groups): bounds the memory of a million commits' first sync.
@@ -278,18 +278,13 @@ def _add(
 # ---- ranking
 
 
-class _Search(bm25._Pruned):
-    """The notes' pruned bm25 top-k (mem.index.bm25) over the commits' postings: their own
-    N and average length, and no row to read (a commit is of no file, and never decays)."""
-
-    tables = COMMITS
-
-    def _stats(self) -> bm25.Stats:
-        return _Stats(self.conn)
-
-    def _fetch_rows(self, ids: list[int]) -> None:
-        # (file_id, ordinal, kind, ts_ms, ts_local) as the notes' rows are: one pretend file.
-        self.rows.update((commit_id, (0, commit_id, "commit", None, 0)) for commit_id in ids)
+# A commit's row as the notes' are (bm25.Scorer): of one pretend file, never an event; and
+# the columns its terms are counted from.
+_ROWS = (
+    "SELECT id, 0, id, 'commit', bm25_length, NULL, 0{} FROM commits"
+    " WHERE id IN (SELECT value FROM json_each(?))",
+    ", subject, text",
+)
 
 
 class _Stats(bm25.Stats):
@@ -321,7 +316,9 @@ def search(
     if row is None or not row[0] or not terms or limit < 1:
         return []
     files = RecallFiles.given({0: 0})
-    ranked = _Search(conn, terms, files, None, _no_offset, emphasis).top(limit)
+    stats = _Stats(conn)
+    scorer = bm25.Scorer(conn, terms, files, None, _no_offset, emphasis, COMMITS, stats, *_ROWS)
+    ranked = topk.search(conn, scorer, limit)
     # Every commit tied with the limit-th score is there, so the order of ties is the rows'.
     scores = {item.id: item.score for item in ranked}
     found = rows(conn, list(scores))

@@ -331,9 +331,8 @@ class Inserter:
 
     def _spill_bm25(self) -> None:
         """Write bm25's postings gathered so far. Every part of a group lists its records in
-        increasing id order (bm25's look-ups search it by halves): a fresh index's batches
-        are parts of their own, and a later sync's records, numbered after every record
-        there, are appended to part 0."""
+        increasing id order: a fresh index's batches are parts of their own, and a later
+        sync's records, numbered after every record there, are appended to part 0."""
         if self.fresh:
             self.bm25_groups.flush(self.conn, self.bm25_ids, self.bm25_part, fresh=True)
             self.bm25_part += 1

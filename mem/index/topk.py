@@ -1,16 +1,19 @@
-"""Exact top-k recall: read only the postings that can still change the answer.
+"""The one pruned top-k loop: read only the postings that can still change the answer.
 
-Every band (mem.index.postings) keeps, per query term, its groups in descending tf. The
-records of a band not read yet score at most
+Both rankings keep postings in one layout (mem.index.postings): per term, its records
+grouped by band (a length class, and for the lexical ranking's dated events a 4-day bucket)
+and tf. A ranking hands this loop a scorer (mem.index.lexical, mem.index.bm25) whose score
+of a record is at most
 
-    decay bound × 1/√(shortest n) × (live terms / |Q|) × Σ over live terms of (1 + ln tf)
+    factor(band) × coverage(matched terms) × Σ over its terms of weight(place, band, tf)
 
-where tf is the highest not yet read and a term is live while it has unread groups in the
-band: a record's coverage counts only the terms it holds, and each of its frequencies is
-at most the next unread one (else it would have been read). The records read wait in
-classes, those of a band known to hold the same (query term -> tf); a class's bound counts
-each term it is not known to hold at that term's next unread tf, or not at all once the
-term is read to its end.
+where each weight grows with tf, and which scores a record exactly from its row and its
+query terms' frequencies. The records of a band not read yet then score at most that sum
+over the band's live terms at their next unread tf (a term is live while it has unread
+groups there): each frequency is at most the next unread one, else it would have been read.
+The records read wait in classes, those of a band known to hold the same (query term -> tf);
+a class's bound counts each term it is not known to hold at that term's next unread tf, or
+not at all once the term is read to its end.
 
 One priority queue holds every band's unread records and every class, by bound, and the
 search takes the best until the limit-th best score so far beats it. From a band it reads
@@ -18,10 +21,11 @@ the group that lowers the band's bound most per record read (every group, when t
 fewer postings than a text costs), and splits the band's classes by the records each group
 holds. A class whose terms are all known is scored from its postings. Another is scored
 from its text until the top is full (nothing is pruned before) and after, when that costs
-less than reading the next group of one of its terms; else that group is read. Bounds only
-fall: an entry whose bound fell since it was queued goes back in its new place. The records
-within a relative 1e-9 of the last place are rescored with V8's arithmetic (mem.core.jsmath),
-so scores, ties and order are the reference's.
+less than reading the next group of one of its terms; else that group is read. Bounds
+only fall: an entry whose bound fell since it was queued goes back in its new place. The
+records within a relative 1e-9 of the last place are scored again by the scorer's exact
+arithmetic (the lexical ranking's is V8's: mem.core.jsmath), so scores, ties and order are
+the exhaustive scorer's.
 
 Functions take a connection and return ranked records: no state outlives a call.
 """
@@ -31,93 +35,82 @@ from __future__ import annotations
 import heapq
 import math
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
-
-from mem.core import js, parse, score
-from mem.index import postings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Protocol
 
-    from mem.index.queries import RecallFiles
+    from mem.core.score import Ranked
+
+    class Scorer(Protocol):
+        """What a ranking hands the loop: its terms, postings, bounds and scores."""
+
+        width: int  # query terms, repeats included: frequencies are in query order
+
+        @property
+        def table(self) -> str:
+            """Its postings' table (mem.index.postings.Tables.postings)."""
+
+        @property
+        def rows(self) -> str:
+            """A statement of one parameter, a JSON array of record ids, that gives each
+            record's row, its id first."""
+
+        @property
+        def texts(self) -> str:
+            """As rows, with what `frequencies` counts."""
+
+        @property
+        def coverage(self) -> Sequence[float]:
+            """The bound's factor by the number of query terms a record holds (0..width)."""
+
+        def term_ids(self, conn: sqlite3.Connection) -> list[int | None]:
+            """Each query term's id in the postings (None: no record holds it)."""
+
+        def decode(self, blob: bytes) -> Sequence[int]:
+            """The record ids of a group's postings."""
+
+        def factor(self, band: int) -> float:
+            """What a band's records' score is at most, per unit of coverage × Σ weight."""
+
+        def weights(self, place: int, band: int) -> Mapping[int, float]:
+            """tf -> the term's weight bound in the band, growing with tf."""
+
+        def frequencies(self, row: tuple[Any, ...]) -> tuple[int, ...]:
+            """Each query term's tf, counted from a row of `texts`."""
+
+        def score(self, row: tuple[Any, ...], frequencies: tuple[int, ...]) -> float | None:
+            """The record's score to within EPSILON (None: not a record asked for)."""
+
+        def exact(
+            self, approximate: float, row: tuple[Any, ...], frequencies: tuple[int, ...]
+        ) -> Ranked: ...
+
 
 # Far wider than any rounding difference between libm, V8 and the bound's own arithmetic.
 EPSILON = 1e-9
-_FRESHER = math.log(0.5) / (score.HALF_LIFE_DAYS * score.DAY_MS)
-_COLUMNS = "id, file_id, ordinal, kind, tokens, ts_ms, ts_local"
 # Groups up to this size come with the term's first statement; bigger ones when read.
 LOADED_BYTES = 4096
 # Scoring a record from its text costs about as much as reading this many postings.
 POSTINGS_PER_TEXT = 128
 
 
-class Candidate:
-    """A record that may reach the top, with what its exact score is computed from."""
-
-    __slots__ = (
-        "approximate",
-        "frequencies",
-        "tokens",
-        "kind",
-        "ts_ms",
-        "ts_local",
-        "rank",
-        "ordinal",
-        "id",
-        "project",
-    )
-
-    def __init__(
-        self,
-        approximate: float,
-        frequencies: tuple[int, ...],
-        tokens: int,
-        kind: str,
-        ts_ms: float | None,
-        ts_local: int,
-        rank: int,
-        ordinal: int,
-        id: int,
-        project: str = "",
-    ) -> None:
-        self.approximate = approximate  # libm's score: within an ulp or two of V8's
-        self.frequencies = frequencies  # of each query term, in query order
-        self.tokens = tokens
-        self.kind = kind
-        self.ts_ms = ts_ms
-        self.ts_local = ts_local
-        self.rank = rank
-        self.ordinal = ordinal
-        self.id = id
-        self.project = project  # across a portfolio: the root's path, which orders equal scores
-
-
 class _Term:
     """One query term's groups in one band, highest tf first."""
 
-    __slots__ = ("term_id", "place", "band", "groups", "position", "weight", "loaded")
+    __slots__ = ("term_id", "place", "band", "groups", "position", "weight", "weights", "loaded")
 
-    def __init__(self, term_id: int, place: int, band: int) -> None:
+    def __init__(self, term_id: int, place: int, band: int, weights: Mapping[int, float]) -> None:
         self.term_id = term_id
         self.place = place  # position in the query
         self.band = band
         self.groups: list[tuple[int, int]] = []  # (tf, records)
-        self.loaded: list[bytes | None] = []  # each group's record ids, when read with it
+        self.loaded: list[bytes | None] = []  # each group's postings, when read with it
         self.position = 0  # the next group to read
-        self.weight = 0.0  # its 1 + ln tf; 0 once the term is read to its end
-
-    def records(self, conn: sqlite3.Connection, group: int) -> Sequence[int]:
-        """The record ids of a group (by its position)."""
-        blob = self.loaded[group]
-        if blob is None:
-            parts = conn.execute(
-                "SELECT records FROM postings WHERE term = ? AND band = ? AND tf = ?",
-                (self.term_id, self.band, self.groups[group][0]),
-            )
-            blob = b"".join(part for (part,) in parts)
-        return postings.decode(blob)
+        self.weights = weights  # tf -> the term's weight in the band (the scorer's)
+        self.weight = 0.0  # of the next group's tf; 0 once the term is read to its end
 
 
 class _Band:
@@ -129,12 +122,9 @@ class _Band:
         self.terms: list[_Term] = []
         self.places: dict[int, _Term] = {}  # by query position
         self.live = 0
-        self.total = 0.0  # Σ (1 + ln tf) over the live terms' next groups
+        self.total = 0.0  # Σ weight over the live terms' next groups
         self.unread = 0  # postings in the groups not read
         self.classes: list[_Class] = []  # every record read, each in one
-
-    def bound(self, width: int) -> float:
-        return self.factor * (self.live / width) * self.total
 
 
 class _Class:
@@ -154,87 +144,49 @@ def _json_ids(ids: Iterable[int]) -> str:
     return "[" + ",".join(map(str, ids)) + "]"
 
 
-class _Weights(dict[int, float]):
-    """1 + ln tf by tf, computed on first use: a look-up costs less than a call."""
-
-    def __missing__(self, tf: int) -> float:
-        weight = self[tf] = 1.0 + math.log(tf)
-        return weight
-
-
-_WEIGHT = _Weights()
-
-
-def _factor(band: int, now_ms: float | None) -> float:
-    factor = 1.0 / math.sqrt(postings.shortest_length(band))
-    end = postings.bucket_end_ms(band)
-    if end is not None and now_ms is not None and now_ms > end:
-        factor *= math.exp((now_ms - end) * _FRESHER)
-    return factor
-
-
-def term_ids(conn: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
-    found: dict[str, int] = {}
-    for start in range(0, len(terms), 500):
-        chunk = terms[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        found.update(conn.execute(f"SELECT term, id FROM terms WHERE term IN ({marks})", chunk))
-    return found
-
-
 def search(
-    conn: sqlite3.Connection,
-    terms: list[str],
-    files: RecallFiles,
-    now_ms: float | None,
-    limit: int | None,
-    local_offset_ms: Callable[[float], float],
-    floor: float = 0.0,
-) -> list[score.Ranked]:
-    """The records of `files` that can be among the best `limit` (all: None).
+    conn: sqlite3.Connection, scorer: Scorer, limit: int | None, floor: float = 0.0
+) -> list[Ranked]:
+    """The records that can be among the best `limit` (all: None), by the scorer's exact score.
 
-    Exact scores, unordered: the caller merges indexes and orders with score.order. In a
-    portfolio index, each record's root (from `files`) orders equal scores. With a `floor`
-    (and a limit), a record whose score cannot reach it may be left out.
+    Unordered: the caller merges indexes and orders with score.order. With a `floor` (and a
+    limit), a record whose score cannot reach it may be left out.
     """
-    width = len(terms)
-    if not width or not files:
-        return []
-    ids = term_ids(conn, terms)
     bands: dict[int, _Band] = {}
-    for place, term in enumerate(terms):
-        term_id = ids.get(term)
+    width = scorer.width
+    for place, term_id in enumerate(scorer.term_ids(conn)):
         if term_id is not None:
-            _load_groups(conn, bands, term_id, place, now_ms, width > 1)
-    searcher = _Searcher(conn, terms, files, now_ms, limit, local_offset_ms, floor)
+            _load_groups(conn, scorer, bands, term_id, place, width > 1)
+    searcher = _Searcher(conn, scorer, limit, floor)
     searcher.run(bands.values())
     return searcher.exact()
 
 
 def _load_groups(
     conn: sqlite3.Connection,
+    scorer: Scorer,
     bands: dict[int, _Band],
     term_id: int,
     place: int,
-    now_ms: float | None,
     with_records: bool,
 ) -> None:
     """A term's groups in every band, highest tf first; the small ones with their records.
 
     A one-term query reads a few groups only: it takes none of their records up front.
     """
-    current = _Term(term_id, place, -1)  # no band is negative
+    current = _Term(term_id, place, -1, {})  # no band is negative
     # One row per part, in key order: a group's parts are consecutive and merged here, which
     # costs less than SQLite's GROUP BY and group_concat (most groups have a single part).
+    table = scorer.table
     if with_records:
         rows = conn.execute(
             "SELECT band, tf, length(records), CASE WHEN length(records) <= ? THEN records END"
-            " FROM postings WHERE term = ? ORDER BY band DESC, tf DESC",
+            f" FROM {table} WHERE term = ? ORDER BY band DESC, tf DESC",
             (LOADED_BYTES, term_id),
         )
     else:
         rows = conn.execute(
-            "SELECT band, tf, length(records), NULL FROM postings WHERE term = ?"
+            f"SELECT band, tf, length(records), NULL FROM {table} WHERE term = ?"
             " ORDER BY band DESC, tf DESC",
             (term_id,),
         )
@@ -242,9 +194,9 @@ def _load_groups(
     last_tf = 0
     for band, tf, size, blob in rows:
         if band != current.band:
-            state = bands.get(band) or bands.setdefault(band, _Band(band, _factor(band, now_ms)))
-            current = _Term(term_id, place, band)
-            current.weight = _WEIGHT[tf]
+            state = bands.get(band) or bands.setdefault(band, _Band(band, scorer.factor(band)))
+            current = _Term(term_id, place, band, scorer.weights(place, band))
+            current.weight = current.weights[tf]
             groups = current.groups
             state.terms.append(current)
             state.places[place] = current
@@ -264,24 +216,25 @@ def _load_groups(
         state.unread += size // 8
 
 
-def _cheapest(terms: list[_Term], matched: int, total: float) -> _Term:
-    """The term whose next group lowers matched × total most per record read.
+def _cheapest(terms: list[_Term], matched: int, total: float, coverage: Sequence[float]) -> _Term:
+    """The term whose next group lowers coverage × total most per record read.
 
     `total` holds each live term's next weight; a term read to its end no longer counts.
     """
     best = terms[0]
     best_gain = -1.0
-    now = matched * total
+    now = coverage[matched] * total
     for term in terms:
         groups = term.groups
         position = term.position
         if position == len(groups):
             continue  # read to its end
         tf, size = groups[position]
+        weights = term.weights
         if position + 1 < len(groups):
-            after = matched * (total - _WEIGHT[tf] + _WEIGHT[groups[position + 1][0]])
+            after = coverage[matched] * (total - weights[tf] + weights[groups[position + 1][0]])
         else:
-            after = (matched - 1) * (total - _WEIGHT[tf])
+            after = coverage[matched - 1] * (total - weights[tf])
         gain = (now - after) / (size or 1)
         if gain > best_gain:
             best, best_gain = term, gain
@@ -292,23 +245,14 @@ class _Searcher:
     """The records read so far, their approximate scores, and the limit-th best of them."""
 
     def __init__(
-        self,
-        conn: sqlite3.Connection,
-        terms: list[str],
-        files: RecallFiles,
-        now_ms: float | None,
-        limit: int | None,
-        local_offset_ms: Callable[[float], float],
-        floor: float = 0.0,
+        self, conn: sqlite3.Connection, scorer: Scorer, limit: int | None, floor: float
     ) -> None:
         self.conn = conn
-        self.local_offset_ms = local_offset_ms
-        self.terms = [term.encode("latin-1") for term in terms]
-        self.spaced_terms = [b" " + term + b" " for term in self.terms]
-        self.files = files
-        self.now_ms = now_ms
+        self.scorer = scorer
+        self.coverage = scorer.coverage
         self.limit = limit
-        self.found: list[Candidate] = []
+        # (approximate score, row, frequencies) of every record scored
+        self.found: list[tuple[float, tuple[Any, ...], tuple[int, ...]]] = []
         self.best: list[float] = []  # min-heap of the limit best approximate scores
         # Below it nothing is asked for: approximate scores may be above exact ones by EPSILON.
         self.floor = floor * (1 - 4 * EPSILON) if floor > 0 and limit is not None else -math.inf
@@ -327,6 +271,9 @@ class _Searcher:
         """No record left can reach the top: every one scores at most `bound`."""
         return bound * (1 + 4 * EPSILON) < self.threshold
 
+    def _band_bound(self, state: _Band) -> float:
+        return state.factor * self.coverage[state.live] * state.total
+
     def _push(self, bound: float, state: _Band, waiting: _Class | None) -> None:
         if not self.settled(bound):
             self.pushes += 1
@@ -336,10 +283,10 @@ class _Searcher:
 
     def run(self, bands: Iterable[_Band]) -> None:
         """Take the best bound of the queue until no entry left can reach the top."""
-        width = len(self.terms)
         for state in bands:
-            self._push(state.bound(width), state, None)
+            self._push(self._band_bound(state), state, None)
         queue = self.queue
+        coverage = self.coverage
         while queue:
             negative, _, state, waiting = heapq.heappop(queue)
             if self.settled(-negative):
@@ -350,7 +297,7 @@ class _Searcher:
             if waiting is None:  # the band's unread records
                 if not state.live:
                     continue
-                bound = state.bound(width)
+                bound = self._band_bound(state)
                 if bound < following:
                     self._push(bound, state, None)
                     continue
@@ -360,8 +307,8 @@ class _Searcher:
                         while term.weight:
                             self._read(state, term)
                     continue
-                self._read(state, _cheapest(state.terms, state.live, state.total))
-                self._push(state.bound(width), state, None)
+                self._read(state, _cheapest(state.terms, state.live, state.total, coverage))
+                self._push(self._band_bound(state), state, None)
                 continue
             if waiting.done:
                 continue
@@ -375,7 +322,7 @@ class _Searcher:
             if not unknown:
                 self._take(waiting, self.known)
                 continue
-            term = _cheapest(unknown, matched, total)
+            term = _cheapest(unknown, matched, total, coverage)
             # Without a limit nothing is ever pruned and every posting is read in the end.
             if self.limit is not None and (
                 self.threshold == -math.inf
@@ -395,28 +342,31 @@ class _Searcher:
         matched = state.live
         places = state.places
         for place, tf in waiting.known.items():
-            weight = places[place].weight
-            if weight:
-                total -= weight  # live: counted in the band's
+            term = places[place]
+            if term.weight:
+                total -= term.weight  # live: counted in the band's
             else:
                 matched += 1
-            total += _WEIGHT[tf]
-        return state.factor * (matched / len(self.terms)) * total, matched, total
+            total += term.weights[tf]
+        # Taking a weight back from the band's sum leaves an error of a few ulps of that sum,
+        # which a small remainder may not absorb (bm25's weights span seven decades).
+        total += state.total * EPSILON
+        return state.factor * self.coverage[matched] * total, matched, total
 
     def _read(self, state: _Band, term: _Term) -> None:
         """A term's next group in a band: its records are known to hold the term with its tf.
 
         Each class it meets splits in two; the records no class holds make a new one.
         """
-        before = state.bound(len(self.terms))  # of the new records: they were unread
+        before = self._band_bound(state)  # of the new records: they were unread
         groups = term.groups
         position = term.position
         tf, size = groups[position]
-        fresh = set(term.records(self.conn, position))
+        fresh = set(self._records(term, position))
         state.unread -= size
         term.position = position = position + 1
         if position < len(groups):
-            term.weight = _WEIGHT[groups[position][0]]
+            term.weight = term.weights[groups[position][0]]
         else:
             term.weight = 0.0
             state.live -= 1
@@ -440,6 +390,17 @@ class _Searcher:
         if fresh and not self.settled(before):
             self._wait(state, _Class({place: tf}, fresh, before))
 
+    def _records(self, term: _Term, group: int) -> Sequence[int]:
+        """The record ids of a term's group (by its position)."""
+        blob = term.loaded[group]
+        if blob is None:
+            parts = self.conn.execute(
+                f"SELECT records FROM {self.scorer.table} WHERE term = ? AND band = ? AND tf = ?",
+                (term.term_id, term.band, term.groups[group][0]),
+            )
+            blob = b"".join(part for (part,) in parts)
+        return self.scorer.decode(blob)
+
     def _wait(self, state: _Band, waiting: _Class) -> None:
         state.classes.append(waiting)
         self._push(waiting.bound, state, waiting)
@@ -459,68 +420,29 @@ class _Searcher:
 
     def _score_taken(self) -> None:
         """Score the classes taken: a term not among a class's known frequencies is 0."""
-        places = range(len(self.terms))
+        scorer = self.scorer
+        places = range(scorer.width)
         known = {
             record_id: tuple(map(waiting.known.get, places, repeat(0)))
             for waiting in self.known
             for record_id in waiting.ids
         }
         if known:
-            for row in self.conn.execute(
-                f"SELECT {_COLUMNS} FROM records WHERE id IN (SELECT value FROM json_each(?))",
-                (_json_ids(known),),
-            ):
+            for row in self.conn.execute(scorer.rows, (_json_ids(known),)):
                 self._score(row, known[row[0]])
         texts = [record_id for waiting in self.texts for record_id in waiting.ids]
         if texts:
-            for row in self.conn.execute(
-                f"SELECT {_COLUMNS}, text FROM records"
-                " WHERE id IN (SELECT value FROM json_each(?))",
-                (_json_ids(texts),),
-            ):
-                # Each token between two spaces, once the spaces are doubled: counting
-                # " term " counts the tokens equal to the term, no other token is made.
-                spaced = b" " + parse.token_bytes(row[7]).replace(b" ", b"  ") + b" "
-                self._score(row, tuple(map(spaced.count, self.spaced_terms)))
+            for row in self.conn.execute(scorer.texts, (_json_ids(texts),)):
+                self._score(row, scorer.frequencies(row))
         self.known = []
         self.texts = []
         self.taken = 0
 
     def _score(self, row: tuple[Any, ...], frequencies: tuple[int, ...]) -> None:
-        record_id, file_id, ordinal, kind, tokens, ts_ms, ts_local = row[:7]
-        source = self.files.get(file_id)
-        if source is None:
+        value = self.scorer.score(row, frequencies)
+        if value is None:
             return
-        rank, project = source
-        hits = 0.0
-        matched = 0
-        for frequency in frequencies:
-            if frequency:
-                matched += 1
-                hits += _WEIGHT[frequency]
-        value = hits * (matched / len(frequencies)) / math.sqrt(tokens)
-        ts_local = ts_local or 0
-        if kind == "event" and self.now_ms is not None:
-            event_ms = js.instant_ms(ts_ms, ts_local, self.local_offset_ms)
-            if event_ms is not None and self.now_ms > event_ms:
-                value *= math.exp((self.now_ms - event_ms) * _FRESHER)
-        self.found.append(
-            Candidate(
-                value,
-                frequencies,
-                tokens,
-                kind,
-                ts_ms,
-                ts_local,
-                rank,
-                ordinal,
-                record_id,
-                project,
-            )
-        )
-        self._keep(value)
-
-    def _keep(self, value: float) -> None:
+        self.found.append((value, row, frequencies))
         if self.limit is None:
             return
         if len(self.best) < self.limit:
@@ -532,22 +454,14 @@ class _Searcher:
         if len(self.best) == self.limit:
             self.threshold = max(self.best[0], self.floor)
 
-    def exact(self) -> list[score.Ranked]:
-        """V8's scores for every record within the band of the limit-th approximate score."""
+    def exact(self) -> list[Ranked]:
+        """Exact scores for every record within the band of the limit-th approximate score."""
         floor = -math.inf
         if self.limit is not None and len(self.best) >= self.limit:
             floor = self.best[0] * (1 - EPSILON)
-        ranked = []
-        for candidate in self.found:
-            if candidate.approximate < floor:
-                continue
-            value = score.lexical(candidate.frequencies, candidate.tokens)
-            if candidate.kind == "event":
-                event_ms = js.instant_ms(candidate.ts_ms, candidate.ts_local, self.local_offset_ms)
-                value = score.decayed(value, event_ms, self.now_ms)
-            ranked.append(
-                score.Ranked(
-                    value, candidate.rank, candidate.ordinal, candidate.id, candidate.project
-                )
-            )
-        return ranked
+        exact = self.scorer.exact
+        return [
+            exact(approximate, row, frequencies)
+            for approximate, row, frequencies in self.found
+            if approximate >= floor
+        ]

@@ -1,4 +1,5 @@
-"""`recall --ranking bm25`'s pruned top-k is the exhaustive scorer's, to the bit.
+"""`recall --ranking bm25`'s pruned top-k is the exhaustive scorer's, to the bit, over the
+notes and over the commits.
 
 bm25.search reads the groups best bound first and stops early; bm25.exhaustive scores every
 record holding a query term. On random corpora (test_bm25_exact's: several scripts,
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from recall.test_bm25_exact import (
@@ -32,7 +35,8 @@ from support import indexes
 
 from mem import clock
 from mem.core import score, tokens
-from mem.index import RecallFiles, bm25, segments, tables
+from mem.core.commits import Commit
+from mem.index import RecallFiles, bm25, history, location, segments, tables, topk
 
 # Rare words weigh most: a query mixes them with the common ones.
 RARE = ["pgbouncer", "nurzibre", "冪等", "ошибка-42", "ΩmegaPool"]
@@ -186,3 +190,55 @@ def test_an_emphasis_weighs_each_term_and_the_pruned_top_k_still_equals_the_exha
         ones = bm25.exhaustive(*search, clock.local_offset_ms, [1.0] * len(terms))
     assert _key(score.order(pruned, size)) == _key(score.order(every, size))
     assert _key(ones) == _key(plain)
+
+
+class _Listing:
+    """What history's writer reads of `git log`: the commits, oldest first, in batches."""
+
+    problem = None
+
+    def __init__(self, commits: list[Commit]) -> None:
+        self.commits = commits
+
+    def batches(self) -> list[list[Commit]]:
+        return [self.commits[start : start + 7] for start in range(0, len(self.commits), 7)]
+
+
+commit = st.tuples(
+    st.lists(word, min_size=1, max_size=6), st.lists(word, max_size=40), st.integers(0, 5)
+)
+
+
+@settings(SETTINGS, max_examples=100)
+@given(
+    commits=st.lists(commit, min_size=1, max_size=80),
+    words=query,
+    size=limit,
+    text_costs=st.sampled_from([0, 4, topk.POSTINGS_PER_TEXT]),
+)
+def test_the_commits_pruned_top_k_equals_their_exhaustive_scores(
+    monkeypatch: pytest.MonkeyPatch,
+    commits: list[tuple[list[str], list[str], int]],
+    words: str,
+    size: int,
+    text_costs: int,
+) -> None:
+    """Commits rank on the same loop with their own postings, N and lengths (no decay):
+    the best `size` of history.search are those of history.scores, ties by newer time,
+    then sha. A text costing few postings makes these few commits' bounds matter."""
+    monkeypatch.setattr(topk, "POSTINGS_PER_TEXT", text_costs)
+    listed = [
+        Commit(f"{number:040x}", time, (), " ".join(subject) + "\n\n" + " ".join(body), ())
+        for number, (subject, body, time) in enumerate(commits)
+    ]
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.executescript(location.schema())
+    added = history._write(conn, _Listing(listed), (0, 0), False)
+    assert isinstance(added, tuple)
+    conn.execute("INSERT INTO history VALUES (0, 'head', ?, ?)", added)
+    terms = tokens.query_terms(words)
+    pruned = [(item.sha, item.score) for item in history.search(conn, terms, size)]
+    every = history.scores(conn, terms)
+    found = {item.id: item for item in history.rows(conn, list(every))}
+    ordered = sorted(every, key=lambda id: (-every[id], -found[id].time, found[id].sha))
+    assert pruned == [(found[id].sha, every[id]) for id in ordered[:size]]

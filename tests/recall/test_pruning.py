@@ -26,7 +26,7 @@ from support.plain import comparable, plain_recall
 from mem import index
 from mem.commands import recall
 from mem.core import js
-from mem.index import snapshots, tables, topk
+from mem.index import lexical, snapshots, tables
 
 
 @settings(
@@ -141,8 +141,8 @@ def test_local_time_events_prune_exactly(
     terms = parse.query_tokens(words)
     with indexes.opened(str(root)) as result:
         files = index.RecallFiles.given({row.id: row.rank for row in result.files.values()})
-        every = topk.search(result.conn, terms, files, NOW_MS, None, clock.local_offset_ms)
-        pruned = topk.search(result.conn, terms, files, NOW_MS, wanted, clock.local_offset_ms)
+        every = lexical.search(result.conn, terms, files, NOW_MS, None, clock.local_offset_ms)
+        pruned = lexical.search(result.conn, terms, files, NOW_MS, wanted, clock.local_offset_ms)
     assert score.order(pruned, wanted) == score.order(every, wanted)
 
 
@@ -275,9 +275,9 @@ def test_a_floor_leaves_out_only_the_records_that_score_under_it(
     terms = parse.query_tokens(words)
     with indexes.opened(str(root)) as result:
         searched = index.RecallFiles.given({row.id: row.rank for row in result.files.values()})
-        every = topk.search(result.conn, terms, searched, NOW_MS, None, clock.local_offset_ms)
+        every = lexical.search(result.conn, terms, searched, NOW_MS, None, clock.local_offset_ms)
         floor = share * max((item.score for item in every), default=0.0)
-        pruned = topk.search(
+        pruned = lexical.search(
             result.conn, terms, searched, NOW_MS, wanted, clock.local_offset_ms, floor
         )
 

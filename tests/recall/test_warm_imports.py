@@ -39,6 +39,7 @@ WARM_PATH = {
     "mem.index",
     "mem.index.connection",
     "mem.index.freshness",
+    "mem.index.lexical",
     "mem.index.location",
     "mem.index.opening",
     "mem.index.postings",
