@@ -13,10 +13,14 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 # Byte-compiled first, so the subprocess tests do not each recompile mem under
-# PYTHONDONTWRITEBYTECODE; two workers for the machine's two cores.
+# PYTHONDONTWRITEBYTECODE; and pytest may keep its rewritten test modules (with the variable
+# set, each worker parses and rewrites all of tests/ again: half of its ~10 s collection).
+# Two workers for the machine's two cores. Worksteal: the long property tests sit late in the
+# collection (tests/recall), and with the default `load` the tests already queued on one
+# worker stay there while the other idles (a minute and more).
 test: $(VENV)/.installed
 	$(PY) -m compileall -q mem migrations
-	$(PY) -m pytest -q -n 2
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n 2 --dist worksteal
 
 # Issue 33: the real agent hosts tests/hosts/ runs (Claude Code, Codex, Gemini CLI, pinned
 # in tests/support/hosts.py), installed from npm into the user's cache (about 20 s), or

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from support.cli import RunMem
-from support.demo import CACHE, LESSONS, record_cache_evidence
+from support.demo import CACHE, LESSONS, evidence_args, record_cache_evidence
 from support.git import git
 from support.trees import stat_tree
 
@@ -30,17 +30,7 @@ def test_each_status_and_reason(git_project: Path, run_mem: RunMem, isolated_env
     src = git_project / "src"
     (src / "stable.py").write_text("stable\n", encoding="utf-8")
     added = run_mem(
-        "evidence",
-        "add",
-        CACHE,
-        "--source",
-        "src/policy.py",
-        "--source",
-        "src/limits.py",
-        "--source",
-        "src/retry.py",
-        "--source",
-        "src/stable.py",
+        *evidence_args(CACHE, "src/policy.py", "src/limits.py", "src/retry.py", "src/stable.py"),
         cwd=git_project,
     )
     assert added.returncode == 0, added.stderr

@@ -13,8 +13,6 @@ from support.git import git
 
 from mem.render import brief as brief_view
 
-pytestmark = pytest.mark.process
-
 
 def _brief(run_mem: RunMem, project: Path, budget: int, *extra: str) -> str:
     done = run_mem("context", "--budget", str(budget), "-d", str(project), *extra)

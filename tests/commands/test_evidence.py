@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from support.cli import RunMem
-from support.demo import CACHE, LESSONS, RETRY
+from support.demo import CACHE, LESSONS, RETRY, evidence_args
 from support.git import git
 
 from mem.core import js
@@ -26,13 +26,7 @@ def _records(project: Path) -> list[dict[str, object]]:
 
 def test_add_records_hashes_with_the_contract_layout(git_project: Path, run_mem: RunMem) -> None:
     done = run_mem(
-        "evidence",
-        "add",
-        CACHE,
-        "--source",
-        "src/policy.py",
-        "--source",
-        "./src//limits.py",
+        *evidence_args(CACHE, "src/policy.py", "./src//limits.py"),
         cwd=git_project,
     )
     assert done.returncode == 0, done.stderr
@@ -82,13 +76,7 @@ def test_re_adding_an_unchanged_source_writes_nothing(git_project: Path, run_mem
         "src/policy.py"
     ]
     text = run_mem(
-        "evidence",
-        "add",
-        CACHE,
-        "--source",
-        "src/policy.py",
-        "--source",
-        "src/retry.py",
+        *evidence_args(CACHE, "src/policy.py", "src/retry.py"),
         cwd=git_project,
     )
     assert "src/policy.py already recorded for" in text.stdout
@@ -108,27 +96,18 @@ def test_refusals_name_each_path_and_write_nothing(git_project: Path, run_mem: R
     exact = git_project / "src/exact.bin"
     exact.write_bytes(b"x" * 1024 * 1024)
     done = run_mem(
-        "evidence",
-        "add",
-        CACHE,
-        "--source",
-        "src/policy.py",
-        "--source",
-        "../outside.py",
-        "--source",
-        "/etc/passwd",
-        "--source",
-        ".git/config",
-        "--source",
-        "src/missing.py",
-        "--source",
-        "src",
-        "--source",
-        "src/big.bin",
-        "--source",
-        "src/link.py",
-        "--source",
-        "linked/policy.py",
+        *evidence_args(
+            CACHE,
+            "src/policy.py",
+            "../outside.py",
+            "/etc/passwd",
+            ".git/config",
+            "src/missing.py",
+            "src",
+            "src/big.bin",
+            "src/link.py",
+            "linked/policy.py",
+        ),
         cwd=git_project,
     )
     assert done.returncode == 1 and done.stdout == ""
@@ -189,11 +168,7 @@ def test_identity_must_be_provable(git_project: Path, run_mem: RunMem, tmp_path:
     )
     assert outside.returncode == 1 and "is not the top level of a git work tree" in outside.stderr
     sub = run_mem(
-        "evidence",
-        "add",
-        CACHE,
-        "--source",
-        "policy.py",
+        *evidence_args(CACHE, "policy.py"),
         "--root",
         str(git_project / "src"),
         cwd=git_project,
@@ -209,11 +184,7 @@ def test_root_can_be_another_work_tree(git_project: Path, run_mem: RunMem, tmp_p
     git(other, "remote", "add", "origin", "https://tok@gitlab.com/Team/Service.git")
     (other / "main.go").write_text("package main\n", encoding="utf-8")
     done = run_mem(
-        "evidence",
-        "add",
-        RETRY,
-        "--source",
-        "main.go",
+        *evidence_args(RETRY, "main.go"),
         "--root",
         str(other),
         "--json",

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -259,15 +258,7 @@ def test_stores_for_audits_do_not_change_recall(
 def test_concurrent_reinforces_lose_nothing(project: Path) -> None:
     # Three writer processes of their own, each reinforcing five times.
     run = {"args": ["reinforce", "--pattern", "shared", "--ci", "pass"], "cwd": str(project)}
-    writers = [
-        subprocess.Popen(
-            runs_in_one_process([run] * 5),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(3)
-    ]
+    writers = [runs_in_one_process([run] * 5) for _ in range(3)]
     outcomes = [
         (code, without_section_warning(stderr))
         for writer in writers

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.cli import answers, mem_command, runs_in_one_process
+from support.cli import answers, mem_command, runs_in_one_process, write_args
 
 WRITERS = 4
 WRITES_EACH = 25
@@ -30,26 +30,11 @@ def test_parallel_writers_and_readers(project: Path) -> None:
     # Each writer is a process of its own that writes again and again: they contend for the
     # lock as a loop of console scripts would, without a start-up per write.
     writers = [
-        subprocess.Popen(
-            runs_in_one_process(
-                [
-                    {
-                        "args": [
-                            "write",
-                            "--agent",
-                            f"w{w}",
-                            "--task",
-                            f"task {w}-{i}",
-                            "-d",
-                            str(project),
-                        ]
-                    }
-                    for i in range(1, WRITES_EACH + 1)
-                ]
-            ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+        runs_in_one_process(
+            [
+                {"args": write_args(f"w{w}", f"task {w}-{i}", "-d", str(project))}
+                for i in range(1, WRITES_EACH + 1)
+            ]
         )
         for w in range(WRITERS)
     ]

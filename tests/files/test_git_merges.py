@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from support import FIXTURES
-from support.cli import RunMem, answers, runs_in_one_process
+from support.cli import RunMem, answers, runs_in_one_process, write_args
 from support.git import GIT_ENV, git
 from support.nexus import relocated, write_observation
 
@@ -177,28 +177,15 @@ def clone(origin: Path, target: Path) -> Path:
 def write_many(project: Path, agent: str, count: int) -> None:
     """count writes, by three writer processes of their own at once."""
     writers = [
-        subprocess.Popen(
-            runs_in_one_process(
-                [
-                    {
-                        "args": [
-                            "write",
-                            "--agent",
-                            agent,
-                            "--task",
-                            f"concurrent {agent} {number}",
-                        ],
-                        "cwd": str(project),
-                        "env": {
-                            "MEM_NOW": f"2026-10-18T09:{number // 60:02d}:{number % 60:02d}.000Z"
-                        },
-                    }
-                    for number in range(first, count, 3)
-                ]
-            ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+        runs_in_one_process(
+            [
+                {
+                    "args": write_args(agent, f"concurrent {agent} {number}"),
+                    "cwd": str(project),
+                    "env": {"MEM_NOW": f"2026-10-18T09:{number // 60:02d}:{number % 60:02d}.000Z"},
+                }
+                for number in range(first, count, 3)
+            ]
         )
         for first in range(3)
     ]

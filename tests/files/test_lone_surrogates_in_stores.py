@@ -11,14 +11,7 @@ from pathlib import Path
 
 import pytest
 from support.cli import RunMem, mem_command
-from support.mcp_wire import (
-    INITIALIZE,
-    INITIALIZED,
-    exchange,
-    recall_request,
-    replies_of,
-    request_lines,
-)
+from support.mcp_wire import exchange, opening, recall_request, replies_of
 
 pytestmark = pytest.mark.process
 
@@ -74,7 +67,7 @@ def test_mcp_recall_answers_normally(project: Path) -> None:
     damaged(project)
     output, _ = exchange(
         [*mem_command(), "mcp", "-d", str(project)],
-        request_lines(INITIALIZE, INITIALIZED, recall_request(2, "hi")),
+        opening(recall_request(2, "hi")),
         2,
     )
     reply = replies_of(output)[1]

@@ -9,23 +9,14 @@ import json
 from pathlib import Path
 
 from support.cli import mem_command
-from support.mcp_wire import (
-    INITIALIZE,
-    INITIALIZED,
-    exchange,
-    recall_request,
-    replies_of,
-    request_lines,
-)
+from support.mcp_wire import exchange, opening, recall_request, replies_of, request_lines
 
 
 def test_a_request_far_longer_than_a_pipe_buffer_is_answered(project: Path) -> None:
     long_query = "postgres " + "word " * 100_000  # half a megabyte on one line
     output, _ = exchange(
         [*mem_command(), "mcp", "-d", str(project)],
-        request_lines(
-            INITIALIZE, INITIALIZED, recall_request(2, long_query), recall_request(3, "postgres")
-        ),
+        opening(recall_request(2, long_query), recall_request(3, "postgres")),
         3,
     )
     replies = replies_of(output)
@@ -37,7 +28,7 @@ def test_a_request_far_longer_than_a_pipe_buffer_is_answered(project: Path) -> N
 
 def test_a_line_that_is_not_a_message_is_answered_and_passed_over(project: Path) -> None:
     requests = (
-        request_lines(INITIALIZE, INITIALIZED)
+        opening()
         + b"this is not JSON\n"
         + b'{"jsonrpc": "2.0", "id": 7}\n'  # JSON, but no message of JSON-RPC
         + request_lines(recall_request(2, "postgres"))
@@ -51,7 +42,7 @@ def test_a_line_that_is_not_a_message_is_answered_and_passed_over(project: Path)
 
 def test_bytes_that_are_not_utf8_become_replacement_characters(project: Path) -> None:
     broken = json.dumps(recall_request(2, "postgres QUERY")).encode().replace(b"QUERY", b"\xff")
-    requests = request_lines(INITIALIZE, INITIALIZED) + broken + b"\n"
+    requests = opening() + broken + b"\n"
     output, _ = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 2)
     answer = replies_of(output)[1]["result"]
     assert answer["structuredContent"]["query"] == "postgres \ufffd"

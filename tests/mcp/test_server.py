@@ -20,14 +20,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 from support.cli import RunMem, mem_command
 from support.demo import CACHE, RETRY, record_cache_evidence
-from support.mcp_wire import (
-    INITIALIZE,
-    INITIALIZED,
-    exchange,
-    recall_request,
-    replies_of,
-    request_lines,
-)
+from support.mcp_wire import exchange, opening, recall_request, replies_of
 from support.nexus import relocated
 from support.secret_samples import SAMPLES
 
@@ -434,9 +427,7 @@ def test_a_call_can_name_another_project(project: Path, tmp_path: Path) -> None:
 def test_nothing_but_protocol_reaches_stdout(project: Path) -> None:
     output, _ = exchange(
         [*mem_command(), "mcp", "-d", str(project)],
-        request_lines(
-            INITIALIZE,
-            INITIALIZED,
+        opening(
             {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
             recall_request(3, "postgres"),
             recall_request(4, ""),
@@ -473,7 +464,7 @@ def test_stray_output_during_a_call_goes_to_stderr_and_the_wire_comes_back(
 ) -> None:
     output, errors = exchange(
         [sys.executable, "-c", STRAY_OUTPUT_SERVER, str(project)],
-        request_lines(INITIALIZE, INITIALIZED, recall_request(2, "postgres")),
+        opening(recall_request(2, "postgres")),
         2,
     )
     *protocol, last = output.decode().splitlines()
@@ -494,7 +485,7 @@ def test_a_client_that_quits_mid_call_ends_the_server_quietly(project: Path) -> 
     ) as server:
         assert server.stdin is not None and server.stdout is not None
         assert server.stderr is not None
-        server.stdin.write(request_lines(INITIALIZE, INITIALIZED, *requests))
+        server.stdin.write(opening(*requests))
         server.stdin.flush()
         assert replies_of(server.stdout.readline())[0]["id"] == 1
         # Both ends at once, as when the client's process dies: answers are still due.

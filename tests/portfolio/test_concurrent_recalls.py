@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.cli import answers, mem_command, runs_in_one_process
+from support.cli import answers, mem_command, runs_in_one_process, write_args
 from support.portfolios import audited_portfolio
 
 WRITES_EACH = 15
@@ -30,26 +30,11 @@ def test_portfolio_recalls_alongside_writers_in_every_project(tmp_path: Path) ->
     # A writer in every project, a process of its own that writes again and again: as a
     # loop of console scripts would, without a start-up per write.
     writers = [
-        subprocess.Popen(
-            runs_in_one_process(
-                [
-                    {
-                        "args": [
-                            "write",
-                            "--agent",
-                            "w",
-                            "--task",
-                            f"zeta {number}-{i}",
-                            "-d",
-                            str(root),
-                        ]
-                    }
-                    for i in range(1, WRITES_EACH + 1)
-                ]
-            ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+        runs_in_one_process(
+            [
+                {"args": write_args("w", f"zeta {number}-{i}", "-d", str(root))}
+                for i in range(1, WRITES_EACH + 1)
+            ]
         )
         for number, root in enumerate(roots)
     ]

@@ -31,7 +31,7 @@ from recall.test_bm25_exact import (
     note_file,
     section,
 )
-from support import indexes
+from support import corpora, indexes
 
 from mem import clock
 from mem.core import score, tokens
@@ -41,19 +41,18 @@ from mem.index import RecallFiles, bm25, history, location, segments, tables, to
 # Rare words weigh most: a query mixes them with the common ones.
 RARE = ["pgbouncer", "nurzibre", "冪等", "ошибка-42", "ΩmegaPool"]
 word = st.sampled_from(WORDS + RARE)
-many_sections = st.lists(section, min_size=20, max_size=60).map(lambda s: "# Notes\n" + "".join(s))
-rare_section = st.tuples(st.sampled_from(RARE), st.lists(word, max_size=30)).map(
-    lambda p: f"### {p[0]}\n{' '.join(p[1])}\n"
+# The bulk of a big corpus is drawn a seed a text, not a choice a word (support.corpora):
+# word by word, drawing it cost hypothesis more than the searches it feeds.
+many_sections = corpora.many_sections(WORDS, 20, 60).map(lambda s: "# Notes\n" + s)
+rare_section = st.tuples(st.sampled_from(RARE), corpora.many_words(WORDS + RARE, 0, 30)).map(
+    lambda p: f"### {p[0]}\n{p[1]}\n"
 )
 long_event = st.builds(
     lambda days, words: (
-        json.dumps(
-            {"ts": _iso(NOW_MS + days * 86_400_000), "agent": "forge", "task": " ".join(words)}
-        )
-        + "\n"
+        json.dumps({"ts": _iso(NOW_MS + days * 86_400_000), "agent": "forge", "task": words}) + "\n"
     ),
     st.integers(min_value=-400, max_value=5),
-    st.lists(word, max_size=20),
+    corpora.many_words(WORDS + RARE, 0, 20),
 )
 big_corpus = st.fixed_dictionaries(
     {NOTES: many_sections},

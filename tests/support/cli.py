@@ -69,12 +69,22 @@ def as_process(
     )
 
 
-def runs_in_one_process(runs: list[dict[str, object]]) -> list[str]:
-    """The command of a process that runs `mem` once for each run given (its "args", and
-    "env" and "cwd" if it has them), in order, and prints a JSON list of
-    [exit code, stdout, stderr]: a writer of a stress test, without a start-up per write."""
+def runs_in_one_process(runs: list[dict[str, object]]) -> subprocess.Popen[str]:
+    """A process, started, that runs `mem` once for each run given (its "args", and "env" and
+    "cwd" if it has them), in order, and prints a JSON list of [exit code, stdout, stderr]
+    (read it with `answers`): a writer of a stress test, without a start-up per write."""
     script = Path(__file__).with_name("runs_in_one_process.py")
-    return [sys.executable, str(script), json.dumps(runs)]
+    return subprocess.Popen(
+        [sys.executable, str(script), json.dumps(runs)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def write_args(agent: str, task: str, *more: str) -> list[str]:
+    """`mem write --agent AGENT --task TASK ...`'s arguments."""
+    return ["write", "--agent", agent, "--task", task, *more]
 
 
 def answers(process: subprocess.Popen[str]) -> list[tuple[int, str, str]]:

@@ -34,6 +34,11 @@ def request_lines(*messages: dict[str, Any]) -> bytes:
     return b"".join(json.dumps(message).encode() + b"\n" for message in messages)
 
 
+def opening(*messages: dict[str, Any]) -> bytes:
+    """The lines a client sends first (initialize, then initialized), then `messages`."""
+    return request_lines(INITIALIZE, INITIALIZED, *messages)
+
+
 def replies_of(output: bytes) -> list[dict[str, Any]]:
     return [json.loads(line) for line in output.decode().splitlines()]
 
