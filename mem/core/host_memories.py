@@ -173,8 +173,9 @@ def one_file(
     description = fields.get("description", "")
     title = title_of(heading, description, fields.get("name", ""), _stem(source))
     body = note_body(rest)
-    if description and description != title and description not in body:
-        body = f"{description}\n\n{body}" if body else description
+    shown = note_body(description)  # a description may read as a heading too ("#\t")
+    if shown and description != title and shown not in body:
+        body = f"{shown}\n\n{body}" if body else shown
     return HostMemory(host, source, title, kind, body, date)
 
 
@@ -258,7 +259,7 @@ def codex_skill(text: str, source: str, date: str) -> HostMemory | str:
     folder = source.rsplit("/", 2)[-2] if source.count("/") >= 2 else ""
     title = title_of(fields.get("name", ""), heading, folder.replace("-", " "))
     body = note_body(rest)
-    description = fields.get("description", "")
+    description = note_body(fields.get("description", ""))
     if description and description not in body:
         body = f"{description}\n\n{body}" if body else description
     return HostMemory("codex", source, title, "pattern", body, date)

@@ -95,6 +95,23 @@ def test_a_claude_topic_file_is_one_memory_of_its_type() -> None:
     )
 
 
+@pytest.mark.parametrize("description", ["#\t", "## Why", "#"])
+def test_a_description_that_reads_as_a_heading_never_splits_the_note(description: str) -> None:
+    """`mem inbox accept` refuses a note text holding a heading line (hypothesis found
+    `description: "#\\t"` offered by import, then refused)."""
+    quoted = description.replace("\t", "\\t")
+    for memory in (
+        host_memories.one_file(
+            "claude-code", f'---\nname: n\ndescription: "{quoted}"\n---\nbody\n', "f.md", "d"
+        ),
+        host_memories.codex_skill(
+            f'---\nname: n\ndescription: "{quoted}"\n---\nbody\n', "skills/n/SKILL.md", "d"
+        ),
+    ):
+        assert isinstance(memory, HostMemory)
+        assert not [line for line in memory.text().split("\n") if re.match(r"#+(\s|$)", line)]
+
+
 @pytest.mark.parametrize(
     ("kind", "expected"),
     [
