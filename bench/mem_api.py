@@ -9,7 +9,8 @@ when a function's name or arguments change, add the new call in front of the old
 one adapter that makes it (`_exists` tells which `mem` this is).
 
 - `open_recall`: a project's warm recall on an open, synced index kept between calls, as
-  `mem mcp` keeps it: `mem.commands.recall.recall(root, recall.Request(query), now)` after
+  `mem mcp` keeps it: `mem.domain.recall.answer(root, recall.Request(query), now, offset)`
+  (BASE: `mem.commands.recall.recall(root, recall.Request(query), now)`) after
   `keep_open(1)` (`mem.index.connection`; BASE: `mem.index.sync`).
 - `portfolio_check`: the portfolio's freshness check with nothing changed: the portfolio
   index opened through `mem.index.opening.answer` (BASE: `mem.index.portfolio.synced`),
@@ -57,9 +58,14 @@ def _keep_open(at_most: int) -> None:
 
 def open_recall(keep_open: bool = True) -> Callable[[str, str], Any]:
     """recall(root, query) -> entries; with keep_open the index stays open between calls."""
-    recall = _module("mem.commands.recall")
     if keep_open:
         _keep_open(1)
+    if _exists("mem.domain.recall"):
+        recall, offset = _module("mem.domain.recall"), _module("mem.clock").local_offset_ms
+        return lambda root, query: (
+            recall.answer(root, recall.Request(query), MEM_NOW, offset).entries
+        )
+    recall = _module("mem.commands.recall")
     return lambda root, query: recall.recall(root, recall.Request(query), MEM_NOW)
 
 

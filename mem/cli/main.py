@@ -86,7 +86,6 @@ def _main() -> NoReturn:
         app.main()
     from mem.commands import recall  # noqa: F401 - loaded now, so that the freeze keeps it
     from mem.errors import MemError
-    from mem.index import topk  # noqa: F401
     from mem.render import action_views
 
     # What exists now is never garbage: later collections (and the one at exit) skip it.

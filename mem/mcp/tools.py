@@ -111,27 +111,25 @@ def _allowed(arguments: Arguments) -> tuple[str, ...]:
 
 
 def _recall(root: str, arguments: Arguments) -> Answer:
-    ranking = arguments.get("ranking") or recall.default_ranking(root)
-    scope = arguments.get("scope", "project")
-    request = recall.Request(
-        query=arguments["query"],
-        scope=scope,
+    found = recall.recall(
+        root,
+        arguments["query"],
+        clock.now_iso(),
+        scope=arguments.get("scope", "project"),
+        ranking=arguments.get("ranking"),
+        include_history=arguments.get("include_history", False),
         portfolio=arguments.get("portfolio"),
         limit=_option(arguments.get("limit")),
-        ranking=ranking,
         context_scope=arguments.get("context_scope"),
         include_archive=arguments.get("include_archive", False),
         with_evidence=arguments.get("with_evidence", False),
         include_retired=arguments.get("include_retired", False),
         explain=arguments.get("explain", False),
         amendments=True,  # an agent's own reader: likely amendments first and marked
-        include_history=recall.wants_history(
-            root, ranking, scope, arguments.get("include_history", False)
-        ),
     )
-    results = recall.recall(root, request, clock.now_iso())
+    asked = found.request
     return Answer(
-        action_views.recall(request.query, request.scope, request.ranking, results, as_json=True)
+        action_views.recall(asked.query, asked.scope, asked.ranking, found.entries, as_json=True)
     )
 
 

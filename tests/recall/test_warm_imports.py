@@ -29,6 +29,8 @@ WARM_PATH = {
     "mem.core.jsmath",
     "mem.core.parse",
     "mem.core.score",
+    "mem.domain",
+    "mem.domain.recall",
     "mem.errors",
     "mem.files",
     "mem.files.index_sources",
