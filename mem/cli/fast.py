@@ -62,7 +62,7 @@ def recall_output(
     scope = options["scope"] or "project"
     asked_history = bool(options.get("include_history"))
 
-    def answered(progress: Any = None) -> Any:
+    def recalled(progress: Any = None) -> Any:
         return recall.recall(
             root,
             query,
@@ -85,17 +85,17 @@ def recall_output(
         from mem.cli import progress
 
         with progress.Progress("mem recall: syncing the portfolio index") as shown:
-            answer = answered(shown.sync_step)
-        sys.stderr.write(action_views.recall_skipped(answer.skipped, as_json=as_json))
+            found = recalled(shown.sync_step)
+        sys.stderr.write(action_views.recall_skipped(found.skipped, as_json=as_json))
     else:
-        answer = answered()
-    if answer.history_problem is not None and asked_history:
-        sys.stderr.write(f"mem recall: warning: no commits ranked: {answer.history_problem}\n")
+        found = recalled()
+    if found.history_problem is not None and asked_history:
+        sys.stderr.write(f"mem recall: warning: no commits ranked: {found.history_problem}\n")
     return action_views.recall(
         query,
         scope,
-        answer.request.ranking,
-        answer.entries,
+        found.request.ranking,
+        found.entries,
         as_json=as_json,
-        skipped=answer.skipped if as_json and scope == "all" else None,
+        skipped=found.skipped if as_json and scope == "all" else None,
     )

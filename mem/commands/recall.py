@@ -30,7 +30,7 @@ def recall(
     include_history: bool = False,
     progress: Progress | None = None,
     **options: Any,
-) -> recalls.Answer:
+) -> recalls.Recalled:
     """The recall of `query` in the project at `root`; `options` are mem.domain.recall.Request's.
 
     Without a ranking, the one the settings name (default_ranking); the project's commits
@@ -43,7 +43,7 @@ def recall(
         include_history=wants_history(root, ranking, scope, include_history),
         **options,
     )
-    return recalls.answer(root, request, now, clock.local_offset_ms, progress)
+    return recalls.recall(root, request, now, clock.local_offset_ms, progress)
 
 
 def default_ranking(root: str) -> str:

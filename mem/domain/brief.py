@@ -9,7 +9,7 @@ holds every entry of a smaller one. Same files and git state, same entries: no c
 
 Relevance has one seat, `relevance()`: the bm25 ranking over the memory files
 (mem.index.bm25), whose tokenizer reads words of every script and finds `pooling` for
-`pool`; it is asked for the terms of the current work (`query_terms`).
+`pool`; it is asked for the terms of the current work (`content_terms`).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ class Brief:
         self.terms = terms  # what relevance was judged by
 
 
-def query_terms(texts: Iterable[str], limit: int = QUERY_TERMS) -> list[str]:
+def content_terms(texts: Iterable[str], limit: int = QUERY_TERMS) -> list[str]:
     """The distinct bm25 terms of these texts' content words, in order: words of every
     script, identifiers whole and in parts, stemmed; none of STOP_WORDS and no numbers."""
     found: dict[str, None] = {}
@@ -255,7 +255,7 @@ def _parts(root: str) -> list[Entry]:
 
 def gather(root: str, budget: int, prompt: str | None = None) -> Brief:
     """The brief's entries in order of value: as many as `budget` characters could hold."""
-    terms = query_terms([*work_texts(root), (prompt or "")[:PROMPT_CHARS]])
+    terms = content_terms([*work_texts(root), (prompt or "")[:PROMPT_CHARS]])
     parts = _parts(root)
 
     def collect(open_index: index.OpenIndex) -> tuple[list[Entry], int]:
@@ -380,7 +380,7 @@ def prompt_matches(
     for a long prompt, it holds enough of the prompt's terms, as mem.domain.prompt_gate
     decides.
     """
-    terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
+    terms = content_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
     if not terms:
         return [], [], terms
 
@@ -437,6 +437,6 @@ def prompt_commits(
 ) -> list[Entry]:
     """The commits that match a prompt, best first, none of `seen`: through the gate the
     notes pass (mem.domain.prompt_gate), weighed over the commits alone."""
-    terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
+    terms = content_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
     found = work_commits(root, terms, at_most + len(seen), threshold)
     return [entry for entry in found if f"{entry.id} {entry.revision}" not in seen][:at_most]

@@ -1,4 +1,4 @@
-"""Recall's ranking, merging and explaining: `answer(root, request, now)` is the one entry.
+"""Recall's ranking, merging and explaining: `recall(root, request, now, ...)` is the one entry.
 
 A project's recall ranks its index (and the linked brain's, for --scope portfolio), drops
 retired notes (deviation D10), applies evidence ranking's receipts (section 8), puts likely
@@ -101,7 +101,7 @@ class Request:
         return self.ranking == "bm25" or self.with_evidence
 
 
-class Answer:
+class Recalled:
     """A recall's entries, best first, and what it could not read."""
 
     __slots__ = ("request", "entries", "skipped", "history_problem")
@@ -119,7 +119,7 @@ class Answer:
         self.history_problem = history_problem  # why the project's commits could not be read
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Answer) and (
+        return isinstance(other, Recalled) and (
             self.request,
             self.entries,
             self.skipped,
@@ -128,18 +128,18 @@ class Answer:
 
     def __repr__(self) -> str:
         return (
-            f"Answer(entries={self.entries!r}, skipped={self.skipped!r},"
+            f"Recalled(entries={self.entries!r}, skipped={self.skipped!r},"
             f" history_problem={self.history_problem!r})"
         )
 
 
-def answer(
+def recall(
     root: str,
     request: Request,
     now: str,
     local_offset_ms: Callable[[float], float],
     progress: Progress | None = None,
-) -> Answer:
+) -> Recalled:
     """The recall `request` asks of the project at `root` (or of its portfolio) at `now`;
     `local_offset_ms` (mem.clock's) dates the events written in local time."""
     asked = _Recall(request, now, local_offset_ms)
@@ -160,7 +160,7 @@ def answer(
         entries = memory_status.annotate_recall(root, entries)
     if request.explain:
         _explained(entries, terms)
-    return Answer(request, entries, history_problem=history_problem)
+    return Recalled(request, entries, history_problem=history_problem)
 
 
 class _Recall:
@@ -172,14 +172,14 @@ class _Recall:
         self, request: Request, now: str, local_offset_ms: Callable[[float], float]
     ) -> None:
         self.request = request
-        self.limit = validate(request)
+        self.limit = _validate(request)
         self.terms = ranking_terms(request.ranking, request.query)
         now_parsed = js.parse_date(now)
         self.now_ms = None if now_parsed is None else now_parsed.ms
         self.local_offset_ms = local_offset_ms
 
 
-def parse_limit(text: str | None) -> int:
+def _limit(text: str | None) -> int:
     """Deviation D1: an integer from 1 to 1000 (read with JavaScript's Number(), default 8)."""
     if text is None:
         return 8
@@ -189,7 +189,7 @@ def parse_limit(text: str | None) -> int:
     return int(value)
 
 
-def context_scope(text: str | None) -> list[str]:
+def _context_scope(text: str | None) -> list[str]:
     """The explicit project scope of evidence ranking: normalised, de-duplicated, sorted."""
     from mem.core import receipts  # evidence ranking only: lexical recall does not pay the import
 
@@ -207,7 +207,7 @@ def ranking_terms(ranking: str, query: str) -> list[str]:
     return parse.query_tokens(query)
 
 
-def validate(request: Request) -> int:
+def _validate(request: Request) -> int:
     """The request's limit, once every option is known to be one recall accepts."""
     if not js.trim(request.query):
         raise MemError("recall: query must be a non-empty string")
@@ -216,7 +216,7 @@ def validate(request: Request) -> int:
         raise MemError("recall: ranking must be lexical or evidence")
     if request.scope not in SCOPES:
         raise MemError("recall: --scope must be project, portfolio or all")
-    limit = parse_limit(request.limit)
+    limit = _limit(request.limit)
     if request.include_history and request.ranking != "bm25":
         raise MemError("recall: --include-history needs --ranking bm25")
     if request.include_history and request.scope == "portfolio":
@@ -227,7 +227,7 @@ def validate(request: Request) -> int:
     if request.ranking == "evidence":
         if request.scope != "project":
             raise MemError("Evidence ranking supports project-local lexical recall only.")
-        context_scope(request.context_scope)
+        _context_scope(request.context_scope)
     return limit
 
 
@@ -256,7 +256,7 @@ def _ranked(
         from mem.domain import lifecycle_events
 
         _check_evidence_sources(root, project_files)
-        evidence = _receipt_reasons(root, context_scope(request.context_scope))
+        evidence = _receipt_reasons(root, _context_scope(request.context_scope))
         terminations = lifecycle_events.read_events(root)
     elif index.has_lifecycle_events(conn):
         retired = _retired_notes(root, conn, project_files)
@@ -498,7 +498,7 @@ def _explained(entries: Entries, terms: list[str]) -> None:
 # ---- --scope all: every registered project and the brain, from the portfolio index
 
 
-def _recall_all(root: str, asked: _Recall, progress: Progress | None) -> Answer:
+def _recall_all(root: str, asked: _Recall, progress: Progress | None) -> Recalled:
     """One ranked list over the portfolio: each record keeps its own project's score.
 
     Scoring is per record, so a record's score is the one its own project's recall gives
@@ -515,7 +515,7 @@ def _recall_all(root: str, asked: _Recall, progress: Progress | None) -> Answer:
     ) -> tuple[list[index.ProjectRow], list[dict[str, str]], Entries]:
         conn = open_index(brain, index.PORTFOLIO, bm25=request.ranking == "bm25").conn
         rows = index.project_rows(conn, with_cache=False)
-        roots, skipped = chosen_roots(rows, request.projects)
+        roots, skipped = _chosen_roots(rows, request.projects)
         files = index.RecallFiles(
             conn, {row.id: row.path for row in roots}, request.include_archive
         )
@@ -553,7 +553,7 @@ def _recall_all(root: str, asked: _Recall, progress: Progress | None) -> Answer:
                 mine = [entry for entry in entries if entry["project"] == row.path]
                 if mine:
                     memory_status.annotate_recall(row.path, mine)
-    return Answer(request, entries, skipped)
+    return Recalled(request, entries, skipped)
 
 
 def _portfolio_commits(roots: list[index.ProjectRow], asked: _Recall) -> Entries:
@@ -578,7 +578,7 @@ def _portfolio_commits(roots: list[index.ProjectRow], asked: _Recall) -> Entries
     return index.answer(ranked)
 
 
-def chosen_roots(
+def _chosen_roots(
     rows: list[index.ProjectRow], names: tuple[str, ...]
 ) -> tuple[list[index.ProjectRow], list[dict[str, str]]]:
     """(roots to search, registered projects skipped because their folder is gone).

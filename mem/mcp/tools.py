@@ -30,7 +30,7 @@ from mem.commands import (
 )
 from mem.core import js
 from mem.files import safe_paths
-from mem.render import action_views, injection_views, memory_views, report
+from mem.render import action_views, memory_views, report
 
 Arguments = dict[str, Any]
 
@@ -236,7 +236,7 @@ def _note_add(root: str, arguments: Arguments) -> Answer:
         clock.now_iso(),
         _allowed(arguments),
     )
-    return Answer(injection_views.note_added(result, as_json=True))
+    return Answer(memory_views.note_added(result, as_json=True))
 
 
 def _status(root: str, arguments: Arguments) -> Answer:

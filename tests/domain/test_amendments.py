@@ -114,7 +114,7 @@ def test_a_newer_note_the_query_only_grazes_stays_where_it_ranks(tmp_path: Path)
     """Its score under QUERY_SHARE of the older's: the query is about what only the older
     says."""
     request = recall.Request("stripe webhook timeout retry", ranking="bm25")
-    results = recall.answer(str(_project(tmp_path)), request, NOW, clock.local_offset_ms).entries
+    results = recall.recall(str(_project(tmp_path)), request, NOW, clock.local_offset_ms).entries
     assert [entry["ref"] for entry in results[:2]] == [OLDER, NEWER]
     assert results[1]["score"] < results[0]["score"] * amendments.QUERY_SHARE
     assert all("amendedBy" not in entry for entry in results)
@@ -140,7 +140,7 @@ def test_one_decision_taken_again_comes_first_whatever_the_query_matches(
   fixed delay
 """
     request = recall.Request("stripe webhooks time out under load", ranking="bm25")
-    results = recall.answer(
+    results = recall.recall(
         str(_project(tmp_path, text)), request, NOW, clock.local_offset_ms
     ).entries
     assert [entry["ref"] for entry in results] == [
@@ -155,7 +155,7 @@ def test_a_newer_note_past_the_limit_is_not_pulled_into_a_recall(tmp_path: Path)
     """Only the shown notes are paired: the one shown keeps its place and no mark."""
     root = str(_project(tmp_path))
     request = recall.Request("retry failed payment webhooks", limit="1", ranking="bm25")
-    [shown] = recall.answer(root, request, NOW, clock.local_offset_ms).entries
+    [shown] = recall.recall(root, request, NOW, clock.local_offset_ms).entries
     assert shown["ref"] == OLDER
     assert "amendedBy" not in shown
 
@@ -175,7 +175,7 @@ def test_with_evidence_marks_with_either_ranking(run_mem: RunMem, tmp_path: Path
 
 def test_plain_lexical_recall_is_left_as_the_reference_ranks(tmp_path: Path) -> None:
     root = str(_project(tmp_path))
-    plain = recall.answer(
+    plain = recall.recall(
         root, recall.Request("retry payment webhooks three times"), NOW, clock.local_offset_ms
     ).entries
     assert all("amendedBy" not in entry and "amends" not in entry for entry in plain)
@@ -184,7 +184,7 @@ def test_plain_lexical_recall_is_left_as_the_reference_ranks(tmp_path: Path) -> 
     )
     scores = [
         entry["score"]
-        for entry in recall.answer(root, unmarked, NOW, clock.local_offset_ms).entries
+        for entry in recall.recall(root, unmarked, NOW, clock.local_offset_ms).entries
     ]
     assert scores == sorted(scores, reverse=True)
 

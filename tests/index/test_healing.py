@@ -187,7 +187,7 @@ def fresh_recall(root: Path, query: str, scratch: Path) -> list[dict[str, object
     previous = os.environ["MEM_CACHE_DIR"]
     os.environ["MEM_CACHE_DIR"] = str(scratch)
     try:
-        return recall.answer(
+        return recall.recall(
             str(root), recall.Request(query=query, limit="20"), NOW, clock.local_offset_ms
         ).entries
     finally:
@@ -247,7 +247,7 @@ def test_every_recall_equals_a_recall_from_an_empty_cache(
                 shutil.rmtree(target)
             else:
                 target.unlink(missing_ok=True)
-        answer = recall.answer(
+        answer = recall.recall(
             str(root), recall.Request(query=query, limit="20"), NOW, clock.local_offset_ms
         ).entries
         assert answer == fresh_recall(root, query, root / f"scratch-{number}")

@@ -103,10 +103,10 @@ def test_incremental_portfolio_sync_equals_a_fresh_build(
             for step, (kind, number, payload) in enumerate(operations, start=1):
                 _apply(base, step, kind, number, payload)
                 incremental = _snapshot(base / "_brain")
-                answer = recall.answer(str(base), request, NOW, clock.local_offset_ms)
+                answer = recall.recall(str(base), request, NOW, clock.local_offset_ms)
                 with cache_at(str(base / f"fresh-{step}")):
                     assert incremental == _snapshot(base / "_brain")
-                    assert recall.answer(str(base), request, NOW, clock.local_offset_ms) == answer
+                    assert recall.recall(str(base), request, NOW, clock.local_offset_ms) == answer
     finally:
         shutil.rmtree(base)
 

@@ -755,7 +755,7 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
                 if store.exists() and store.stat().st_size:
                     archive.archive(root, "journal", True, now)
             elif operation == "recall":
-                recall.answer(
+                recall.recall(
                     root,
                     recall.Request("postgres", include_archive=step % 2 == 0),
                     now,

@@ -140,7 +140,7 @@ def _later_clock() -> SimpleNamespace:
 def _answer(brain: Path, query: str) -> tuple[object, object]:
     request = recall.Request(query, scope="all", portfolio=str(brain), limit="50")
     try:
-        answer = recall.answer(str(brain.parent), request, NOW, clock.local_offset_ms)
+        answer = recall.recall(str(brain.parent), request, NOW, clock.local_offset_ms)
     except MemError as error:
         # Links can make a loop (a note linked to its own path through a linked folder):
         # then a fresh build must refuse it in the same words.

@@ -107,7 +107,7 @@ def _answer(root: Path, words: str, limit: int) -> list[tuple[float, str, str]]:
     request = recall.Request(words, limit=str(limit), ranking="bm25", amendments=False)
     return [
         (entry["score"], "", entry["ref"] if entry["kind"] == "note" else entry["kind"])
-        for entry in recall.answer(str(root), request, NOW, clock.local_offset_ms).entries
+        for entry in recall.recall(str(root), request, NOW, clock.local_offset_ms).entries
     ]
 
 

@@ -100,8 +100,8 @@ def test_the_parts_of_every_result_give_its_score(
 ) -> None:
     with _project(notes, events) as root:
         request = recall.Request(query=query, limit=str(limit))
-        plain = recall.answer(root, request, NOW, clock.local_offset_ms).entries
-        explained = recall.answer(
+        plain = recall.recall(root, request, NOW, clock.local_offset_ms).entries
+        explained = recall.recall(
             root,
             recall.Request(query=query, limit=str(limit), explain=True),
             NOW,
@@ -212,7 +212,7 @@ def test_a_bm25_explanation_gives_the_ranked_score_to_the_bit(
 ) -> None:
     with _project(notes, events) as root:
         request = recall.Request(query, ranking="bm25", amendments=False, explain=True)
-        explained = recall.answer(root, request, NOW, clock.local_offset_ms).entries
+        explained = recall.recall(root, request, NOW, clock.local_offset_ms).entries
     for entry in explained:
         parts = entry["explain"]
         assert parts["score"] == parts["bm25"] * parts["decay"] == entry["score"]

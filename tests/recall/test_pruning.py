@@ -45,7 +45,7 @@ def test_pruned_top_k_equals_the_exhaustive_scorer(
     root = scratch / f"project-{len(list(scratch.iterdir()))}"
     write_files(root, files)
     for wanted in limits:
-        answer = recall.answer(
+        answer = recall.recall(
             str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
         ).entries
         assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
@@ -75,7 +75,7 @@ def test_every_limit_of_a_corpus_full_of_ties(scratch: Path) -> None:
     for words in ("the", "cache the", "the postgres cache", "postgres"):
         every = plain_recall(str(root), words, NOW, 1000)
         for wanted in range(1, len(every) + 2):
-            answer = recall.answer(
+            answer = recall.recall(
                 str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
             ).entries
             assert comparable(answer) == comparable(every[:wanted]), (words, wanted)
@@ -95,7 +95,7 @@ def test_a_thousand_terms_are_exact(scratch: Path) -> None:
         " ".join(["the"] * 999 + ["w3"]),
     ):
         for wanted in (1, 8, 1000):
-            answer = recall.answer(
+            answer = recall.recall(
                 str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
             ).entries
             assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
@@ -240,7 +240,7 @@ def test_groups_written_in_many_parts_answer_and_shrink_exactly(
     write_files(root, {NOTE_PATHS[0]: notes, NOTE_PATHS[1]: notes})
     for words in ("the", "the cache", "postgres the cache"):
         for wanted in (1, 5, 1000):
-            answer = recall.answer(
+            answer = recall.recall(
                 str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
             ).entries
             assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
@@ -253,7 +253,7 @@ def test_groups_written_in_many_parts_answer_and_shrink_exactly(
         incremental = snapshots.snapshot(result.conn)
     assert split > 0
     for words in ("the", "the cache", "postgres the cache"):
-        answer = recall.answer(
+        answer = recall.recall(
             str(root), recall.Request(words, limit="1000"), NOW, clock.local_offset_ms
         ).entries
         assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, 1000))

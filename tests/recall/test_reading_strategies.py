@@ -87,7 +87,7 @@ def test_every_reading_strategy_answers_as_the_exhaustive_scorer(
     for words in QUERIES:
         expected = plain_recall(str(project), words, NOW, 1000)
         for wanted in (1, 3, 8, 40, 1000):
-            answer = recall.answer(
+            answer = recall.recall(
                 str(project), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
             ).entries
             assert comparable(answer) == comparable(expected[:wanted]), (words, wanted)

@@ -59,14 +59,14 @@ def own_recalls(base: Path, brain: Path, count: int, query: str) -> list[dict[st
     merged = []
     for number in range(count):
         root = str((base / f"p{number}").resolve())
-        entries = recall.answer(
+        entries = recall.recall(
             root, recall.Request(query, limit="1000"), NOW, clock.local_offset_ms
         ).entries
         merged += [(entry, root, position) for position, entry in enumerate(entries)]
     empty = base / "empty"
     empty.mkdir(exist_ok=True)
     request = recall.Request(query, scope="portfolio", portfolio=str(brain), limit="1000")
-    entries = recall.answer(str(empty.resolve()), request, NOW, clock.local_offset_ms).entries
+    entries = recall.recall(str(empty.resolve()), request, NOW, clock.local_offset_ms).entries
     merged += [(entry, str(brain.resolve()), position) for position, entry in enumerate(entries)]
     merged.sort(key=lambda item: (-item[0]["score"], item[1], item[2]))
     return [{**shape(entry), "project": root} for entry, root, _ in merged]
@@ -92,7 +92,7 @@ def test_scope_all_is_the_merge_of_every_projects_own_recall(
             brain = build(scratch, projects, brain_notes)
             expected = own_recalls(scratch, brain, len(projects), query)[:limit]
             request = recall.Request(query, scope="all", portfolio=str(brain), limit=str(limit))
-            answer = recall.answer(str(scratch / "p0"), request, NOW, clock.local_offset_ms)
+            answer = recall.recall(str(scratch / "p0"), request, NOW, clock.local_offset_ms)
         got = [{**shape(entry), "project": entry["project"]} for entry in answer.entries]
         assert got == expected  # floats compare exactly: scores to the bit
         assert answer.skipped == []
@@ -217,7 +217,7 @@ def test_scope_all_needs_a_brain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (tmp_path / "lonely").mkdir()
     with pytest.raises(MemError, match="No brain is linked or detected"):
-        recall.answer(
+        recall.recall(
             str(tmp_path / "lonely"), recall.Request("x", scope="all"), NOW, clock.local_offset_ms
         )
 
@@ -264,14 +264,14 @@ def test_retired_notes_merge_as_each_project_recalls_them(
         expected += [
             (entry["score"], root, position, entry)
             for position, entry in enumerate(
-                recall.answer(root, request, NOW, clock.local_offset_ms).entries
+                recall.recall(root, request, NOW, clock.local_offset_ms).entries
             )
         ]
     expected.sort(key=lambda item: (-item[0], item[1], item[2]))
     request = recall.Request(
         query, scope="all", portfolio=str(brain), limit="1000", include_retired=include_retired
     )
-    got = recall.answer(str(roots[0]), request, NOW, clock.local_offset_ms).entries
+    got = recall.recall(str(roots[0]), request, NOW, clock.local_offset_ms).entries
     got = [entry for entry in got if entry["projectName"] != "_brain"]
     assert [
         {key: value for key, value in entry.items() if key not in ("project", "projectName")}
