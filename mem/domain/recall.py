@@ -13,9 +13,9 @@ import math
 import os
 
 from mem import index, layout
-from mem.core import js, parse, score
+from mem.core import js, parse, score, tokens
 from mem.errors import MemError
-from mem.files import safe_paths
+from mem.files import brain, safe_paths
 from mem.index import freshness, topk
 
 TYPE_CHECKING = False
@@ -201,8 +201,6 @@ def ranking_terms(ranking: str, query: str) -> list[str]:
     """The query's terms as the ranking's tokenizer makes them (bm25's stems, or the
     reference's lexical tokens)."""
     if ranking == "bm25":
-        from mem.core import tokens  # bm25 only: a lexical recall does not pay the import
-
         return tokens.query_terms(query)
     return parse.query_tokens(query)
 
@@ -289,10 +287,10 @@ def _ranked(
         if request.include_history:
             entries = _merged(entries, _commits(conn, asked.terms, limit, request.explain), limit)
         return entries, evidence, terminations, project.history
-    brain = open_index(brain_root, index.BRAIN, bm25=bm25)
-    brain_conn = brain.conn
+    brain_index = open_index(brain_root, index.BRAIN, bm25=bm25)
+    brain_conn = brain_index.conn
     seen = {row.real_path for row in project_files.values()}
-    brain_files = [row for row in brain.files.values() if row.real_path not in seen]
+    brain_files = [row for row in brain_index.files.values() if row.real_path not in seen]
     ranked += _rank(
         brain_conn,
         asked,
@@ -505,15 +503,13 @@ def _recall_all(root: str, asked: _Recall, progress: Progress | None) -> Recalle
     it; the merge orders by score, then project path, then each project's candidate order.
     Notes whose current revision is retired (deviation D10) are left out unless asked for.
     """
-    from mem.files import brain as brains  # the portfolio's own module: --scope all only
-
     request, limit = asked.request, asked.limit
-    brain = brains.portfolio_brain(root, request.portfolio)
+    brain_root = brain.portfolio_brain(root, request.portfolio)
 
     def ranked(
         open_index: OpenIndex,
     ) -> tuple[list[index.ProjectRow], list[dict[str, str]], Entries]:
-        conn = open_index(brain, index.PORTFOLIO, bm25=request.ranking == "bm25").conn
+        conn = open_index(brain_root, index.PORTFOLIO, bm25=request.ranking == "bm25").conn
         rows = index.project_rows(conn, with_cache=False)
         roots, skipped = _chosen_roots(rows, request.projects)
         files = index.RecallFiles(
@@ -608,8 +604,6 @@ def _portfolio_root(root: str, request: Request) -> str | None:
     if request.portfolio is not None:
         # Relative to the process's working directory, not to --directory (as the reference).
         return os.path.realpath(os.path.abspath(request.portfolio))
-    from mem.files import brain  # portfolio scope only
-
     linked = brain.linked_brain(root)
     return None if linked is None else os.path.realpath(linked)
 
