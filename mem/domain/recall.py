@@ -119,12 +119,12 @@ class Recalled:
         self.history_problem = history_problem  # why the project's commits could not be read
 
     def __eq__(self, other: object) -> bool:
+        """The same answer: the same entries and the same problems (whatever asked)."""
         return isinstance(other, Recalled) and (
-            self.request,
             self.entries,
             self.skipped,
             self.history_problem,
-        ) == (other.request, other.entries, other.skipped, other.history_problem)
+        ) == (other.entries, other.skipped, other.history_problem)
 
     def __repr__(self) -> str:
         return (

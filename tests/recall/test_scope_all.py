@@ -277,3 +277,30 @@ def test_retired_notes_merge_as_each_project_recalls_them(
         {key: value for key, value in entry.items() if key not in ("project", "projectName")}
         for entry in got
     ] == [entry for _, _, _, entry in expected]
+
+
+@pytest.mark.parametrize("ranking", ["lexical", "bm25"])
+def test_explain_over_the_portfolio_says_the_score_it_ranked(
+    portfolio: tuple[Path, list[Path]], ranking: str
+) -> None:
+    """`--scope all --explain`: each explanation sums to the score the entry ranked by; a
+    lexical one is, part for part, its own project's recall --explain (bm25 weighs terms
+    over the whole portfolio)."""
+    brain, roots = portfolio
+    query = "pgbouncer pooling"
+    request = recall.Request(
+        query, scope="all", portfolio=str(brain), ranking=ranking, explain=True
+    )
+    merged = recall.recall(str(roots[0]), request, NOW, clock.local_offset_ms).entries
+    assert len(merged) >= 4
+    assert [entry["explain"]["score"] for entry in merged] == [entry["score"] for entry in merged]
+    if ranking == "bm25":
+        return
+    own = {}
+    for root in roots:
+        mine = recall.Request(query, explain=True, limit="1000")
+        for entry in recall.recall(str(root.resolve()), mine, NOW, clock.local_offset_ms).entries:
+            own[(str(root.resolve()), entry["ref"])] = entry["explain"]
+    for entry in merged:
+        if entry["projectName"] != "_brain":
+            assert entry["explain"] == own[(entry["project"], entry["ref"])]
