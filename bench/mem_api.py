@@ -9,7 +9,8 @@ when a function's name or arguments change, add the new call in front of the old
 one adapter that makes it (`_exists` tells which `mem` this is).
 
 - `open_recall`: a project's warm recall on an open, synced index kept between calls, as
-  `mem mcp` keeps it: `mem.commands.recall.recall(root, recall.Request(query), now)` after
+  `mem mcp` keeps it: `mem.domain.recall.recall(root, recall.Request(query), now, offset)`
+  (BASE: `mem.commands.recall.recall(root, recall.Request(query), now)`) after
   `keep_open(1)` (`mem.index.connection`; BASE: `mem.index.sync`).
 - `portfolio_check`: the portfolio's freshness check with nothing changed: the portfolio
   index opened through `mem.index.opening.answer` (BASE: `mem.index.portfolio.synced`),
@@ -51,15 +52,26 @@ def _exists(name: str) -> bool:
     return importlib.util.find_spec(name) is not None
 
 
+def _content_terms(brief: ModuleType) -> Callable[..., list[str]]:
+    """`mem.domain.brief.content_terms` (BASE: `query_terms`)."""
+    found: Callable[..., list[str]] = getattr(brief, "content_terms", None) or brief.query_terms
+    return found
+
+
 def _keep_open(at_most: int) -> None:
     _module("mem.index.connection", "mem.index.sync").keep_open(at_most)
 
 
 def open_recall(keep_open: bool = True) -> Callable[[str, str], Any]:
     """recall(root, query) -> entries; with keep_open the index stays open between calls."""
-    recall = _module("mem.commands.recall")
     if keep_open:
         _keep_open(1)
+    if _exists("mem.domain.recall"):
+        recall, offset = _module("mem.domain.recall"), _module("mem.clock").local_offset_ms
+        return lambda root, query: (
+            recall.recall(root, recall.Request(query), MEM_NOW, offset).entries
+        )
+    recall = _module("mem.commands.recall")
     return lambda root, query: recall.recall(root, recall.Request(query), MEM_NOW)
 
 
@@ -132,7 +144,7 @@ def prompt_ranking() -> Callable[[str, str, int], Ranking]:
     layout, bm25 = _module("mem.layout"), _module("mem.index.bm25")
 
     def ranking(root: str, prompt: str, terms: int) -> Ranking:
-        words = brief.query_terms([prompt], terms)
+        words = _content_terms(brief)([prompt], terms)
 
         def use(open_index: Callable[..., Any]) -> Ranking:
             project = open_index(root, bm25=True)
@@ -169,7 +181,7 @@ def commit_ranking() -> Callable[[str, str, int], list[str]]:
     prompt_gate = _module("mem.domain.prompt_gate")
 
     def ranking(root: str, prompt: str, limit: int) -> list[str]:
-        terms = brief.query_terms([prompt], brief.PROMPT_TERMS)
+        terms = _content_terms(brief)([prompt], brief.PROMPT_TERMS)
 
         def use(open_index: Callable[..., Any]) -> list[str]:
             conn = open_index(root, history=True).conn
@@ -196,7 +208,7 @@ def hook_ranking() -> Callable[[str, str], list[str]]:
     layout, bm25 = _module("mem.layout"), _module("mem.index.bm25")
 
     def ranking(root: str, prompt: str) -> list[str]:
-        terms = brief.query_terms([prompt[: brief.PROMPT_CHARS]], brief.PROMPT_TERMS)
+        terms = _content_terms(brief)([prompt[: brief.PROMPT_CHARS]], brief.PROMPT_TERMS)
 
         def use(open_index: Callable[..., Any]) -> list[str]:
             project = open_index(root, bm25=True)
@@ -224,7 +236,7 @@ def prompt_terms_held() -> Callable[[str, str], int]:
     brief, prompt_gate = _module("mem.domain.brief"), _module("mem.domain.prompt_gate")
 
     def held(prompt: str, text: str) -> int:
-        terms = brief.query_terms([prompt[: brief.PROMPT_CHARS]], brief.PROMPT_TERMS)
+        terms = _content_terms(brief)([prompt[: brief.PROMPT_CHARS]], brief.PROMPT_TERMS)
         return int(prompt_gate.terms_held(terms, text))
 
     return held

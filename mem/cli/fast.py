@@ -9,6 +9,8 @@ them, as the click CLI does) is answered here without importing click; everythin
 
 from __future__ import annotations
 
+import sys
+
 from mem.cli import commander
 from mem.cli.options import DESTINATION, LEGACY_TABLE
 from mem.files import safe_paths
@@ -57,51 +59,43 @@ def recall_output(
 
     query = " ".join(words)
     root = safe_paths.project_root(options["directory"])
-    ranking = options["ranking"] or recall.default_ranking(root)
+    scope = options["scope"] or "project"
     asked_history = bool(options.get("include_history"))
-    request = recall.Request(
-        query=query,
-        scope=options["scope"] or "project",
-        portfolio=options["portfolio"],
-        limit=options["limit"],
-        ranking=ranking,
-        context_scope=options["context_scope"],
-        include_archive=include_archive,
-        with_evidence=bool(options.get("with_evidence")),
-        include_retired=bool(options.get("include_retired")),
-        explain=bool(options.get("explain")),
-        projects=tuple(options.get("projects") or ()),
-        include_history=recall.wants_history(
-            root, ranking, options["scope"] or "project", asked_history
-        ),
-    )
-    if request.scope == "all":
-        return _portfolio_output(root, request, as_json)
-    results, history_problem = recall.recall_answer(root, request, clock.now_iso())
-    if history_problem is not None and asked_history:
-        import sys
 
-        sys.stderr.write(f"mem recall: warning: no commits ranked: {history_problem}\n")
-    return action_views.recall(query, request.scope, request.ranking, results, as_json=as_json)
+    def recalled(progress: Any = None) -> Any:
+        return recall.recall(
+            root,
+            query,
+            clock.now_iso(),
+            scope=scope,
+            ranking=options["ranking"],
+            include_history=asked_history,
+            progress=progress,
+            portfolio=options["portfolio"],
+            limit=options["limit"],
+            context_scope=options["context_scope"],
+            include_archive=include_archive,
+            with_evidence=bool(options.get("with_evidence")),
+            include_retired=bool(options.get("include_retired")),
+            explain=bool(options.get("explain")),
+            projects=tuple(options.get("projects") or ()),
+        )
 
+    if scope == "all":  # the skipped projects go to stderr in text, into the JSON else
+        from mem.cli import progress
 
-def _portfolio_output(root: str, request: Any, as_json: bool) -> str:
-    """`recall --scope all`: the skipped projects go to stderr in text, into the JSON else."""
-    import sys
-
-    from mem import clock
-    from mem.cli import progress
-    from mem.commands import recall
-    from mem.render import action_views
-
-    with progress.Progress("mem recall: syncing the portfolio index") as shown:
-        answer = recall.recall_portfolio(root, request, clock.now_iso(), shown.sync_step)
-    sys.stderr.write(action_views.recall_skipped(answer.skipped, as_json=as_json))
+        with progress.Progress("mem recall: syncing the portfolio index") as shown:
+            found = recalled(shown.sync_step)
+        sys.stderr.write(action_views.recall_skipped(found.skipped, as_json=as_json))
+    else:
+        found = recalled()
+    if found.history_problem is not None and asked_history:
+        sys.stderr.write(f"mem recall: warning: no commits ranked: {found.history_problem}\n")
     return action_views.recall(
-        request.query,
-        request.scope,
-        request.ranking,
-        answer.entries,
+        query,
+        scope,
+        found.request.ranking,
+        found.entries,
         as_json=as_json,
-        skipped=answer.skipped if as_json else None,
+        skipped=found.skipped if as_json and scope == "all" else None,
     )

@@ -15,6 +15,7 @@ from typing import Any
 from mem import clock, index, layout
 from mem.core import findability, js, parse, score, tokens
 from mem.domain import lifecycle_events, memories
+from mem.domain import recall as recalls
 from mem.errors import MemError
 from mem.files import brain as brains
 from mem.files import settings
@@ -151,7 +152,7 @@ class _Results:
         """The ids of the query's top notes and events, as `recall --ranking` ranks them, at
         least down to `note`: the note's place and the ids above it are those of the whole
         ranking's top."""
-        terms = tuple(tokens.query_terms(query) if ranking == "bm25" else parse.query_tokens(query))
+        terms = tuple(recalls.ranking_terms(ranking, query))
         key = (ranking, id(files), terms)
         floor = self._own_score(ranking, note, list(terms))
         kept = self.kept.get(key)

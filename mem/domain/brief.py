@@ -9,7 +9,7 @@ holds every entry of a smaller one. Same files and git state, same entries: no c
 
 Relevance has one seat, `relevance()`: the bm25 ranking over the memory files
 (mem.index.bm25), whose tokenizer reads words of every script and finds `pooling` for
-`pool`; it is asked for the terms of the current work (`query_terms`).
+`pool`; it is asked for the terms of the current work (`content_terms`).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ class Brief:
         self.terms = terms  # what relevance was judged by
 
 
-def query_terms(texts: Iterable[str], limit: int = QUERY_TERMS) -> list[str]:
+def content_terms(texts: Iterable[str], limit: int = QUERY_TERMS) -> list[str]:
     """The distinct bm25 terms of these texts' content words, in order: words of every
     script, identifiers whole and in parts, stemmed; none of STOP_WORDS and no numbers."""
     found: dict[str, None] = {}
@@ -257,7 +257,7 @@ def gather(root: str, budget: int, prompt: str | None = None, history: bool = Tr
     """The brief's entries in order of value: as many as `budget` characters could hold.
     `history`: with the commits relevant to the work (a hook that could not have the
     history indexed in time asks without)."""
-    terms = query_terms([*work_texts(root), (prompt or "")[:PROMPT_CHARS]])
+    terms = content_terms([*work_texts(root), (prompt or "")[:PROMPT_CHARS]])
     parts = _parts(root)
 
     def collect(open_index: index.OpenIndex) -> tuple[list[Entry], int]:
@@ -440,7 +440,7 @@ def prompt_answer(
     history is never indexed here (a hook's deadline could cut it off)."""
     from mem.domain import history
 
-    terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
+    terms = content_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
     if not terms:
         return PromptAnswer([], [], [], None, terms)
     with_commits = commits and history.in_hooks(root)
@@ -540,7 +540,7 @@ def prompt_commits(
     history in step with HEAD (none outside a git checkout or with `history = false`)."""
     from mem.domain import history
 
-    terms = query_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
+    terms = content_terms([prompt[:PROMPT_CHARS]], PROMPT_TERMS)
     if not terms or at_most <= 0 or not history.in_hooks(root):
         return []
 

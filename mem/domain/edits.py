@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from mem import index, layout
 from mem.core import edit_targets, parse
-from mem.domain.brief import PROMPT_TERMS, Entry, commit_entry, memory_entry, query_terms
+from mem.domain.brief import PROMPT_TERMS, Entry, commit_entry, content_terms, memory_entry
 from mem.files import safe_paths
 
 EVIDENCE = 8
@@ -154,7 +154,7 @@ def governing_commits(
     files = targets(root, base, edit.paths)
     if not files or at_most <= 0 or not history.in_hooks(root):
         return []
-    terms = query_terms([edit.text], PROMPT_TERMS)
+    terms = content_terms([edit.text], PROMPT_TERMS)
     paths = [target.path for target in files]
     found, _ = history.touching(root, paths, terms, edit.replaced, at_most + len(seen))
     entries = [commit_entry(item) for item in found]

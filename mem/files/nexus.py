@@ -101,7 +101,7 @@ def _json(value: Any) -> str | None:
     return None if value is UNDEFINED else js.stringify(value)
 
 
-def _digest(value: Any) -> str:
+def _json_sha256(value: Any) -> str:
     """SHA-256 of the compact JSON of a value, failing as Node's hash does on undefined."""
     if value is UNDEFINED:
         raise MemError(
@@ -156,7 +156,7 @@ def _envelope_run(envelope: Any, run_id: str, root: str) -> dict[str, Any]:
     if (
         not (_number(schema) and schema == 1)
         or not _truthy(run)
-        or _get(envelope, "sha256") != _digest(run)
+        or _get(envelope, "sha256") != _json_sha256(run)
         or not isinstance(run, dict)
         or not (_number(run.get("schemaVersion")) and run["schemaVersion"] == 1)
         or run.get("id") != run_id
@@ -170,7 +170,7 @@ def _envelope_run(envelope: Any, run_id: str, root: str) -> dict[str, Any]:
 
 def _check_plan(run: dict[str, Any]) -> None:
     plan = _get(run, "plan")
-    plan_hash = _digest(plan)
+    plan_hash = _json_sha256(plan)
     plan_tasks = _get(plan, "tasks")
     same_ids = isinstance(plan_tasks, list) and [_json(_get(t, "id")) for t in run["tasks"]] == [
         _json(_get(t, "id")) for t in plan_tasks
@@ -244,7 +244,7 @@ class _Freshness:
         if (
             not _truthy(environment)
             or _get(environment, "policy") != "minimal-local-v1"
-            or _get(environment, "sha256") != _digest(_get(environment, "values"))
+            or _get(environment, "sha256") != _json_sha256(_get(environment, "values"))
         ):
             raise MemError(OBSOLETE_ENVIRONMENT)
         self.protected(definition)
@@ -434,7 +434,7 @@ def accepted_source(root: str, run_id: Any, task_id: Any) -> dict[str, Any]:
         "taskId": task_id,
         "attemptId": attempt["id"],
         "verificationId": verification.get("id", UNDEFINED),
-        "verificationSha256": _digest(verification),
+        "verificationSha256": _json_sha256(verification),
         "acceptedAt": task.get("acceptedAt", UNDEFINED),
         "artifactHashes": receipt["artifactHashes"],
         "resourceHashes": definition.get("resourceHashes", UNDEFINED),

@@ -30,7 +30,7 @@ from mem.commands import (
 )
 from mem.core import js
 from mem.files import safe_paths
-from mem.render import action_views, injection_views, memory_views, report
+from mem.render import action_views, memory_views, report
 
 Arguments = dict[str, Any]
 
@@ -111,28 +111,26 @@ def _allowed(arguments: Arguments) -> tuple[str, ...]:
 
 
 def _recall(root: str, arguments: Arguments) -> Answer:
-    ranking = arguments.get("ranking") or recall.default_ranking(root)
-    scope = arguments.get("scope", "project")
-    request = recall.Request(
-        query=arguments["query"],
-        scope=scope,
+    found = recall.recall(
+        root,
+        arguments["query"],
+        clock.now_iso(),
+        scope=arguments.get("scope", "project"),
+        ranking=arguments.get("ranking"),
+        include_history=arguments.get("include_history", False),
         portfolio=arguments.get("portfolio"),
         limit=_option(arguments.get("limit")),
-        ranking=ranking,
         context_scope=arguments.get("context_scope"),
         include_archive=arguments.get("include_archive", False),
         with_evidence=arguments.get("with_evidence", False),
         include_retired=arguments.get("include_retired", False),
         explain=arguments.get("explain", False),
         amendments=True,  # an agent's own reader: likely amendments first and marked
-        include_history=recall.wants_history(
-            root, ranking, scope, arguments.get("include_history", False)
-        ),
     )
-    results = recall.recall(root, request, clock.now_iso())
+    asked = found.request
     return Answer(
         action_views.recall(
-            request.query, request.scope, request.ranking, results, as_json=True, as_reference=False
+            asked.query, asked.scope, asked.ranking, found.entries, as_json=True, as_reference=False
         )
     )
 
@@ -240,7 +238,7 @@ def _note_add(root: str, arguments: Arguments) -> Answer:
         clock.now_iso(),
         _allowed(arguments),
     )
-    return Answer(injection_views.note_added(result, as_json=True))
+    return Answer(memory_views.note_added(result, as_json=True))
 
 
 def _status(root: str, arguments: Arguments) -> Answer:

@@ -1,4 +1,4 @@
-"""What `mem injections`, `mem note add` and `mem show` print. Pure."""
+"""What `mem injections` and `mem hook --dry-run` print. Pure."""
 
 from __future__ import annotations
 
@@ -73,33 +73,3 @@ def outcomes(results: list[dict[str, Any]], *, as_json: bool) -> str:
             + (f"; ended: {ended}" if ended else "")
         )
     return "\n".join(lines) + "\n"
-
-
-def note_added(result: dict[str, Any], *, as_json: bool) -> str:
-    if as_json:
-        return js.stringify_pretty(result) + "\n"
-    made = " (created from its template)" if result["created"] else ""
-    if result.get("ownFile"):  # team layout (deviation D13)
-        made = " (a file of its own)"
-    return (
-        f"mem note: added {result['kind']} {result['id']} to {result['file']}{made}"
-        f" § {result['heading']}\n"
-    )
-
-
-def memory_shown(result: dict[str, Any], *, as_json: bool) -> str:
-    if as_json:
-        return js.stringify_pretty(result) + "\n"
-    if result.get("kind") == "commit":
-        paths = "".join(f"  {path}\n" for path in result["paths"])
-        return (
-            f"{result['sha']}  git § {result['ref']}  ({result['date']})\n\n"
-            f"{result['text']}\n" + (f"\npaths:\n{paths}" if paths else "")
-        )
-    status = result["status"]
-    if result["supersededBy"]:
-        status += f" by {result['supersededBy']}"
-    return (
-        f"{result['id']}  {result['file']} § {result['heading']}  ({status})\n\n"
-        f"### {result['text']}\n"
-    )

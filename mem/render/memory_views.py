@@ -1,4 +1,4 @@
-"""Every byte that evidence, audit, supersede, retract and context print. Pure.
+"""Every byte that note add, show, evidence, audit, supersede, retract and context print. Pure.
 
 Like every view in mem/render: `view(values..., *, as_json) -> str`, the exact bytes.
 """
@@ -151,3 +151,33 @@ def _evidence_envelope(envelope: dict[str, Any]) -> list[str]:
     for receipt in envelope["outcomes"]:
         lines.append(f"    outcome {receipt['id'][:12]}: {receipt['reason'] or 'accepted-current'}")
     return lines
+
+
+def note_added(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty(result) + "\n"
+    made = " (created from its template)" if result["created"] else ""
+    if result.get("ownFile"):  # team layout (deviation D13)
+        made = " (a file of its own)"
+    return (
+        f"mem note: added {result['kind']} {result['id']} to {result['file']}{made}"
+        f" § {result['heading']}\n"
+    )
+
+
+def memory_shown(result: dict[str, Any], *, as_json: bool) -> str:
+    if as_json:
+        return js.stringify_pretty(result) + "\n"
+    if result.get("kind") == "commit":
+        paths = "".join(f"  {path}\n" for path in result["paths"])
+        return (
+            f"{result['sha']}  git § {result['ref']}  ({result['date']})\n\n"
+            f"{result['text']}\n" + (f"\npaths:\n{paths}" if paths else "")
+        )
+    status = result["status"]
+    if result["supersededBy"]:
+        status += f" by {result['supersededBy']}"
+    return (
+        f"{result['id']}  {result['file']} § {result['heading']}  ({status})\n\n"
+        f"### {result['text']}\n"
+    )

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from support.cli import RunMem
 from support.plain import comparable, plain_recall
 
-from mem.commands import recall
+from mem import clock
+from mem.domain import recall
 
 NOW = "2026-10-18T09:30:00.000Z"
 JOURNAL = Path(".bmad/memory/journal.ndjson")
@@ -242,5 +243,5 @@ def test_a_query_of_any_length_ranks_exactly_as_the_plain_scorer(
     )
     monkeypatch.setenv("MEM_CACHE_DIR", str(root / "cache"))
     request = recall.Request(query=" ".join(query), limit=str(limit))
-    found = recall.recall(str(root), request, NOW)
+    found = recall.recall(str(root), request, NOW, clock.local_offset_ms).entries
     assert comparable(found) == comparable(plain_recall(str(root), " ".join(query), NOW, limit))

@@ -8,11 +8,10 @@ from pathlib import Path
 from support.cli import RunMem
 from support.trees import write
 
-from mem import index
-from mem.commands import recall
+from mem import clock, index
 from mem.core import amendments as measure
 from mem.core.memory_ids import memory_id
-from mem.domain import amendments, brief
+from mem.domain import amendments, brief, recall
 from mem.mcp import tools
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -115,7 +114,7 @@ def test_a_newer_note_the_query_only_grazes_stays_where_it_ranks(tmp_path: Path)
     """Its score under QUERY_SHARE of the older's: the query is about what only the older
     says."""
     request = recall.Request("stripe webhook timeout retry", ranking="bm25")
-    results = recall.recall(str(_project(tmp_path)), request, NOW)
+    results = recall.recall(str(_project(tmp_path)), request, NOW, clock.local_offset_ms).entries
     assert [entry["ref"] for entry in results[:2]] == [OLDER, NEWER]
     assert results[1]["score"] < results[0]["score"] * amendments.QUERY_SHARE
     assert all("amendedBy" not in entry for entry in results)
@@ -141,7 +140,9 @@ def test_one_decision_taken_again_comes_first_whatever_the_query_matches(
   fixed delay
 """
     request = recall.Request("stripe webhooks time out under load", ranking="bm25")
-    results = recall.recall(str(_project(tmp_path, text)), request, NOW)
+    results = recall.recall(
+        str(_project(tmp_path, text)), request, NOW, clock.local_offset_ms
+    ).entries
     assert [entry["ref"] for entry in results] == [
         f"2025-06-20 — {heading}",
         f"2025-01-10 — {heading}",
@@ -154,7 +155,7 @@ def test_a_newer_note_past_the_limit_is_not_pulled_into_a_recall(tmp_path: Path)
     """Only the shown notes are paired: the one shown keeps its place and no mark."""
     root = str(_project(tmp_path))
     request = recall.Request("retry failed payment webhooks", limit="1", ranking="bm25")
-    [shown] = recall.recall(root, request, NOW)
+    [shown] = recall.recall(root, request, NOW, clock.local_offset_ms).entries
     assert shown["ref"] == OLDER
     assert "amendedBy" not in shown
 
@@ -174,12 +175,17 @@ def test_with_evidence_marks_with_either_ranking(run_mem: RunMem, tmp_path: Path
 
 def test_plain_lexical_recall_is_left_as_the_reference_ranks(tmp_path: Path) -> None:
     root = str(_project(tmp_path))
-    plain = recall.recall(root, recall.Request("retry payment webhooks three times"), NOW)
+    plain = recall.recall(
+        root, recall.Request("retry payment webhooks three times"), NOW, clock.local_offset_ms
+    ).entries
     assert all("amendedBy" not in entry and "amends" not in entry for entry in plain)
     unmarked = recall.Request(
         "retry payment webhooks three times", ranking="bm25", amendments=False
     )
-    scores = [entry["score"] for entry in recall.recall(root, unmarked, NOW)]
+    scores = [
+        entry["score"]
+        for entry in recall.recall(root, unmarked, NOW, clock.local_offset_ms).entries
+    ]
     assert scores == sorted(scores, reverse=True)
 
 

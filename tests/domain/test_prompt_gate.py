@@ -130,14 +130,14 @@ def test_a_short_prompt_asks_no_count_of_terms_held() -> None:
 
 
 def test_terms_held_counts_the_prompt_terms_a_memory_holds() -> None:
-    terms = brief.query_terms(["the passthru buffer and multiline replacing"], 64)
+    terms = brief.content_terms(["the passthru buffer and multiline replacing"], 64)
     text = "printer: fix --passthru with --multiline\n\nThe buffer moved on."
     assert prompt_gate.terms_held(terms, text) == 3
 
 
 def test_a_command_line_options_words_weigh_more_in_the_search() -> None:
     prompt = "With --max-count and -C 2 the context lines are still highlighted as matches"
-    terms = brief.query_terms([prompt], 64)
+    terms = brief.content_terms([prompt], 64)
     weighed = dict(zip(terms, prompt_gate.emphasis(prompt, terms), strict=True))
     assert weighed["max-count"] == weighed["max"] == weighed["count"] == prompt_gate.OPTION_WEIGHT
     assert weighed["context"] == weighed["highlight"] == 1.0
@@ -164,7 +164,7 @@ def test_a_report_naming_the_option_brings_the_note_on_that_option_first(
 def test_an_options_words_count_twice_among_the_terms_held() -> None:
     # The note holds 6 of the prompt's 7 terms, 3 of them the option's (max, count, max-count).
     prompt = "the --max-count limit is ignored in the printer output"
-    terms = brief.query_terms([prompt], 64)
+    terms = brief.content_terms([prompt], 64)
     text = "printer: fix context bug when --max-count is used\n\nThe limit was ignored."
     assert prompt_gate.terms_held(terms, text) == 6
     emphasis = prompt_gate.emphasis(prompt, terms)

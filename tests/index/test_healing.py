@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.cli import RunMem
 
-from mem import index
-from mem.commands import recall
+from mem import clock, index
+from mem.domain import recall
 
 NOW = "2026-10-18T09:30:00.000Z"
 LESSONS = Path(".agents/memory/lessons.md")
@@ -213,7 +213,9 @@ def fresh_recall(root: Path, query: str, scratch: Path) -> list[dict[str, object
     previous = os.environ["MEM_CACHE_DIR"]
     os.environ["MEM_CACHE_DIR"] = str(scratch)
     try:
-        return recall.recall(str(root), recall.Request(query=query, limit="20"), NOW)
+        return recall.recall(
+            str(root), recall.Request(query=query, limit="20"), NOW, clock.local_offset_ms
+        ).entries
     finally:
         os.environ["MEM_CACHE_DIR"] = previous
         shutil.rmtree(scratch, ignore_errors=True)
@@ -271,7 +273,9 @@ def test_every_recall_equals_a_recall_from_an_empty_cache(
                 shutil.rmtree(target)
             else:
                 target.unlink(missing_ok=True)
-        answer = recall.recall(str(root), recall.Request(query=query, limit="20"), NOW)
+        answer = recall.recall(
+            str(root), recall.Request(query=query, limit="20"), NOW, clock.local_offset_ms
+        ).entries
         assert answer == fresh_recall(root, query, root / f"scratch-{number}")
         if cache.is_file():
             cache.unlink()  # the user fixes their cache setting between steps

@@ -27,8 +27,8 @@ from support.indexes import cache_at
 from support.portfolios import audited_portfolio, register
 from support.trees import age_tree
 
-from mem import index
-from mem.commands import recall
+from mem import clock, index
+from mem.domain import recall
 from mem.errors import MemError
 from mem.index import portfolio, records, segments, snapshots
 
@@ -110,7 +110,9 @@ def test_a_parallel_first_sync_builds_what_one_process_builds(
         answers = []
         for cache in ("one", "several"):
             with cache_at(str(scratch / cache)):
-                found = recall.recall(str(root), recall.Request(query, limit="1000"), NOW)
+                found = recall.recall(
+                    str(root), recall.Request(query, limit="1000"), NOW, clock.local_offset_ms
+                ).entries
                 answers.append(found)
         assert answers[0] == answers[1]
         leftovers = [path.name for path in (scratch / "several").iterdir()]

@@ -16,9 +16,9 @@ from support.indexes import cache_at
 from support.portfolios import NOW, audited_portfolio, event, register
 from support.trees import age, write
 
-from mem import index
+from mem import clock, index
 from mem.cli import app
-from mem.commands import recall
+from mem.domain import recall
 from mem.index import location, portfolio
 
 PROJECTS = 3
@@ -103,10 +103,10 @@ def test_incremental_portfolio_sync_equals_a_fresh_build(
             for step, (kind, number, payload) in enumerate(operations, start=1):
                 _apply(base, step, kind, number, payload)
                 incremental = _snapshot(base / "_brain")
-                answer = recall.recall_portfolio(str(base), request, NOW)
+                answer = recall.recall(str(base), request, NOW, clock.local_offset_ms)
                 with cache_at(str(base / f"fresh-{step}")):
                     assert incremental == _snapshot(base / "_brain")
-                    assert recall.recall_portfolio(str(base), request, NOW) == answer
+                    assert recall.recall(str(base), request, NOW, clock.local_offset_ms) == answer
     finally:
         shutil.rmtree(base)
 

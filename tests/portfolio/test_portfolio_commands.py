@@ -726,7 +726,9 @@ OPERATIONS = ["write", "note", "rewrite", "remove", "archive", "recall", "handof
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.sampled_from(OPERATIONS), min_size=1, max_size=8))
 def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
-    from mem.commands import recall, write
+    from mem import clock
+    from mem.commands import write
+    from mem.domain import recall
     from mem.files import safe_paths
     from mem.index import check
 
@@ -753,7 +755,12 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
                 if store.exists() and store.stat().st_size:
                     archive.archive(root, "journal", True, now)
             elif operation == "recall":
-                recall.recall(root, recall.Request("postgres", include_archive=step % 2 == 0), now)
+                recall.recall(
+                    root,
+                    recall.Request("postgres", include_archive=step % 2 == 0),
+                    now,
+                    clock.local_offset_ms,
+                )
             else:
                 handoff.handoff(root, "step", "text", now)
         result = check.check(root)

@@ -26,8 +26,8 @@ from support.indexes import cache_at
 from support.portfolios import NOW, audited_portfolio, event, register
 from support.trees import age, age_tree, write
 
-from mem import index, layout
-from mem.commands import recall
+from mem import clock, index, layout
+from mem.domain import recall
 from mem.errors import MemError
 from mem.index import portfolio
 
@@ -140,7 +140,7 @@ def _later_clock() -> SimpleNamespace:
 def _answer(brain: Path, query: str) -> tuple[object, object]:
     request = recall.Request(query, scope="all", portfolio=str(brain), limit="50")
     try:
-        answer = recall.recall_portfolio(str(brain.parent), request, NOW)
+        answer = recall.recall(str(brain.parent), request, NOW, clock.local_offset_ms)
     except MemError as error:
         # Links can make a loop (a note linked to its own path through a linked folder):
         # then a fresh build must refuse it in the same words.

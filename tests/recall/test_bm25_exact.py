@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from support import indexes
 from support.plain import plain_bm25_counts
 
-from mem.commands import recall
+from mem import clock
 from mem.core import score, tokens
+from mem.domain import recall
 from mem.index import bm25, snapshots
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -106,7 +107,7 @@ def _answer(root: Path, words: str, limit: int) -> list[tuple[float, str, str]]:
     request = recall.Request(words, limit=str(limit), ranking="bm25", amendments=False)
     return [
         (entry["score"], "", entry["ref"] if entry["kind"] == "note" else entry["kind"])
-        for entry in recall.recall(str(root), request, NOW)
+        for entry in recall.recall(str(root), request, NOW, clock.local_offset_ms).entries
     ]
 
 

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from support.corpora import write_corpus
 from support.plain import comparable, plain_recall
 
-from mem.commands import recall
+from mem import clock
+from mem.domain import recall
 from mem.index import topk
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -107,7 +108,9 @@ def test_common_and_rare_words_are_exact(
         for name, value in settings_of_topk.items():
             setattr(topk, name, value)
         for wanted in limits:
-            answer = recall.recall(root, recall.Request(words, limit=str(wanted)), NOW)
+            answer = recall.recall(
+                root, recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+            ).entries
             assert comparable(answer) == comparable(every[:wanted]), (words, wanted)
     finally:
         for name, value in saved.items():
@@ -126,7 +129,9 @@ def test_every_limit_of_a_mixed_query_is_exact(projects: list[Path], words: str)
     root = str(projects[0])
     every = plain_recall(root, words, NOW, 1000)
     for wanted in [*range(1, 21), 40, 100, 1000]:
-        answer = recall.recall(root, recall.Request(words, limit=str(wanted)), NOW)
+        answer = recall.recall(
+            root, recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+        ).entries
         assert comparable(answer) == comparable(every[:wanted]), (words, wanted)
 
 
@@ -146,8 +151,8 @@ def test_the_corpora_reach_both_ways_of_settling(
 
     monkeypatch.setattr(topk._Searcher, "_take", counted)
     words = "the postgres cache pgbouncer w1"
-    recall.recall(str(projects[0]), recall.Request(words), NOW)
+    recall.recall(str(projects[0]), recall.Request(words), NOW, clock.local_offset_ms)
     assert taken == {"postings"}
     monkeypatch.setattr(topk, "POSTINGS_PER_TEXT", 16)
-    recall.recall(str(projects[0]), recall.Request(words), NOW)
+    recall.recall(str(projects[0]), recall.Request(words), NOW, clock.local_offset_ms)
     assert taken == {"postings", "text"}

@@ -17,8 +17,9 @@ from support import FIXTURES
 from support.cli import RunMem
 from support.nexus import relocated
 
-from mem.commands import recall
+from mem import clock
 from mem.core import jsmath, parse
+from mem.domain import recall
 
 NOW = "2026-10-18T09:30:00.000Z"
 WORDS = ["postgres", "redis", "pool", "cache", "deploy", "Cache", "café", "x", "a-b", "pool"]
@@ -99,10 +100,13 @@ def test_the_parts_of_every_result_give_its_score(
 ) -> None:
     with _project(notes, events) as root:
         request = recall.Request(query=query, limit=str(limit))
-        plain = recall.recall(root, request, NOW)
+        plain = recall.recall(root, request, NOW, clock.local_offset_ms).entries
         explained = recall.recall(
-            root, recall.Request(query=query, limit=str(limit), explain=True), NOW
-        )
+            root,
+            recall.Request(query=query, limit=str(limit), explain=True),
+            NOW,
+            clock.local_offset_ms,
+        ).entries
     assert [{k: v for k, v in entry.items() if k != "explain"} for entry in explained] == plain
     for entry in explained:
         check_result(entry, query)
@@ -208,7 +212,7 @@ def test_a_bm25_explanation_gives_the_ranked_score_to_the_bit(
 ) -> None:
     with _project(notes, events) as root:
         request = recall.Request(query, ranking="bm25", amendments=False, explain=True)
-        explained = recall.recall(root, request, NOW)
+        explained = recall.recall(root, request, NOW, clock.local_offset_ms).entries
     for entry in explained:
         parts = entry["explain"]
         assert parts["score"] == parts["bm25"] * parts["decay"] == entry["score"]

@@ -19,8 +19,9 @@ from support.corpora import JOURNAL, NOTE_PATHS, events
 from support.indexes import cache_at
 from support.plain import comparable, plain_recall
 
-from mem.commands import recall
+from mem import clock
 from mem.core import parse
+from mem.domain import recall
 from mem.index import records, snapshots
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -92,11 +93,18 @@ def test_incremental_sync_equals_fresh_build_and_plain_recall(
                 ):
                     fresh = snapshots.snapshot(conn)
                 assert incremental == fresh
-                answer = recall.recall(str(root), recall.Request(query, limit="1000"), NOW)
+                answer = recall.recall(
+                    str(root), recall.Request(query, limit="1000"), NOW, clock.local_offset_ms
+                ).entries
                 assert comparable(answer) == comparable(plain_recall(str(root), query, NOW, 1000))
-            kept = recall.recall(str(root), recall.Request(query), NOW)
+            kept = recall.recall(
+                str(root), recall.Request(query), NOW, clock.local_offset_ms
+            ).entries
             shutil.rmtree(scratch / "incremental")
-            assert recall.recall(str(root), recall.Request(query), NOW) == kept
+            assert (
+                recall.recall(str(root), recall.Request(query), NOW, clock.local_offset_ms).entries
+                == kept
+            )
     finally:
         shutil.rmtree(scratch)
 
@@ -152,7 +160,9 @@ def test_small_limits_over_many_near_ties_equal_plain_recall(
         (root / ".agents/memory").mkdir(parents=True)
         (root / ".agents/memory/lessons.md").write_text(notes, encoding="utf-8")
         with cache_at(str(scratch / "cache")):
-            answer = recall.recall(str(root), recall.Request(query, limit=str(limit)), NOW)
+            answer = recall.recall(
+                str(root), recall.Request(query, limit=str(limit)), NOW, clock.local_offset_ms
+            ).entries
         assert comparable(answer) == comparable(plain_recall(str(root), query, NOW, limit))
     finally:
         shutil.rmtree(scratch)

@@ -23,9 +23,9 @@ from support.corpora import tie_query as query
 from support.corpora import tie_text as text
 from support.plain import comparable, plain_recall
 
-from mem import index
-from mem.commands import recall
+from mem import clock, index
 from mem.core import js
+from mem.domain import recall
 from mem.index import lexical, snapshots, tables
 
 
@@ -45,7 +45,9 @@ def test_pruned_top_k_equals_the_exhaustive_scorer(
     root = scratch / f"project-{len(list(scratch.iterdir()))}"
     write_files(root, files)
     for wanted in limits:
-        answer = recall.recall(str(root), recall.Request(words, limit=str(wanted)), NOW)
+        answer = recall.recall(
+            str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+        ).entries
         assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
 
 
@@ -73,7 +75,9 @@ def test_every_limit_of_a_corpus_full_of_ties(scratch: Path) -> None:
     for words in ("the", "cache the", "the postgres cache", "postgres"):
         every = plain_recall(str(root), words, NOW, 1000)
         for wanted in range(1, len(every) + 2):
-            answer = recall.recall(str(root), recall.Request(words, limit=str(wanted)), NOW)
+            answer = recall.recall(
+                str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+            ).entries
             assert comparable(answer) == comparable(every[:wanted]), (words, wanted)
 
 
@@ -91,7 +95,9 @@ def test_a_thousand_terms_are_exact(scratch: Path) -> None:
         " ".join(["the"] * 999 + ["w3"]),
     ):
         for wanted in (1, 8, 1000):
-            answer = recall.recall(str(root), recall.Request(words, limit=str(wanted)), NOW)
+            answer = recall.recall(
+                str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+            ).entries
             assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
 
 
@@ -234,7 +240,9 @@ def test_groups_written_in_many_parts_answer_and_shrink_exactly(
     write_files(root, {NOTE_PATHS[0]: notes, NOTE_PATHS[1]: notes})
     for words in ("the", "the cache", "postgres the cache"):
         for wanted in (1, 5, 1000):
-            answer = recall.recall(str(root), recall.Request(words, limit=str(wanted)), NOW)
+            answer = recall.recall(
+                str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+            ).entries
             assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
     (root / NOTE_PATHS[0]).write_text(notes.replace("### n7\n", "### n7 edited\n"))
     with indexes.opened(str(root)) as result:
@@ -245,7 +253,9 @@ def test_groups_written_in_many_parts_answer_and_shrink_exactly(
         incremental = snapshots.snapshot(result.conn)
     assert split > 0
     for words in ("the", "the cache", "postgres the cache"):
-        answer = recall.recall(str(root), recall.Request(words, limit="1000"), NOW)
+        answer = recall.recall(
+            str(root), recall.Request(words, limit="1000"), NOW, clock.local_offset_ms
+        ).entries
         assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, 1000))
     os.environ["MEM_CACHE_DIR"] = str(scratch / "fresh")
     with indexes.opened(str(root)) as result:

@@ -19,7 +19,8 @@ from support.corpora import tie_corpus as corpus
 from support.corpora import tie_query as query
 from support.plain import comparable, plain_recall
 
-from mem.commands import recall
+from mem import clock
+from mem.domain import recall
 from mem.index import topk
 
 PATHS = [
@@ -53,5 +54,7 @@ def test_each_reading_path_equals_the_exhaustive_scorer(
     root = scratch / f"project-{len(list(scratch.iterdir()))}"
     write_files(root, files)
     for wanted in limits:
-        answer = recall.recall(str(root), recall.Request(words, limit=str(wanted)), NOW)
+        answer = recall.recall(
+            str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+        ).entries
         assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))

@@ -19,7 +19,8 @@ import pytest
 from support.corpora import write_corpus
 from support.plain import comparable, plain_recall
 
-from mem.commands import recall
+from mem import clock
+from mem.domain import recall
 from mem.index import topk
 
 NOW = "2026-10-18T09:30:00.000Z"
@@ -86,6 +87,8 @@ def test_every_reading_strategy_answers_as_the_exhaustive_scorer(
     for words in QUERIES:
         expected = plain_recall(str(project), words, NOW, 1000)
         for wanted in (1, 3, 8, 40, 1000):
-            answer = recall.recall(str(project), recall.Request(words, limit=str(wanted)), NOW)
+            answer = recall.recall(
+                str(project), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+            ).entries
             assert comparable(answer) == comparable(expected[:wanted]), (words, wanted)
     assert os.path.isdir(tmp_path / "cache")

@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.cli import RunMem
 
-from mem.commands import recall, retract
-from mem.domain import memories
+from mem import clock
+from mem.commands import retract
+from mem.domain import memories, recall
 
 NOW = "2026-10-18T09:30:00.000Z"
 DECISIONS = ".agents/memory/decisions.md"
@@ -125,10 +126,15 @@ def test_plain_recall_is_the_listed_recall_without_retired_notes(
     for position in sorted(retired):
         retract.retract(str(root), memories.memory_id(DECISIONS, HEADINGS[position]), "r", NOW)
     query = "cache redis pool"
-    plain = recall.recall(str(root), recall.Request(query=query, limit=str(limit)), NOW)
+    plain = recall.recall(
+        str(root), recall.Request(query=query, limit=str(limit)), NOW, clock.local_offset_ms
+    ).entries
     listed = recall.recall(
-        str(root), recall.Request(query=query, limit="1000", include_retired=True), NOW
-    )
+        str(root),
+        recall.Request(query=query, limit="1000", include_retired=True),
+        NOW,
+        clock.local_offset_ms,
+    ).entries
     expected = [
         {key: value for key, value in entry.items() if key != "status"}
         for entry in listed

@@ -16,8 +16,9 @@ from support.indexes import cache_at
 from support.portfolios import NOW, audited_portfolio, event, register
 from support.trees import write
 
+from mem import clock
 from mem.cli import app
-from mem.commands import recall
+from mem.domain import recall
 from mem.errors import MemError
 
 WORDS = ["postgres", "pooling", "cache", "retry", "the", "pgbouncer"]
@@ -58,12 +59,14 @@ def own_recalls(base: Path, brain: Path, count: int, query: str) -> list[dict[st
     merged = []
     for number in range(count):
         root = str((base / f"p{number}").resolve())
-        entries = recall.recall(root, recall.Request(query, limit="1000"), NOW)
+        entries = recall.recall(
+            root, recall.Request(query, limit="1000"), NOW, clock.local_offset_ms
+        ).entries
         merged += [(entry, root, position) for position, entry in enumerate(entries)]
     empty = base / "empty"
     empty.mkdir(exist_ok=True)
     request = recall.Request(query, scope="portfolio", portfolio=str(brain), limit="1000")
-    entries = recall.recall(str(empty.resolve()), request, NOW)
+    entries = recall.recall(str(empty.resolve()), request, NOW, clock.local_offset_ms).entries
     merged += [(entry, str(brain.resolve()), position) for position, entry in enumerate(entries)]
     merged.sort(key=lambda item: (-item[0]["score"], item[1], item[2]))
     return [{**shape(entry), "project": root} for entry, root, _ in merged]
@@ -89,7 +92,7 @@ def test_scope_all_is_the_merge_of_every_projects_own_recall(
             brain = build(scratch, projects, brain_notes)
             expected = own_recalls(scratch, brain, len(projects), query)[:limit]
             request = recall.Request(query, scope="all", portfolio=str(brain), limit=str(limit))
-            answer = recall.recall_portfolio(str(scratch / "p0"), request, NOW)
+            answer = recall.recall(str(scratch / "p0"), request, NOW, clock.local_offset_ms)
         got = [{**shape(entry), "project": entry["project"]} for entry in answer.entries]
         assert got == expected  # floats compare exactly: scores to the bit
         assert answer.skipped == []
@@ -214,7 +217,9 @@ def test_scope_all_needs_a_brain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (tmp_path / "lonely").mkdir()
     with pytest.raises(MemError, match="No brain is linked or detected"):
-        recall.recall(str(tmp_path / "lonely"), recall.Request("x", scope="all"), NOW)
+        recall.recall(
+            str(tmp_path / "lonely"), recall.Request("x", scope="all"), NOW, clock.local_offset_ms
+        )
 
 
 def test_evidence_ranking_stays_project_local(portfolio: tuple[Path, list[Path]]) -> None:
@@ -258,15 +263,44 @@ def test_retired_notes_merge_as_each_project_recalls_them(
         request = recall.Request(query, limit="1000", include_retired=include_retired)
         expected += [
             (entry["score"], root, position, entry)
-            for position, entry in enumerate(recall.recall(root, request, NOW))
+            for position, entry in enumerate(
+                recall.recall(root, request, NOW, clock.local_offset_ms).entries
+            )
         ]
     expected.sort(key=lambda item: (-item[0], item[1], item[2]))
     request = recall.Request(
         query, scope="all", portfolio=str(brain), limit="1000", include_retired=include_retired
     )
-    got = recall.recall_portfolio(str(roots[0]), request, NOW).entries
+    got = recall.recall(str(roots[0]), request, NOW, clock.local_offset_ms).entries
     got = [entry for entry in got if entry["projectName"] != "_brain"]
     assert [
         {key: value for key, value in entry.items() if key not in ("project", "projectName")}
         for entry in got
     ] == [entry for _, _, _, entry in expected]
+
+
+@pytest.mark.parametrize("ranking", ["lexical", "bm25"])
+def test_explain_over_the_portfolio_says_the_score_it_ranked(
+    portfolio: tuple[Path, list[Path]], ranking: str
+) -> None:
+    """`--scope all --explain`: each explanation sums to the score the entry ranked by; a
+    lexical one is, part for part, its own project's recall --explain (bm25 weighs terms
+    over the whole portfolio)."""
+    brain, roots = portfolio
+    query = "pgbouncer pooling"
+    request = recall.Request(
+        query, scope="all", portfolio=str(brain), ranking=ranking, explain=True
+    )
+    merged = recall.recall(str(roots[0]), request, NOW, clock.local_offset_ms).entries
+    assert len(merged) >= 4
+    assert [entry["explain"]["score"] for entry in merged] == [entry["score"] for entry in merged]
+    if ranking == "bm25":
+        return
+    own = {}
+    for root in roots:
+        mine = recall.Request(query, explain=True, limit="1000")
+        for entry in recall.recall(str(root.resolve()), mine, NOW, clock.local_offset_ms).entries:
+            own[(str(root.resolve()), entry["ref"])] = entry["explain"]
+    for entry in merged:
+        if entry["projectName"] != "_brain":
+            assert entry["explain"] == own[(entry["project"], entry["ref"])]

@@ -29,8 +29,12 @@ WARM_PATH = {
     "mem.core.jsmath",
     "mem.core.parse",
     "mem.core.score",
+    "mem.core.tokens",  # the bm25 ranking's tokenizer: a module without imports of its own
+    "mem.domain",
+    "mem.domain.recall",
     "mem.errors",
     "mem.files",
+    "mem.files.brain",
     "mem.files.index_sources",
     "mem.files.regular_files",  # open_regular, moved out of safe_paths for settings.py's use
     "mem.files.safe_paths",
@@ -50,13 +54,11 @@ WARM_PATH = {
     "mem.render",
     "mem.render.action_views",
 }
-# mem.core.tokens: the sync keeps the bm25 ranking's postings too (issue 25).
 SYNC_PATH = {
     "mem.index.records",
     "mem.index.resync",
     "mem.index.sync",
     "mem.index.tables",
-    "mem.core.tokens",
 }
 # Each costs a recall from 1 to 20 ms on this project's machines: typing alone costs more
 # than a warm recall's query (and brings re, enum and contextlib with it).

@@ -6,9 +6,9 @@ import hashlib
 import json
 from pathlib import Path
 
-from mem import index
-from mem.commands import recall
+from mem import clock, index
 from mem.core import memory
+from mem.domain import recall
 from mem.index import location, portfolio
 from support.trees import age_tree, write
 
@@ -148,7 +148,7 @@ def audited_portfolio(base: Path, projects: int = 3) -> tuple[Path, list[Path]]:
 def found_texts(brain: Path, query: str) -> set[tuple[str, str]]:
     """(project name, text) of every `recall --scope all` result."""
     request = recall.Request(query, scope="all", portfolio=str(brain), limit="1000")
-    answer = recall.recall_portfolio(str(brain), request, NOW)
+    answer = recall.recall(str(brain), request, NOW, clock.local_offset_ms)
     return {(entry["projectName"], entry["text"]) for entry in answer.entries}
 
 

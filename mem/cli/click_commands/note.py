@@ -11,7 +11,7 @@ from mem.cli import surface
 from mem.commands import note
 from mem.errors import MemError
 from mem.files import safe_paths
-from mem.render import injection_views
+from mem.render import memory_views
 
 
 @click.group(cls=surface.SubGroup, name="note")
@@ -52,4 +52,4 @@ def note_add(
     text = sys.stdin.read() if stdin else body
     root = safe_paths.project_root(directory)
     result = note.add(root, kind, title, text, clock.now_iso(), allow_secret)
-    surface.echo(injection_views.note_added(result, as_json=json_))
+    surface.echo(memory_views.note_added(result, as_json=json_))

@@ -7,7 +7,7 @@ import click
 from mem.cli import surface
 from mem.commands import note
 from mem.files import safe_paths
-from mem.render import injection_views
+from mem.render import memory_views
 
 
 @click.command(cls=surface.MemCommand, name="show")
@@ -24,4 +24,4 @@ def show_command(memory_id: str, directory: str | None, json_: bool) -> None:
         mem show 9d9c0fe
     """
     result = note.show(safe_paths.project_root(directory), memory_id)
-    surface.echo(injection_views.memory_shown(result, as_json=json_))
+    surface.echo(memory_views.memory_shown(result, as_json=json_))
