@@ -3,7 +3,7 @@ and any action's error. Pure."""
 
 from __future__ import annotations
 
-from mem.core import js, markdown
+from mem.core import js
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -91,6 +91,8 @@ def _as_read(entry: dict[str, Any]) -> dict[str, Any]:
     text = entry.get("text")
     if not isinstance(text, str) or "\r" not in text:
         return entry
+    from mem.core import markdown  # a CRLF note only: a warm recall does not load `re`
+
     return {**entry, "text": markdown.as_read(text)}
 
 
