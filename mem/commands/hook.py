@@ -27,6 +27,7 @@ import hashlib
 import os
 import signal
 import time
+from typing import NamedTuple
 
 from mem import clock, layout
 from mem.core import budgets, edit_targets, js
@@ -83,45 +84,19 @@ class Deadline(Exception):
     """The hook ran past its deadline."""
 
 
-class Request:
+class Request(NamedTuple):
     """What the host said, and how the hook was configured."""
 
-    __slots__ = (
-        "event",
-        "host",
-        "cwd",
-        "session",
-        "source",
-        "prompt",
-        "budget",
-        "threshold",
-        "edit",
-        "dry_run",
-    )
-
-    def __init__(
-        self,
-        event: str,
-        host: str,
-        cwd: str,
-        session: str | None,
-        source: str | None,
-        prompt: str | None,
-        budget: int,
-        threshold: float,
-        edit: edit_targets.Edit,
-        dry_run: bool = False,
-    ) -> None:
-        self.event = event
-        self.host = host
-        self.cwd = cwd
-        self.session = session
-        self.source = source
-        self.prompt = prompt
-        self.budget = budget
-        self.threshold = threshold
-        self.edit = edit  # pre-edit: the files the tool changes and the text it writes
-        self.dry_run = dry_run  # `--dry-run`: nothing claimed, recorded or forgotten
+    event: str
+    host: str
+    cwd: str
+    session: str | None
+    source: str | None
+    prompt: str | None
+    budget: int
+    threshold: float
+    edit: edit_targets.Edit  # pre-edit: the files the tool changes and the text it writes
+    dry_run: bool = False  # `--dry-run`: nothing claimed, recorded or forgotten
 
 
 def run(
@@ -163,8 +138,7 @@ def preview(
     nothing (no injection recorded, nothing claimed for the session). A problem is a
     MemError here: a person asked, not a host."""
     text = stdin_data.decode("utf-8", errors="replace")
-    request = _request(event, host, text, directory, budget, threshold)
-    request.dry_run = True
+    request = _request(event, host, text, directory, budget, threshold)._replace(dry_run=True)
     root = find_project(request.cwd)
     shown, memories, withheld = _gathered(root, request)
     return {

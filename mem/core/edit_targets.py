@@ -16,6 +16,8 @@ tool's input changes nothing; what is not there is simply not found.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -28,16 +30,13 @@ TEXT_LIMIT = 64 * 1024  # characters of new text read for identifiers: a definit
 PATHS_AT_MOST = 20  # files of one patch looked up
 
 
-class Edit:
+class Edit(NamedTuple):
     """The files a tool call changes (as the host named them), the text it writes, and the
     text it replaces (what git blame asks about: the commits that wrote those lines)."""
 
-    __slots__ = ("paths", "text", "replaced")
-
-    def __init__(self, paths: list[str], text: str, replaced: str = "") -> None:
-        self.paths = paths
-        self.text = text
-        self.replaced = replaced
+    paths: list[str]
+    text: str
+    replaced: str = ""
 
 
 def edit_of(tool_input: Any) -> Edit:

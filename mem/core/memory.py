@@ -7,8 +7,7 @@ its exact text, the same hash an outcome receipt anchors (evidence-lifecycle.md 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from mem import layout
 from mem.core import parse
@@ -35,8 +34,7 @@ def normalized_source(path: str) -> str | None:
     return "/".join(segments)
 
 
-@dataclass(frozen=True, slots=True)
-class Memory:
+class Memory(NamedTuple):
     id: str
     file: str
     heading: str
@@ -108,8 +106,7 @@ def current_revisions(memories: Iterable[Memory]) -> dict[str, set[str]]:
 Record = dict[str, Any]  # one line of a self-hashing store
 
 
-@dataclass(frozen=True)
-class SourceAudit:
+class SourceAudit(NamedTuple):
     path: str
     status: str
     reason: str | None
@@ -126,11 +123,10 @@ class SourceAudit:
         }
 
 
-@dataclass(frozen=True)
-class MemoryAudit:
+class MemoryAudit(NamedTuple):
     memory: Memory
     status: str
-    sources: list[SourceAudit] = field(default_factory=list)
+    sources: list[SourceAudit]
     older_records: int = 0  # evidence records of earlier revisions
 
     def to_json(self) -> dict[str, Any]:
@@ -141,15 +137,13 @@ class MemoryAudit:
         }
 
 
-@dataclass(frozen=True)
-class Added:
+class Added(NamedTuple):
     memory: Memory
     written: list[Record]
     unchanged: list[Record]
     paths: list[str]  # the normalised sources, in the order given
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     event: Record
     written: bool

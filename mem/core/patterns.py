@@ -10,8 +10,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mem.core import js, parse
 from mem.errors import MemError
@@ -97,8 +96,7 @@ def closest_heading(pattern_id: str, headings: set[str]) -> str | None:
     return by_folded[found[0]] if found else None
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
+class Score(NamedTuple):
     elo: float = ELO_BASELINE
     alpha: float = 1
     beta: float = 1
@@ -231,8 +229,7 @@ def promotion(pattern_id: str, score: Score, evidence: list[str], ts: str) -> di
     }
 
 
-@dataclass(frozen=True, slots=True)
-class Reinforcement:
+class Reinforcement(NamedTuple):
     pattern_id: str
     signals: dict[str, Any]
     reward: float
@@ -265,8 +262,7 @@ def reinforce(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredPattern:
+class ScoredPattern(NamedTuple):
     pattern_id: str
     score: Score
     documented: bool  # a `###` section of patterns.md has exactly this heading

@@ -15,6 +15,7 @@ Relevance has one seat, `relevance()`: the bm25 ranking over the memory files
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 from mem import index, layout
 from mem.core import budgets, parse, score, templates, tokens
@@ -116,15 +117,12 @@ class Entry:
         }
 
 
-class Brief:
+class Brief(NamedTuple):
     """The entries in order of value, and how many there are in all (memories included)."""
 
-    __slots__ = ("entries", "total", "terms")
-
-    def __init__(self, entries: list[Entry], total: int, terms: list[str]) -> None:
-        self.entries = entries  # at most what the budget could hold; the rest are counted
-        self.total = total
-        self.terms = terms  # what relevance was judged by
+    entries: list[Entry]  # at most what the budget could hold; the rest are counted
+    total: int
+    terms: list[str]  # what relevance was judged by
 
 
 def query_terms(texts: Iterable[str], limit: int = QUERY_TERMS) -> list[str]:
