@@ -27,7 +27,8 @@ import hashlib
 import os
 import signal
 import time
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, BinaryIO, NamedTuple
 
 from mem import clock, layout
 from mem.core import budgets, edit_targets, js
@@ -36,11 +37,6 @@ from mem.domain import prompt_gate
 from mem.errors import MemError
 from mem.files import machine_state
 from mem.render import brief as brief_view
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # the hook runs on every prompt: typing is not worth its import there
-    from collections.abc import Callable
-    from typing import Any, BinaryIO
 
 HOSTS = ("claude-code", "codex", "gemini")
 EVENTS = ("session-start", "prompt", "pre-edit")

@@ -16,11 +16,7 @@ tool's input changes nothing; what is not there is simply not found.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any, NamedTuple
 
 PATH_FIELDS = ("file_path", "notebook_path", "path")
 TEXT_FIELDS = ("new_string", "content", "new_source")

@@ -15,20 +15,15 @@ Relevance has one seat, `relevance()`: the bm25 ranking over the memory files
 from __future__ import annotations
 
 import functools
-from typing import NamedTuple
+import re
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from mem import index, layout
 from mem.core import budgets, parse, score, templates, tokens
 from mem.core.memory_ids import memory_id, revision_of
 from mem.files import safe_paths
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
-    from collections.abc import Iterable
-    from typing import Any
-
-    from mem.index.history import Found
+from mem.index.history import Found
 
 MEMORY_FILES = layout.MEMORY_FILES
 CONTEXT_HEAD_CHARS = 1200  # the head of context.md, cut at a line
