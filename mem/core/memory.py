@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from mem import layout
-from mem.core import parse
+from mem.core import js, parse
 from mem.core.memory_ids import memory_id as memory_id
 from mem.core.memory_ids import revision_of as revision_of
 from mem.errors import MemError
@@ -114,13 +114,7 @@ class SourceAudit(NamedTuple):
     current_sha256: str | None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "status": self.status,
-            "reason": self.reason,
-            "recordedSha256": self.recorded_sha256,
-            "currentSha256": self.current_sha256,
-        }
+        return js.object_of(self)
 
 
 class MemoryAudit(NamedTuple):

@@ -105,14 +105,7 @@ class Score(NamedTuple):
     last_ts: str | None = None
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "elo": self.elo,
-            "alpha": self.alpha,
-            "beta": self.beta,
-            "mean": self.mean,
-            "updates": self.updates,
-            "lastTs": self.last_ts,
-        }
+        return js.object_of(self)
 
 
 def _invalid(pattern_id: str) -> MemError:
