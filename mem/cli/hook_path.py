@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import NoReturn
+from typing import NoReturn
 
 OPTIONS = {
     "--host": "host",

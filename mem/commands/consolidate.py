@@ -107,6 +107,10 @@ def _duplicates(entries: list[dict[str, str]]) -> list[dict[str, Any]]:
     return findings
 
 
+def _memory_member(memory: memories.Memory) -> dict[str, str]:
+    return {"location": memory.file, "heading": memory.heading, "id": memory.id}
+
+
 def _member(entry: dict[str, str]) -> dict[str, str]:
     member = {"location": entry["location"], "heading": entry["heading"]}
     if "id" in entry:
@@ -138,9 +142,7 @@ def _stale_decisions(project: list[memories.Memory], now: str) -> list[dict[str,
             _finding(
                 "stale-decision",
                 [memory.id],
-                memory=_member(
-                    {"location": memory.file, "heading": memory.heading, "id": memory.id}
-                ),
+                memory=_memory_member(memory),
                 ageDays=age,
                 proposal=(
                     f"Review it ({age} days old); if it no longer holds, set its status to "
@@ -180,9 +182,7 @@ def _promotion_candidates(
             _finding(
                 "promotion-candidate",
                 [memory.id],
-                memory=_member(
-                    {"location": memory.file, "heading": memory.heading, "id": memory.id}
-                ),
+                memory=_memory_member(memory),
                 projects=sorted(projects),
                 proposal=f"mem promote {memory.id} --approve --by NAME",
             )

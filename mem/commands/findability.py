@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mem import clock, index, layout
-from mem.core import findability, js, parse, score, tokens
+from mem.core import findability, js, parse, score
 from mem.domain import lifecycle_events, memories
 from mem.domain import recall as recalls
 from mem.errors import MemError

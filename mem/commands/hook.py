@@ -27,6 +27,8 @@ import hashlib
 import os
 import signal
 import time
+from collections.abc import Callable
+from typing import Any, BinaryIO, NamedTuple
 
 from mem import clock, layout
 from mem.core import budgets, edit_targets, js
@@ -36,11 +38,6 @@ from mem.errors import MemError
 from mem.files import history as git_history
 from mem.files import machine_state
 from mem.render import brief as brief_view
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # the hook runs on every prompt: typing is not worth its import there
-    from collections.abc import Callable
-    from typing import Any, BinaryIO
 
 HOSTS = ("claude-code", "codex", "gemini")
 EVENTS = ("session-start", "prompt", "pre-edit")
@@ -87,47 +84,20 @@ class Deadline(Exception):
     """The hook ran past its deadline."""
 
 
-class Request:
+class Request(NamedTuple):
     """What the host said, and how the hook was configured."""
 
-    __slots__ = (
-        "event",
-        "host",
-        "cwd",
-        "session",
-        "source",
-        "prompt",
-        "budget",
-        "threshold",
-        "edit",
-        "dry_run",
-        "deadline",
-    )
-
-    def __init__(
-        self,
-        event: str,
-        host: str,
-        cwd: str,
-        session: str | None,
-        source: str | None,
-        prompt: str | None,
-        budget: int,
-        threshold: float,
-        edit: edit_targets.Edit,
-        dry_run: bool = False,
-    ) -> None:
-        self.event = event
-        self.host = host
-        self.cwd = cwd
-        self.session = session
-        self.source = source
-        self.prompt = prompt
-        self.budget = budget
-        self.threshold = threshold
-        self.edit = edit  # pre-edit: the files the tool changes and the text it writes
-        self.dry_run = dry_run  # `--dry-run`: nothing claimed, recorded or forgotten
-        self.deadline: float | None = None  # time.monotonic() when the hook gives up; None: never
+    event: str
+    host: str
+    cwd: str
+    session: str | None
+    source: str | None
+    prompt: str | None
+    budget: int
+    threshold: float
+    edit: edit_targets.Edit  # pre-edit: the files the tool changes and the text it writes
+    dry_run: bool = False  # `--dry-run`: nothing claimed, recorded or forgotten
+    deadline: float | None = None  # time.monotonic() when the hook gives up; None: never
 
 
 def run(
@@ -145,8 +115,9 @@ def run(
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         now = clock.now_iso()
-        request = _request(event, host, stdin_data, directory, budget, threshold)
-        request.deadline = started + seconds
+        request = _request(event, host, stdin_data, directory, budget, threshold)._replace(
+            deadline=started + seconds
+        )
         return _answer(request, now)
     except Exception as error:  # noqa: BLE001 - failing open is the contract of a hook
         _log_problem(host, event, error)
@@ -167,8 +138,9 @@ def preview(
     """`mem hook EVENT --dry-run`: what the hook would print for this input and why, writing
     nothing (no injection recorded, nothing claimed for the session). A problem is a
     MemError here: a person asked, not a host."""
-    request = _request(event, host, stdin_data, directory, budget, threshold)
-    request.dry_run = True
+    request = _request(event, host, stdin_data, directory, budget, threshold)._replace(
+        dry_run=True
+    )
     root = find_project(request.cwd)
     shown, memories, withheld = _gathered(root, request)
     return {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mem.core import js, secrets
 from mem.domain import project_entries
@@ -52,8 +52,7 @@ SKIP = frozenset(
 YAML_KEYS = ["path", "name", "hash", "stack", "status", "bmad_installed", "has_git", "last_scanned"]
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     depth: int = 4
     active_days: int = 30
     paused_days: int = 180

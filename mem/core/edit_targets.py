@@ -16,9 +16,7 @@ tool's input changes nothing; what is not there is simply not found.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any, NamedTuple
 
 PATH_FIELDS = ("file_path", "notebook_path", "path")
 TEXT_FIELDS = ("new_string", "content", "new_source")
@@ -28,16 +26,13 @@ TEXT_LIMIT = 64 * 1024  # characters of new text read for identifiers: a definit
 PATHS_AT_MOST = 20  # files of one patch looked up
 
 
-class Edit:
+class Edit(NamedTuple):
     """The files a tool call changes (as the host named them), the text it writes, and the
     text it replaces (what git blame asks about: the commits that wrote those lines)."""
 
-    __slots__ = ("paths", "text", "replaced")
-
-    def __init__(self, paths: list[str], text: str, replaced: str = "") -> None:
-        self.paths = paths
-        self.text = text
-        self.replaced = replaced
+    paths: list[str]
+    text: str
+    replaced: str = ""
 
 
 def edit_of(tool_input: Any) -> Edit:

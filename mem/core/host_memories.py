@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mem.core import js
 
@@ -43,8 +43,7 @@ _AD_HOC_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-")
 GEMINI_SECTION = "## Gemini Added Memories"
 
 
-@dataclass(frozen=True, slots=True)
-class HostMemory:
+class HostMemory(NamedTuple):
     """One memory a host keeps, as a candidate note."""
 
     host: str  # claude-code, codex, gemini, serena, vscode

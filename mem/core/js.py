@@ -182,6 +182,17 @@ def stringify(value: Any) -> str:
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
 
 
+def object_of(record: Any) -> dict[str, Any]:
+    """A NamedTuple record as the JavaScript object mem prints: its fields in order, each
+    named in camelCase (`last_ts` is `lastTs`)."""
+    return {_camel(name): value for name, value in zip(record._fields, record, strict=True)}
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
 def stringify_pretty(value: Any, indent: str = "") -> str:
     """JSON.stringify(value, null, 2)."""
     # Strings and plain objects first: they are nearly all of what mem writes.

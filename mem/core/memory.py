@@ -7,11 +7,10 @@ its exact text, the same hash an outcome receipt anchors (evidence-lifecycle.md 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from mem import layout
-from mem.core import parse
+from mem.core import js, parse
 from mem.core.memory_ids import memory_id as memory_id
 from mem.core.memory_ids import revision_of as revision_of
 from mem.errors import MemError
@@ -35,8 +34,7 @@ def normalized_source(path: str) -> str | None:
     return "/".join(segments)
 
 
-@dataclass(frozen=True, slots=True)
-class Memory:
+class Memory(NamedTuple):
     id: str
     file: str
     heading: str
@@ -108,8 +106,7 @@ def current_revisions(memories: Iterable[Memory]) -> dict[str, set[str]]:
 Record = dict[str, Any]  # one line of a self-hashing store
 
 
-@dataclass(frozen=True)
-class SourceAudit:
+class SourceAudit(NamedTuple):
     path: str
     status: str
     reason: str | None
@@ -117,20 +114,13 @@ class SourceAudit:
     current_sha256: str | None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "status": self.status,
-            "reason": self.reason,
-            "recordedSha256": self.recorded_sha256,
-            "currentSha256": self.current_sha256,
-        }
+        return js.object_of(self)
 
 
-@dataclass(frozen=True)
-class MemoryAudit:
+class MemoryAudit(NamedTuple):
     memory: Memory
     status: str
-    sources: list[SourceAudit] = field(default_factory=list)
+    sources: list[SourceAudit]
     older_records: int = 0  # evidence records of earlier revisions
 
     def to_json(self) -> dict[str, Any]:
@@ -141,15 +131,13 @@ class MemoryAudit:
         }
 
 
-@dataclass(frozen=True)
-class Added:
+class Added(NamedTuple):
     memory: Memory
     written: list[Record]
     unchanged: list[Record]
     paths: list[str]  # the normalised sources, in the order given
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     event: Record
     written: bool

@@ -10,8 +10,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mem.core import js, parse
 from mem.errors import MemError
@@ -97,8 +96,7 @@ def closest_heading(pattern_id: str, headings: set[str]) -> str | None:
     return by_folded[found[0]] if found else None
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
+class Score(NamedTuple):
     elo: float = ELO_BASELINE
     alpha: float = 1
     beta: float = 1
@@ -107,14 +105,7 @@ class Score:
     last_ts: str | None = None
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "elo": self.elo,
-            "alpha": self.alpha,
-            "beta": self.beta,
-            "mean": self.mean,
-            "updates": self.updates,
-            "lastTs": self.last_ts,
-        }
+        return js.object_of(self)
 
 
 def _invalid(pattern_id: str) -> MemError:
@@ -231,8 +222,7 @@ def promotion(pattern_id: str, score: Score, evidence: list[str], ts: str) -> di
     }
 
 
-@dataclass(frozen=True, slots=True)
-class Reinforcement:
+class Reinforcement(NamedTuple):
     pattern_id: str
     signals: dict[str, Any]
     reward: float
@@ -265,8 +255,7 @@ def reinforce(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredPattern:
+class ScoredPattern(NamedTuple):
     pattern_id: str
     score: Score
     documented: bool  # a `###` section of patterns.md has exactly this heading

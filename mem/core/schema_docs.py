@@ -34,7 +34,7 @@ _SELECTED_NAME = re.compile(
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class TableDoc:
     description: str = ""
     columns: dict[str, str] = field(default_factory=dict)

@@ -33,14 +33,12 @@ import importlib
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from mem.errors import MemError
 
 
-@dataclass(frozen=True, order=True)
-class Finding:
+class Finding(NamedTuple):
     """A possible secret: 1-based line and column of its first character, and its kind."""
 
     line: int

@@ -15,19 +15,15 @@ Relevance has one seat, `relevance()`: the bm25 ranking over the memory files
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from mem import index, layout
 from mem.core import budgets, parse, score, templates, tokens
 from mem.core.memory_ids import memory_id, revision_of
 from mem.files import safe_paths
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
-    from collections.abc import Iterable
-    from typing import Any
-
-    from mem.index.history import Found
+from mem.index.history import Found
 
 MEMORY_FILES = layout.MEMORY_FILES
 CONTEXT_HEAD_CHARS = 1200  # the head of context.md, cut at a line
@@ -116,15 +112,12 @@ class Entry:
         }
 
 
-class Brief:
+class Brief(NamedTuple):
     """The entries in order of value, and how many there are in all (memories included)."""
 
-    __slots__ = ("entries", "total", "terms")
-
-    def __init__(self, entries: list[Entry], total: int, terms: list[str]) -> None:
-        self.entries = entries  # at most what the budget could hold; the rest are counted
-        self.total = total
-        self.terms = terms  # what relevance was judged by
+    entries: list[Entry]  # at most what the budget could hold; the rest are counted
+    total: int
+    terms: list[str]  # what relevance was judged by
 
 
 def content_terms(texts: Iterable[str], limit: int = QUERY_TERMS) -> list[str]:
@@ -408,26 +401,16 @@ def prompt_matches(
     return found.entries, found.withheld, found.terms
 
 
-class PromptAnswer:
+class PromptAnswer(NamedTuple):
     """What a prompt brings (`prompt_answer`)."""
 
-    __slots__ = ("entries", "withheld", "commits", "history", "terms")
-
-    def __init__(
-        self,
-        entries: list[Entry],
-        withheld: list[Entry],
-        commits: list[Entry],
-        history: str | None,
-        terms: list[str],
-    ) -> None:
-        self.entries = entries  # the memories that match, best first
-        self.withheld = withheld  # those that matched but the session has
-        self.commits = commits  # then the commits that match, within what is left of at_most
-        # None: the commits were ranked (or not asked for); else why not (history.STALE:
-        # HEAD is not indexed yet, which is left to a process of its own)
-        self.history = history
-        self.terms = terms
+    entries: list[Entry]  # the memories that match, best first
+    withheld: list[Entry]  # those that matched but the session has
+    commits: list[Entry]  # then the commits that match, within what is left of at_most
+    # None: the commits were ranked (or not asked for); else why not (history.STALE: HEAD is
+    # not indexed yet, which is left to a process of its own)
+    history: str | None
+    terms: list[str]
 
 
 def prompt_answer(

@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any
 
 from mem import index
 from mem.errors import MemError
 from mem.files.history import STALE as STALE  # in_step: HEAD is not indexed yet
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from mem.index.history import Found
+from mem.index.history import Found
 
 SHORT_SHA = 7  # the digits recall shows, as `git log --oneline` does in a small repository
 _HEX = frozenset("0123456789abcdefABCDEF")

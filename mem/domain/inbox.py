@@ -21,8 +21,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from mem.core import amendments, host_memories, js, secrets
 from mem.core.host_memories import HostMemory
@@ -46,8 +45,7 @@ COMMON = 256  # a term more notes than this have says little of a subject: never
 ID_PREFIX = "imp_"
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
+class Found(NamedTuple):
     """What one host holds for a project: its memories, the files skipped and why, where
     it looked and what it left (memories that are not about this project)."""
 
@@ -58,8 +56,7 @@ class Found:
     left: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     id: str
     state: str  # pending, accepted, rejected
     host: str
@@ -328,8 +325,7 @@ def _likeness_at_most(one: amendments.Subject, two: amendments.Subject) -> float
     return cosine + amendments.HEADING_SHARE * share + 1e-4  # likeness rounds to 4 places
 
 
-@dataclass(frozen=True, slots=True)
-class Offered:
+class Offered(NamedTuple):
     host: str
     looked: list[str]
     offered: list[Candidate]
@@ -425,8 +421,7 @@ def _refusal(memory: HostMemory, allowed: frozenset[str]) -> str | None:
 # ---- deciding
 
 
-@dataclass(frozen=True, slots=True)
-class Decided:
+class Decided(NamedTuple):
     changed: list[Candidate]  # accepted or rejected now
     unchanged: list[Candidate]  # already so
     kept: list[tuple[Candidate, str]]  # left pending, and why
@@ -474,7 +469,7 @@ def accept(
             "file": outcome["file"],
         }
         lines.append(js.stringify(record) + "\n")
-        result.changed.append(replace(candidate, state="accepted", memory=outcome["id"]))
+        result.changed.append(candidate._replace(state="accepted", memory=outcome["id"]))
     machine_state.append_inbox(root, "".join(lines))
     return result
 
@@ -491,6 +486,6 @@ def reject(root: str, ids: Sequence[str], every: bool, now: str) -> Decided:
             result.kept.append((candidate, f"it was accepted as {candidate.memory}"))
         else:
             lines.append(js.stringify({"op": "reject", "ts": now, "id": candidate.id}) + "\n")
-            result.changed.append(replace(candidate, state="rejected"))
+            result.changed.append(candidate._replace(state="rejected"))
     machine_state.append_inbox(root, "".join(lines))
     return result

@@ -9,8 +9,7 @@ context, browse and recall read the statuses. Markdown is never touched.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mem import index, layout
 from mem.core import js, secrets
@@ -40,8 +39,7 @@ def readable_events(root: str) -> list[stores.Record]:
     return stores.intact_records(data.decode("utf-8", "replace"), well_formed, archived)
 
 
-@dataclass(frozen=True)
-class Status:
+class Status(NamedTuple):
     status: str  # "active", "superseded" or "retracted"
     event: stores.Record | None = None
 

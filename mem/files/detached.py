@@ -9,10 +9,7 @@ hook's stdout to its end must not wait for the child).
 from __future__ import annotations
 
 import os
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
+from collections.abc import Callable
 
 
 def start(work: Callable[[], None]) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mem.files.worktree import git as _git
 
@@ -31,16 +31,14 @@ NOT_PROVABLE = (
 )
 
 
-@dataclass(frozen=True)
-class Identity:
+class Identity(NamedTuple):
     """A checkout's canonical remote identity, or why it cannot be proven."""
 
     repo: str | None
     problem: str | None
 
 
-@dataclass(frozen=True)
-class Commit:
+class Commit(NamedTuple):
     hash: str
     subject: str
 
@@ -164,8 +162,7 @@ def merge_branches(root: str) -> list[str] | None:
     return [n for n in names if n and n != here and not n.endswith("/HEAD") and "/" != n[-1:]]
 
 
-@dataclass(frozen=True)
-class MergeTree:
+class MergeTree(NamedTuple):
     """What `git merge-tree` found: the conflicting paths, or (None) git's own reason."""
 
     conflicts: list[str] | None

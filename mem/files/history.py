@@ -9,6 +9,7 @@ where the index left it runs no git process. Commits are read through the user's
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,20 +26,12 @@ NOT_A_CHECKOUT = "not in a git work tree"
 STALE = "the commits are not indexed at HEAD yet"
 
 
-class Head:
+class Head(NamedTuple):
     """Where HEAD points: its commit's sha, "" in a repository without commits, None when
-    only git can tell (a ref format mem does not read); or why there is no history.
+    only git can tell (a ref format mem does not read); or why there is no history."""
 
-    A plain class rather than a NamedTuple: this module is on the warm recall path."""
-
-    __slots__ = ("sha", "problem")
-
-    def __init__(self, sha: str | None, problem: str | None = None) -> None:
-        self.sha = sha
-        self.problem = problem
-
-    def __repr__(self) -> str:
-        return f"Head({self.sha!r}, {self.problem!r})"
+    sha: str | None
+    problem: str | None = None
 
 
 def git_dir(root: str) -> str | None:

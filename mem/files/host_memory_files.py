@@ -25,7 +25,7 @@ import os
 import stat
 import time
 import urllib.parse
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mem.files import gitrepo, safe_paths
 
@@ -33,8 +33,7 @@ FILE_LIMIT = 1024 * 1024  # a memory file larger than this is not a memory: skip
 SETTINGS_LIMIT = 1024 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class HostFile:
+class HostFile(NamedTuple):
     """One memory file's text."""
 
     path: str  # absolute

@@ -16,7 +16,7 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from mem import layout
 from mem.core import js
@@ -119,8 +119,7 @@ def _first(items: list[Any], task_id: Any) -> Any:
     return None
 
 
-@dataclass
-class Run:
+class Run(NamedTuple):
     root: str
     run: dict[str, Any]
     locked: bool
@@ -213,7 +212,7 @@ def _check_lifecycle(run: dict[str, Any]) -> None:
             _get(_get(last, "backend"), "kind")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Freshness:
     """Section 5: whether a task's recorded evidence still matches the files, recursively."""
 

@@ -9,6 +9,7 @@ This module imports no more than that, since a session-start hook asks it every 
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -120,17 +121,11 @@ def _env() -> dict[str, str]:
     return env
 
 
-class WorkInProgress:
+class WorkInProgress(NamedTuple):
     """What the work tree is busy with: its branch and the paths it touched lately."""
 
-    __slots__ = ("branch", "changed")
-
-    def __init__(self, branch: str | None, changed: tuple[str, ...]) -> None:
-        self.branch = branch
-        self.changed = changed  # working tree first (git's order), then the last commits'
-
-    def __repr__(self) -> str:
-        return f"WorkInProgress(branch={self.branch!r}, changed={self.changed!r})"
+    branch: str | None
+    changed: tuple[str, ...]  # working tree first (git's order), then the last commits'
 
 
 def work_in_progress(directory: str, commits: int = 5) -> WorkInProgress | None:

@@ -7,13 +7,12 @@ clears it. Nothing else sets it: the MCP server and hooks stay silent on stderr.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Protocol
+from typing import Protocol
 
-    class BuildProgress(Protocol):
-        def step(self, records: int) -> None: ...
-        def clear(self) -> None: ...
+
+class BuildProgress(Protocol):
+    def step(self, records: int) -> None: ...
+    def clear(self) -> None: ...
 
 
 shown: BuildProgress | None = None

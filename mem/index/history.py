@@ -21,13 +21,10 @@ import math
 import sqlite3
 
 from mem.core import tokens
+from mem.core.commits import Commit
 from mem.files import history as git_history
 from mem.index import bm25, postings, topk
 from mem.index.queries import RecallFiles, in_chunks
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mem.core.commits import Commit
 
 # The commits' terms and postings, in the layout of the notes' bm25 postings: the same
 # builders write them and the same pruned top-k reads them (mem.index.topk, bm25.Scorer).

@@ -9,12 +9,9 @@ from __future__ import annotations
 from array import array
 
 from mem.index import postings
+from mem.index.connection import Connection
 from mem.index.rows import ONLY_PROJECT
 from mem.index.tables import FILE_TABLES
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mem.index.connection import Connection
 
 
 def postings_vectors(conn: Connection) -> dict[int, list[tuple[str, int, int]]]:

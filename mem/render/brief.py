@@ -9,11 +9,9 @@ and how to get them.
 
 from __future__ import annotations
 
-from mem.core import budgets, js
+from typing import Any
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from mem.core import budgets, js
 
 MORE = (
     "`mem show ID` prints one memory whole, `mem recall WORDS` searches them all,"

@@ -11,6 +11,8 @@ import pytest
 from support.portfolios import audited_portfolio
 from support.trees import age_tree
 
+import mem
+
 # Start-up care lives in one place: the modules a plain recall loads. They import no
 # module of FORBIDDEN at run time (their record types are plain slotted classes), and a
 # warm recall loads exactly WARM_PATH; one that must first apply a write adds SYNC_PATH.
@@ -171,3 +173,36 @@ def test_a_warm_recall_across_the_portfolio_imports_nothing_forbidden(tmp_path: 
     modules = _imported_by_recall(roots[0], *words)
     assert "mem.index.portfolio" in modules
     assert _forbidden(modules) == []
+
+
+# The modules a warm recall loads with the other ranking or across the portfolio (whose
+# first read of a root may show progress).
+RECALL_PATH = (
+    WARM_PATH
+    | SYNC_PATH
+    | {
+        "mem.core.amendments",
+        "mem.domain.amendments",
+        "mem.index.bm25",
+        "mem.index.portfolio",
+        "mem.files.brain",
+        "mem.cli.progress",
+    }
+)
+# git is asked only when HEAD moved: subprocess and the commit parser load then, not before.
+LAZY_GIT = {"mem.files.history", "mem.files.worktree"}
+
+
+def test_only_the_recall_path_hides_imports_from_run_time() -> None:
+    """Start-up care in one place: `TYPE_CHECKING = False` (typing costs a warm recall about
+    10 % of its CPU) and hand-written slotted records belong to the modules a recall loads;
+    every other module imports what its annotations name at the top."""
+    package = Path(mem.__file__).parent
+    hiding = {
+        ".".join(("mem", *path.relative_to(package).with_suffix("").parts)).removesuffix(
+            ".__init__"
+        )
+        for path in package.rglob("*.py")
+        if "\nTYPE_CHECKING = False\n" in path.read_text(encoding="utf-8")
+    }
+    assert sorted(hiding - RECALL_PATH - LAZY_GIT) == []
