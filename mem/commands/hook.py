@@ -138,9 +138,7 @@ def preview(
     """`mem hook EVENT --dry-run`: what the hook would print for this input and why, writing
     nothing (no injection recorded, nothing claimed for the session). A problem is a
     MemError here: a person asked, not a host."""
-    request = _request(event, host, stdin_data, directory, budget, threshold)._replace(
-        dry_run=True
-    )
+    request = _request(event, host, stdin_data, directory, budget, threshold)._replace(dry_run=True)
     root = find_project(request.cwd)
     shown, memories, withheld = _gathered(root, request)
     return {
