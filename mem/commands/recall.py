@@ -6,7 +6,9 @@ import math
 import os
 
 from mem import clock, index, layout
-from mem.core import js, parse, score
+from mem.core.javascript import js
+from mem.core.ranking import score
+from mem.core.text import parse
 from mem.errors import MemError
 from mem.files import safe_paths
 from mem.index import freshness
@@ -99,7 +101,9 @@ def parse_limit(text: str | None) -> int:
 
 def context_scope(text: str | None) -> list[str]:
     """The explicit project scope of evidence ranking: normalised, de-duplicated, sorted."""
-    from mem.core import receipts  # evidence ranking only: lexical recall does not pay the import
+    from mem.core.rules import (
+        receipts,  # evidence ranking only: lexical recall does not pay the import
+    )
 
     # JavaScript reads an empty option value as absent: `--context-scope ''` is no scope at all.
     return receipts.scope_items([js.trim(item) for item in text.split(",")] if text else [])
@@ -148,7 +152,7 @@ def bm25_recall(root: str, query: str, limit: int, now: str) -> list[dict[str, A
 def query_terms(request: Request) -> list[str]:
     """The query's terms as the chosen ranking's tokenizer makes them."""
     if request.ranking == "bm25":
-        from mem.core import tokens  # bm25 only: a lexical recall does not pay the import
+        from mem.core.text import tokens  # bm25 only: a lexical recall does not pay the import
 
         return tokens.query_terms(request.query)
     return parse.query_tokens(request.query)
@@ -455,7 +459,7 @@ def _stash_score_inputs(
     Read back from the index rather than threaded through the ranking, so the ranking code
     stays as it is; evidence ranking copies entries, and the stash travels with them.
     """
-    from mem.core.explain import age_days  # --explain only
+    from mem.core.ranking.explain import age_days  # --explain only
 
     ids_by_index: dict[int, list[int]] = {}
     connections: dict[int, index.Connection] = {}
@@ -479,7 +483,7 @@ def _stash_score_inputs(
 def _bm25_explanation(
     conn: index.Connection, record_id: int, terms: list[str], now_ms: float | None
 ) -> dict[str, Any]:
-    from mem.core.explain import age_days  # --explain only
+    from mem.core.ranking.explain import age_days  # --explain only
     from mem.index import bm25
 
     kind, ts_ms, ts_local = conn.execute(
@@ -492,7 +496,7 @@ def _bm25_explanation(
 
 
 def _explanation(entry: dict[str, Any], terms: list[str]) -> dict[str, Any]:
-    from mem.core import explain  # --explain only: a plain recall does not pay the import
+    from mem.core.ranking import explain  # --explain only: a plain recall does not pay the import
 
     frequencies, tokens, age = entry.pop("explain")
     boost = 1 + EVIDENCE_BOOST * EVIDENCE_REWARD if "lexicalScore" in entry else 1
@@ -605,7 +609,7 @@ def _recall_all(
             event_ms = found.ts_ms if entry["kind"] == "event" else None
             if event_ms is not None and found.ts_local:
                 event_ms += clock.local_offset_ms(event_ms)
-            from mem.core.explain import age_days  # --explain only
+            from mem.core.ranking.explain import age_days  # --explain only
 
             age = age_days(event_ms, now_ms)
             entry["explain"] = _explanation(
@@ -724,7 +728,7 @@ def _with_evidence(
     entries: list[dict[str, Any]], evidence: list[tuple[dict[str, Any], str | None]]
 ) -> list[dict[str, Any]]:
     """Section 8: boost notes with eligible receipts, drop notes whose receipts all failed."""
-    from mem.core import receipts
+    from mem.core.rules import receipts
 
     by_anchor: dict[tuple[Any, Any], list[tuple[dict[str, Any], str | None]]] = {}
     for receipt, reason in evidence:

@@ -1,8 +1,8 @@
-"""Memories as they stand in a project's files (the model lives in mem.core.memory)."""
+"""Memories as they stand in a project's files (the model lives in mem.core.rules.memory)."""
 
 from __future__ import annotations
 
-from mem.core.memory import (
+from mem.core.rules.memory import (
     MEMORY_FILES,
     Memory,
     current_revisions,

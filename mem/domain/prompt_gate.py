@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from mem.core import tokens
+from mem.core.text import tokens
 
 SHARE = 0.25  # the default of `mem hook --threshold`
 # The prompt's weight counted at most as this many rarest terms: at the default share, a

@@ -1,4 +1,4 @@
-"""The bm25 ranking: Okapi BM25 over mem.core.tokens' terms, heading words weighted (BM25F).
+"""The bm25 ranking: Okapi BM25 over mem.core.text.tokens' terms, heading words weighted (BM25F).
 
     score = Σ over query terms t of idf(t) × tf (k1 + 1) / (tf + k1 (1 - b + b × len / avglen))
     idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
@@ -22,7 +22,8 @@ import sqlite3
 from bisect import bisect_left
 from collections.abc import Callable
 
-from mem.core import score, tokens
+from mem.core.ranking import score
+from mem.core.text import tokens
 from mem.index import postings
 from mem.index.queries import in_chunks
 

@@ -20,7 +20,8 @@ holds. A class whose terms are all known is scored from its postings. Another is
 from its text until the top is full (nothing is pruned before) and after, when that costs
 less than reading the next group of one of its terms; else that group is read. Bounds only
 fall: an entry whose bound fell since it was queued goes back in its new place. The records
-within a relative 1e-9 of the last place are rescored with V8's arithmetic (mem.core.jsmath),
+within a relative 1e-9 of the last place are rescored with V8's arithmetic
+(mem.core.javascript.jsmath),
 so scores, ties and order are the reference's.
 
 Functions take a connection and return ranked records: no state outlives a call.
@@ -34,7 +35,9 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 
-from mem.core import js, parse, score
+from mem.core.javascript import js
+from mem.core.ranking import score
+from mem.core.text import parse
 from mem.index import postings
 
 TYPE_CHECKING = False

@@ -3,13 +3,13 @@ and any action's error. Pure."""
 
 from __future__ import annotations
 
-from mem.core import js
+from mem.core.javascript import js
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from mem.core.patterns import Reinforcement, ScoredPattern
+    from mem.core.rules.patterns import Reinforcement, ScoredPattern
 
 # Every JS whitespace character to a space: split on spaces, the non-empty parts joined are
 # JS `text.replace(/\s+/g, " ").trim()` (a table, where a regex costs 0.4 ms to compile).

@@ -10,8 +10,8 @@ from support.trees import write
 
 from mem import index
 from mem.commands import recall
-from mem.core import amendments as measure
-from mem.core.memory_ids import memory_id
+from mem.core.ranking import amendments as measure
+from mem.core.rules.memory_ids import memory_id
 from mem.domain import amendments, brief
 from mem.mcp import tools
 

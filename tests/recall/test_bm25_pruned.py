@@ -31,7 +31,8 @@ from recall.test_bm25_exact import (
 from support import indexes
 
 from mem import clock
-from mem.core import score, tokens
+from mem.core.ranking import score
+from mem.core.text import tokens
 from mem.index import RecallFiles, bm25, segments, tables
 
 # Rare words weigh most: a query mixes them with the common ones.

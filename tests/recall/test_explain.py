@@ -18,7 +18,8 @@ from support.cli import RunMem
 from support.nexus import relocated
 
 from mem.commands import recall
-from mem.core import jsmath, parse
+from mem.core.javascript import jsmath
+from mem.core.text import parse
 
 NOW = "2026-10-18T09:30:00.000Z"
 WORDS = ["postgres", "redis", "pool", "cache", "deploy", "Cache", "café", "x", "a-b", "pool"]

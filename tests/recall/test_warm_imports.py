@@ -27,10 +27,13 @@ WARM_PATH = {
     "mem.commands",
     "mem.commands.recall",
     "mem.core",
-    "mem.core.js",
-    "mem.core.jsmath",
-    "mem.core.parse",
-    "mem.core.score",
+    "mem.core.ranking",
+    "mem.core.text",
+    "mem.core.javascript",
+    "mem.core.javascript.js",
+    "mem.core.javascript.jsmath",
+    "mem.core.text.parse",
+    "mem.core.ranking.score",
     "mem.errors",
     "mem.files",
     "mem.files.index_sources",
@@ -51,13 +54,13 @@ WARM_PATH = {
     "mem.render",
     "mem.render.action_views",
 }
-# mem.core.tokens: the sync keeps the bm25 ranking's postings too (issue 25).
+# mem.core.text.tokens: the sync keeps the bm25 ranking's postings too (issue 25).
 SYNC_PATH = {
     "mem.index.records",
     "mem.index.resync",
     "mem.index.sync",
     "mem.index.tables",
-    "mem.core.tokens",
+    "mem.core.text.tokens",
 }
 # Each costs a recall from 1 to 20 ms on this project's machines: typing alone costs more
 # than a warm recall's query (and brings re, enum and contextlib with it).
@@ -178,7 +181,7 @@ RECALL_PATH = (
     WARM_PATH
     | SYNC_PATH
     | {
-        "mem.core.amendments",
+        "mem.core.ranking.amendments",
         "mem.domain.amendments",
         "mem.index.bm25",
         "mem.index.portfolio",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from mem import index
 from mem.commands import recall
-from mem.core import memory
+from mem.core.rules import memory
 from mem.index import location, portfolio
 from support.trees import age_tree, write
 
