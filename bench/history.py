@@ -36,7 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mem.core import commits as commit_records  # noqa: E402
+from mem.core.rules import commits as commit_records  # noqa: E402
 from mem.index import history, location  # noqa: E402
 
 MEM = str(Path(sys.executable).parent / "mem")

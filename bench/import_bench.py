@@ -40,8 +40,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mem.core import amendments, host_memories  # noqa: E402
-from mem.core.host_memories import claude_slug  # noqa: E402
+from mem.core.ranking import amendments  # noqa: E402
+from mem.core.rules import host_memories  # noqa: E402
+from mem.core.rules.host_memories import claude_slug  # noqa: E402
 from mem.domain import inbox  # noqa: E402
 
 TYPES = ("feedback", "project", "reference", "user")

@@ -38,7 +38,7 @@ MEM_ID = re.compile(r"\bmem_[0-9a-f]{20}\b")
 
 
 def memory_id(path: str, heading: str) -> str:
-    """mem.core.memory_ids.memory_id, restated so that the bench imports nothing of mem."""
+    """mem.core.rules.memory_ids.memory_id, restated so that the bench imports nothing of mem."""
     return "mem_" + hashlib.sha256(f"{path}\0{heading}".encode()).hexdigest()[:20]
 
 

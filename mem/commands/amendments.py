@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from mem import index, layout
-from mem.core import amendments as measure
-from mem.core.memory_ids import memory_id
+from mem.core.ranking import amendments as measure
+from mem.core.rules.memory_ids import memory_id
 from mem.domain import amendments, lifecycle_events
 from mem.errors import MemError
 from mem.files import brain as brains

@@ -8,7 +8,8 @@ import stat
 from typing import Any
 
 from mem import layout
-from mem.core import js, ndjson
+from mem.core.javascript import js
+from mem.core.text import ndjson
 from mem.errors import MemError
 from mem.files import archives, index_sources, locking, machine_paths, safe_paths, team, writing
 

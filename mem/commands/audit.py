@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from mem.core.memory import MemoryAudit
+from mem.core.rules.memory import MemoryAudit
 from mem.domain import evidence_audit, evidence_records, memories
 from mem.errors import MemError
 from mem.files import gitrepo

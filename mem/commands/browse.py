@@ -19,8 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 from mem import index
-from mem.core import extras, schema_docs
-from mem.core.memory import Memory, MemoryAudit
+from mem.core.prose import extras
+from mem.core.rules.memory import Memory, MemoryAudit
+from mem.core.text import schema_docs
 from mem.domain import (
     evidence_audit,
     evidence_records,

@@ -12,7 +12,9 @@ import re
 from typing import Any
 
 from mem import layout
-from mem.core import js, markdown, registry
+from mem.core.javascript import js
+from mem.core.rules import registry
+from mem.core.text import markdown
 from mem.domain import memories
 from mem.files import brain, machine_paths, safe_paths
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from mem import layout
-from mem.core import budgets, js
+from mem.core.javascript import js
+from mem.core.rules import budgets
 from mem.domain import brief as briefs
 from mem.domain import evidence_audit, lifecycle_events, memories, memory_status
 from mem.files import gitrepo, safe_paths

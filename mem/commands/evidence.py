@@ -10,8 +10,8 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from mem.core import secrets
-from mem.core.memory import Added, Memory, normalized_source
+from mem.core.rules import secrets
+from mem.core.rules.memory import Added, Memory, normalized_source
 from mem.domain import evidence_records, memories
 from mem.errors import MemError
 from mem.files import checkout_files, gitrepo, locking, stores, writing

@@ -7,7 +7,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
-from mem.core import js, markdown, secrets
+from mem.core.javascript import js
+from mem.core.rules import secrets
+from mem.core.text import markdown
 from mem.errors import MemError
 from mem.files import brain, safe_paths, writing
 

@@ -1,6 +1,6 @@
 """`mem check findability`: whether the queries a user could type for each note find it.
 
-Each note's queries (mem.core.findability) are ranked as `mem recall` ranks them within the
+Each note's queries (mem.core.ranking.findability) are ranked as `mem recall` ranks them within the
 note's own project: its notes and journal events, retired notes left out (deviation D10),
 the brain's notes not mixed in. With `--scope all`, every project registered in the
 portfolio is checked from the portfolio index, and notes of different projects with the
@@ -13,7 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from mem import clock, index, layout
-from mem.core import findability, js, parse, score
+from mem.core.javascript import js
+from mem.core.ranking import findability, score
+from mem.core.text import parse
 from mem.domain import lifecycle_events, memories
 from mem.domain import recall as recalls
 from mem.errors import MemError

@@ -9,7 +9,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
-from mem.core import js, secrets
+from mem.core.javascript import js
+from mem.core.rules import secrets
 from mem.errors import MemError
 from mem.files import machine_paths, writing
 

@@ -31,7 +31,8 @@ from collections.abc import Callable
 from typing import Any, BinaryIO, NamedTuple
 
 from mem import clock, layout
-from mem.core import budgets, edit_targets, js
+from mem.core.javascript import js
+from mem.core.rules import budgets, edit_targets
 from mem.domain import brief as briefs
 from mem.domain import prompt_gate
 from mem.errors import MemError

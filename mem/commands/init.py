@@ -10,7 +10,9 @@ import os
 from typing import Any
 
 from mem import layout
-from mem.core import js, registry, templates
+from mem.core.javascript import js
+from mem.core.prose import templates
+from mem.core.rules import registry
 from mem.domain import project_entries
 from mem.errors import MemError
 from mem.files import brain, safe_paths, writing

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem.core import agents_block
+from mem.core.prose import agents_block
 from mem.errors import MemError
 from mem.files import instructions
 

@@ -1,5 +1,5 @@
 """`mem init --agents --hooks [--host HOST...] [--user] [--remove]`: mem's hooks in each
-host's settings file (mem.core.hook_settings says what is merged and what is taken out).
+host's settings file (mem.core.rules.hook_settings says what is merged and what is taken out).
 
 Every file is read and merged before any is written, so a refusal (a file that is not a
 plain JSON object, a link in a project path) leaves all of them as they were.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.core import hook_settings, secrets
+from mem.core.rules import hook_settings, secrets
 from mem.errors import MemError
 from mem.files import host_settings, host_state
 

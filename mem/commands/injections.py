@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.core import js
+from mem.core.javascript import js
 from mem.files import machine_state
 
 OUTCOMES = ("success", "partial", "failure", "abandoned")

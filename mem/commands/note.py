@@ -1,7 +1,7 @@
 """`mem note add` and `mem show`: one memory section written well-formed, or read whole.
 
 `mem note add decision|lesson|pattern --title ...` appends a `###` section in the template's
-format (mem.core.templates) to the project's classic memory file
+format (mem.core.prose.templates) to the project's classic memory file
 (`.agents/memory/decisions.md`, `lessons.md`, `patterns.md`), created from its template
 when missing, so an agent never hand-edits Markdown. Decisions and lessons are dated
 (YYYY-MM-DD from the command's "now"); patterns are named, as `mem reinforce` finds them.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.core import markdown
+from mem.core.text import markdown
 from mem.domain import lifecycle_events, memories
 from mem.domain.notes import add
 

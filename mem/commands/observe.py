@@ -11,7 +11,8 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from mem.core import js, receipts, secrets
+from mem.core.javascript import js
+from mem.core.rules import receipts, secrets
 from mem.domain import outcome_receipts
 from mem.errors import MemError
 from mem.files import locking, machine_paths, nexus, safe_paths, writing

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from mem import clock
-from mem.core import parse, patterns
+from mem.core.rules import patterns
+from mem.core.text import parse
 from mem.domain import pattern_files
 from mem.files import archives, safe_paths
 

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from mem.core import registry, secrets
+from mem.core.rules import registry, secrets
 from mem.domain import project_entries
 from mem.errors import MemError
 from mem.files import brain, machine_paths, safe_paths, writing

@@ -1,6 +1,6 @@
 """`mem reinforce`: fold reward signals into a pattern's score (Elo and Beta).
 
-The decisions are `mem.core.patterns`' (pure); this module reads and writes
+The decisions are `mem.core.rules.patterns`' (pure); this module reads and writes
 `pattern-scores.json` and `promotions.ndjson`, always from the files themselves (the index
 is only a cache for audits).
 """
@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from mem import clock
-from mem.core import js, patterns, secrets
+from mem.core.javascript import js
+from mem.core.rules import patterns, secrets
 from mem.domain import pattern_files, reward_signals
 from mem.files import locking, team, writing
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from mem.core.memory import Outcome
+from mem.core.rules.memory import Outcome
 from mem.domain import lifecycle_events, memories
 from mem.errors import MemError
 from mem.files import locking

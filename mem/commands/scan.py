@@ -7,7 +7,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from mem.core import js, secrets
+from mem.core.javascript import js
+from mem.core.rules import secrets
 from mem.domain import project_entries
 from mem.errors import MemError
 from mem.files import brain, machine_paths, safe_paths

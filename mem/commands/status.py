@@ -6,7 +6,8 @@ import os
 from typing import Any
 
 from mem import index, layout
-from mem.core import js, ndjson, parse
+from mem.core.javascript import js
+from mem.core.text import ndjson, parse
 from mem.domain import stored_secrets
 from mem.files import archives, brain, index_sources, locking, machine_paths, safe_paths, team
 from mem.index import check, portfolio

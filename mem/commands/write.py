@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from mem import layout
-from mem.core import js, secrets
+from mem.core.javascript import js
+from mem.core.rules import secrets
 from mem.domain import reward_signals
 from mem.errors import MemError
 from mem.files import machine_state, writing

@@ -1,6 +1,6 @@
 """Amendments: active notes that a later note on the same subject likely amends.
 
-The measure is mem.core.amendments' (term weights with the index's bm25 document
+The measure is mem.core.ranking.amendments' (term weights with the index's bm25 document
 frequencies; newer by mem.index.notes_by_recency). Every reader that shows notes to an
 agent calls this module, so they all follow one rule: the newer comes first, just before
 the older, and the older is marked with the newer's id and the command that retires it once
@@ -15,7 +15,7 @@ notes are never paired.
 from __future__ import annotations
 
 from mem import index, layout
-from mem.core import amendments
+from mem.core.ranking import amendments
 from mem.index import bm25
 
 TYPE_CHECKING = False
@@ -134,7 +134,7 @@ def marks(found: Found) -> dict[int, dict[str, str]]:
 
 
 def _memory_id(record: index.StoredRecord) -> str:
-    from mem.core.memory_ids import memory_id  # hashlib: only once a pair is found
+    from mem.core.rules.memory_ids import memory_id  # hashlib: only once a pair is found
 
     return memory_id(record.path, record.ref)
 

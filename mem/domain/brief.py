@@ -20,8 +20,11 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from mem import index, layout
-from mem.core import budgets, parse, score, templates, tokens
-from mem.core.memory_ids import memory_id, revision_of
+from mem.core.prose import templates
+from mem.core.ranking import score
+from mem.core.rules import budgets
+from mem.core.rules.memory_ids import memory_id, revision_of
+from mem.core.text import parse, tokens
 from mem.files import safe_paths
 from mem.index.history import Found
 
@@ -322,7 +325,7 @@ def work_commits(
 def commit_entry(item: Found) -> Entry:
     """A commit as the brief and the hooks show it: its short sha (what `mem show` takes),
     date and subject, and the start of its body."""
-    from mem.core import commits
+    from mem.core.rules import commits
     from mem.domain import history
 
     shown = history.entry(item)

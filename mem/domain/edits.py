@@ -23,7 +23,8 @@ In a git checkout, the commits that touched the file follow (`governing_commits`
 from __future__ import annotations
 
 from mem import index, layout
-from mem.core import edit_targets, parse
+from mem.core.rules import edit_targets
+from mem.core.text import parse
 from mem.domain.brief import PROMPT_TERMS, Entry, commit_entry, content_terms, memory_entry
 from mem.files import safe_paths
 

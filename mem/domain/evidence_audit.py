@@ -8,7 +8,7 @@ runs without optional locks.
 
 from __future__ import annotations
 
-from mem.core.memory import Memory, MemoryAudit, SourceAudit, normalized_source
+from mem.core.rules.memory import Memory, MemoryAudit, SourceAudit, normalized_source
 from mem.domain import evidence_records
 from mem.files import checkout_files, gitrepo, stores
 

@@ -135,7 +135,7 @@ def touching(
     wrote a replaced line nor matches the text must have a body (a bare subject tells no
     more than the file's log). At most `limit`, each with its bm25 score; and why there are
     none, when the history cannot be read."""
-    from mem.core import commits
+    from mem.core.rules import commits
     from mem.files import history as git_history
     from mem.index import history
 

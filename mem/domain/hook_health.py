@@ -4,7 +4,7 @@ Hooks fail silently: a host that does not trust the folder, or a hook entry, ski
 without a word, and a command the host cannot start fails every prompt. Per host this
 looks at where mem's hooks are installed (the project's settings file, the user's), whether
 the host can read that file, whether each hook's command can start, and the host's own
-trust (mem.core.host_trust holds the rules). Every problem comes with the step that fixes
+trust (mem.core.rules.host_trust holds the rules). Every problem comes with the step that fixes
 it; nothing is changed here.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem.core import hook_settings, host_trust
+from mem.core.rules import hook_settings, host_trust
 from mem.errors import MemError
 from mem.files import gitrepo, host_settings, host_state
 

@@ -1,7 +1,7 @@
 """Imported memories wait in a per-machine inbox until a person accepts or rejects each.
 
 `gather` reads one host's memory for a project (mem.files.host_memory_files finds and reads
-the files, mem.core.host_memories parses them); `offer` turns what it found into candidates:
+the files, mem.core.rules.host_memories parses them); `offer` turns what it found into candidates:
 a memory with a possible secret is refused as on every write, an exact duplicate of a
 project note, of an earlier candidate or of anything the inbox already holds (pending,
 accepted or rejected) is skipped, and one near a project note or an earlier candidate is
@@ -23,8 +23,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from mem.core import amendments, host_memories, js, secrets
-from mem.core.host_memories import HostMemory
+from mem.core.javascript import js
+from mem.core.ranking import amendments
+from mem.core.rules import host_memories, secrets
+from mem.core.rules.host_memories import HostMemory
 from mem.domain import memories, notes
 from mem.errors import MemError
 from mem.files import host_memory_files, index_sources, machine_state
@@ -33,7 +35,8 @@ HOSTS = ("claude-code", "codex", "gemini", "serena", "vscode")
 # What `serena memories initialize` seeds (Serena 2.1.0): how to keep its memories, no
 # memory of the project.
 SERENA_GUIDELINES = "memory_maintenance.md"
-# The likeness (mem.core.amendments) from which a candidate is offered as a note's amendment:
+# The likeness (mem.core.ranking.amendments) from which a candidate is offered as a note's
+# amendment:
 # one decision taken again, not merely the same subject (amendments.SAME_SUBJECT), which a
 # project's sibling decisions reach too (bench/import_bench.py --likeness: at 0.6, 6 of 18
 # marked amendments and 0 of 68 unrelated records; at 0.24, 12 of 18 and 31 of 68).
@@ -262,7 +265,7 @@ def _without_source(body: str) -> str:
 
 class NearNotes:
     """The notes a candidate may amend, measured as `mem check amendments` measures two
-    notes' subject (mem.core.amendments: a weighted cosine plus the share of heading words
+    notes' subject (mem.core.ranking.amendments: a weighted cosine plus the share of heading words
     in common), each term weighed by how many of `texts` (every note and memory the import
     sees) hold it. A candidate is scored against the notes that share one of its
     PROBE_TERMS heaviest terms (of those at most COMMON notes hold), not every note."""

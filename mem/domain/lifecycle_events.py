@@ -12,8 +12,9 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from mem import index, layout
-from mem.core import js, secrets
-from mem.core.memory import Memory, Outcome
+from mem.core.javascript import js
+from mem.core.rules import secrets
+from mem.core.rules.memory import Memory, Outcome
 from mem.domain import memories
 from mem.errors import MemError
 from mem.files import archives, safe_paths, stores, writing

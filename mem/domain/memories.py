@@ -1,11 +1,10 @@
-"""Memories as they stand in a project's files (the model lives in mem.core.memory)."""
+"""Memories as they stand in a project's files (the model lives in mem.core.rules.memory)."""
 
 from __future__ import annotations
 
 import os
 
-from mem.core import parse
-from mem.core.memory import (
+from mem.core.rules.memory import (
     MEMORY_FILES,
     Memory,
     current_revisions,
@@ -14,6 +13,7 @@ from mem.core.memory import (
     resolve,
     revision_of,
 )
+from mem.core.text import parse
 from mem.files import machine_paths, safe_paths, team
 
 __all__ = [

@@ -1,7 +1,7 @@
 """A note written well-formed: one `###` section added to the project's memory.
 
 `mem note add` and `mem inbox accept` both write through `add`, so a note is written one way:
-in the template's format (mem.core.templates) to the project's classic memory file
+in the template's format (mem.core.prose.templates) to the project's classic memory file
 (`.agents/memory/decisions.md`, `lessons.md`, `patterns.md`), created from its template
 when missing; decisions and lessons dated (YYYY-MM-DD from the caller's "now"), patterns
 named, as `mem reinforce` finds them. In team layout (deviation D13) each note is a file of
@@ -15,7 +15,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from mem import layout
-from mem.core import js, secrets, templates
+from mem.core.javascript import js
+from mem.core.prose import templates
+from mem.core.rules import secrets
 from mem.domain import memories
 from mem.errors import MemError
 from mem.files import locking, safe_paths, team, writing

@@ -12,7 +12,8 @@ import os
 from typing import Any
 
 from mem import layout
-from mem.core import js, receipts
+from mem.core.javascript import js
+from mem.core.rules import receipts
 from mem.errors import MemError
 from mem.files import archives, machine_paths, nexus, safe_paths
 

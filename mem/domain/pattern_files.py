@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from mem import layout
-from mem.core import js, ndjson, parse, patterns
+from mem.core.javascript import js
+from mem.core.rules import patterns
+from mem.core.text import ndjson, parse
 from mem.errors import MemError
 from mem.files import safe_paths, team
 

@@ -10,7 +10,8 @@ import hashlib
 import os
 from typing import Any
 
-from mem.core import markdown, parse, registry
+from mem.core.rules import registry
+from mem.core.text import markdown, parse
 from mem.files import index_sources, machine_paths, safe_paths, writing
 
 

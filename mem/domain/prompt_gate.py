@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from mem.core import tokens
+from mem.core.text import tokens
 
 SHARE = 0.25  # the default of `mem hook --threshold`
 # The prompt's weight counted at most as this many rarest terms: at the default share, a
@@ -109,7 +109,7 @@ def written_whole(
     """The prompt's terms and how many records hold each (`frequencies`; `count` gives them
     for other terms), where a word that no record holds stemmed is taken as written, folded
     but not stemmed, when records hold that: a note writes an identifier such as
-    `CloudEvents` or `BlockingCollection`, whose whole is kept unstemmed (mem.core.tokens),
+    `CloudEvents` or `BlockingCollection`, whose whole is kept unstemmed (mem.core.text.tokens),
     and a question writes it as one plain word (`cloudevents`, stemmed `cloudev`)."""
     if all(frequencies):
         return terms, frequencies

@@ -13,7 +13,9 @@ import math
 import os
 
 from mem import index, layout
-from mem.core import js, parse, score, tokens
+from mem.core.javascript import js
+from mem.core.ranking import score
+from mem.core.text import parse, tokens
 from mem.errors import MemError
 from mem.files import brain, safe_paths
 from mem.index import freshness, lexical
@@ -191,7 +193,9 @@ def _limit(text: str | None) -> int:
 
 def _context_scope(text: str | None) -> list[str]:
     """The explicit project scope of evidence ranking: normalised, de-duplicated, sorted."""
-    from mem.core import receipts  # evidence ranking only: lexical recall does not pay the import
+    from mem.core.rules import (
+        receipts,  # evidence ranking only: lexical recall does not pay the import
+    )
 
     # JavaScript reads an empty option value as absent: `--context-scope ''` is no scope at all.
     return receipts.scope_items([js.trim(item) for item in text.split(",")] if text else [])
@@ -448,7 +452,7 @@ def _explain(
     Read back from the index rather than threaded through the ranking, so the ranking code
     stays as it is.
     """
-    from mem.core.explain import age_days  # --explain only
+    from mem.core.ranking.explain import age_days  # --explain only
 
     terms, now_ms, local_offset_ms = asked.terms, asked.now_ms, asked.local_offset_ms
     if asked.request.ranking == "bm25":
@@ -483,7 +487,7 @@ def _explain(
 def _explained(entries: Entries, terms: list[str]) -> None:
     """Each lexical entry's score inputs (kept by _explain) made its explanation, last of its
     fields; bm25's and the commits' are made whole where they are read."""
-    from mem.core import explain  # --explain only: a plain recall does not pay the import
+    from mem.core.ranking import explain  # --explain only: a plain recall does not pay the import
 
     for entry in entries:
         if not isinstance(entry["explain"], tuple):
@@ -636,7 +640,7 @@ def _receipt_reasons(root: str, scope: list[str]) -> Evidence:
 
 def _with_evidence(entries: Entries, evidence: Evidence) -> Entries:
     """Section 8: boost notes with eligible receipts, drop notes whose receipts all failed."""
-    from mem.core import receipts
+    from mem.core.rules import receipts
 
     by_anchor: dict[tuple[Any, Any], Evidence] = {}
     for receipt, reason in evidence:

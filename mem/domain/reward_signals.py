@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from mem.core import js
+from mem.core.javascript import js
 from mem.errors import MemError
 
 

@@ -1,7 +1,7 @@
 """Possible secrets already stored in memory files, stores and brains.
 
 `mem audit --secrets` lists them and `mem status` counts them. Writes go through
-`mem.core.secrets` before anything is stored; this finds what got in another way (an
+`mem.core.rules.secrets` before anything is stored; this finds what got in another way (an
 editor, a merge, a `mem` older than the check). It only reads: no store, no index, no
 lock file, no cache. A finding names a file, a line and a kind, never the text.
 """
@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from mem.core import secrets
+from mem.core.rules import secrets
 from mem.domain import project_entries
 from mem.files import brain, memory_tree
 

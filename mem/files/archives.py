@@ -20,7 +20,7 @@ import os
 import stat
 
 from mem import layout
-from mem.core import js
+from mem.core.javascript import js
 from mem.files import index_sources, safe_paths
 
 ARCHIVE_DIR = layout.ARCHIVE_DIR

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from mem import layout
-from mem.core import js
+from mem.core.javascript import js
 from mem.errors import MemError
 from mem.files.safe_paths import open_regular
 

@@ -15,7 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Generator, Iterator
 
-    from mem.core.commits import Commit
+    from mem.core.rules.commits import Commit
     from mem.files.worktree import Stream
 
 _HEX = frozenset("0123456789abcdef")
@@ -131,7 +131,7 @@ class Log:
         self.problem: str | None = None
 
     def batches(self) -> Iterator[list[Commit]]:
-        from mem.core import commits
+        from mem.core.rules import commits
         from mem.files.worktree import git_stream
 
         process = git_stream(self.root, *commits.LOG_ARGS, self.revisions, "--")
@@ -166,7 +166,7 @@ def blamed(root: str, path: str, replaced: str) -> dict[str, int]:
     """sha -> how many of the lines an edit replaces in a file (relative to root, as the
     work tree holds it) each commit last changed, as `git blame` tells; {} when the text
     is not in the file or git cannot tell. Lines not committed yet count for none."""
-    from mem.core import edit_targets
+    from mem.core.rules import edit_targets
     from mem.files.regular_files import open_regular
     from mem.files.worktree import git
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import os
 
-from mem.core import hook_settings, json_style
+from mem.core.javascript import json_style
+from mem.core.rules import hook_settings
 from mem.errors import MemError
 from mem.files import instructions
 

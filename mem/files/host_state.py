@@ -13,7 +13,8 @@ import sys
 import tomllib
 from typing import Any
 
-from mem.core import host_trust, js
+from mem.core.javascript import js
+from mem.core.rules import host_trust
 from mem.files.safe_paths import open_regular
 
 # ~/.claude.json keeps every project's state, so it can be larger than a memory store.

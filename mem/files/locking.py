@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from mem import layout
-from mem.core import js
+from mem.core.javascript import js
 from mem.errors import MemError
 from mem.files.safe_paths import MEMORY_DIR, NotRegularFile, open_regular, refused, safe_path
 

@@ -20,7 +20,7 @@ import hashlib
 import os
 import time
 
-from mem.core import js
+from mem.core.javascript import js
 from mem.errors import MemError
 
 INJECTIONS = "injections.ndjson"

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from mem import layout
-from mem.core import js
+from mem.core.javascript import js
 from mem.errors import MemError
 from mem.files import machine_paths, nexus_paths
 

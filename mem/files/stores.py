@@ -13,7 +13,8 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from mem.core import js, ndjson
+from mem.core.javascript import js
+from mem.core.text import ndjson
 from mem.errors import MemError
 from mem.files import archives, safe_paths
 

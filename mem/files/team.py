@@ -130,7 +130,7 @@ def branch_tag(branch: str) -> str:
 
 def month_of(line: str) -> str:
     """The `YYYY-MM` of a record line's `ts` (every store's records have one); else "undated"."""
-    from mem.core import js
+    from mem.core.javascript import js
 
     try:
         record = js.parse_json(line)

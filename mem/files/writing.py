@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 
-from mem.core import ndjson
+from mem.core.text import ndjson
 from mem.errors import MemError
 from mem.files import archives, team
 from mem.files.locking import fill_created, write_all, writer_lock

@@ -1,4 +1,4 @@
-"""The bm25 ranking: Okapi BM25 over mem.core.tokens' terms, heading words weighted (BM25F).
+"""The bm25 ranking: Okapi BM25 over mem.core.text.tokens' terms, heading words weighted (BM25F).
 
     score = Σ over query terms t of idf(t) × tf (k1 + 1) / (tf + k1 (1 - b + b × len / avglen))
     idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))
@@ -20,7 +20,9 @@ import math
 import sqlite3
 from collections.abc import Callable, Sequence
 
-from mem.core import js, score, tokens
+from mem.core.javascript import js
+from mem.core.ranking import score
+from mem.core.text import tokens
 from mem.index import postings, topk
 from mem.index.queries import in_chunks
 
@@ -28,7 +30,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from mem.core.score import Ranked
+    from mem.core.ranking.score import Ranked
     from mem.index.queries import RecallFiles
 
 K1 = 1.2

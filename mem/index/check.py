@@ -9,7 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from mem import layout
-from mem.core import js, ndjson
+from mem.core.javascript import js
+from mem.core.text import ndjson
 from mem.errors import MemError
 from mem.files import archives, index_sources, machine_paths, safe_paths
 from mem.index import (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from mem.core import memory
+from mem.core.rules import memory
 from mem.files import checkout_files, index_sources
 from mem.index import connection, freshness
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 import sqlite3
 
-from mem.core import tokens
-from mem.core.commits import Commit
+from mem.core.rules.commits import Commit
+from mem.core.text import tokens
 from mem.files import history as git_history
 from mem.index import bm25, postings, topk
 from mem.index.queries import RecallFiles, in_chunks
@@ -246,7 +246,7 @@ def _add(
     their postings into `groups`; the next id and the bm25 length the batch added."""
     from itertools import repeat
 
-    from mem.core import commits as commit_records  # a sync that read git only
+    from mem.core.rules import commits as commit_records  # a sync that read git only
 
     rows: list[tuple[int, str, int, str, str, int]] = []
     paths: list[tuple[str, int]] = []

@@ -2,7 +2,7 @@
 
     score = coverage × Σ over the query terms a record holds of (1 + ln tf) / √n
 
-times a recency decay for dated events (mem.core.score). A band (mem.index.postings) bounds
+times a recency decay for dated events (mem.core.ranking.score). A band (mem.index.postings) bounds
 its records' 1/√n by its shortest n and their decay by its bucket's newest instant; coverage
 is the share of query terms a record holds. A record whose terms are not all known is
 scored from its text, which costs about POSTINGS_PER_TEXT postings (topk). Scores are first
@@ -15,14 +15,16 @@ import math
 import sqlite3
 from collections.abc import Callable
 
-from mem.core import js, parse, score
+from mem.core.javascript import js
+from mem.core.ranking import score
+from mem.core.text import parse
 from mem.index import postings, topk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from mem.core.score import Ranked
+    from mem.core.ranking.score import Ranked
     from mem.index.queries import RecallFiles
 
 _FRESHER = math.log(0.5) / (score.HALF_LIFE_DAYS * score.DAY_MS)

@@ -12,7 +12,7 @@ import os
 
 import xxhash
 
-from mem.core import parse
+from mem.core.text import parse
 
 
 def schema_path() -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from mem.core import js, parse
+from mem.core.javascript import js
+from mem.core.text import parse
 
 
 def _real(value: Any) -> float | None:

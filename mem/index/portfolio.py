@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 
 from mem import layout
-from mem.core import registry
+from mem.core.rules import registry
 from mem.files import index_sources
 from mem.files.index_sources import SourceSpec
 from mem.index import connection, freshness, location, queries, sync, tables

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mem.core import parse
+from mem.core.text import parse
 from mem.index.rows import ScoreInputs, StoredRecord
 from mem.layout import is_archive_rank
 

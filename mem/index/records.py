@@ -10,7 +10,8 @@ from __future__ import annotations
 import xxhash
 
 from mem import layout
-from mem.core import js, parse
+from mem.core.javascript import js
+from mem.core.text import parse
 from mem.index.rows import RecordRow
 
 TYPE_CHECKING = False
@@ -54,7 +55,7 @@ def is_memory(relative: str) -> bool:
 
 def as_memory(record: RecordRow, relative: str) -> RecordRow:
     """The note, as a note of a memory file: with its memory id and revision."""
-    from mem.core import memory_ids as memory  # hashing: only when memory files change
+    from mem.core.rules import memory_ids as memory  # hashing: only when memory files change
 
     record.memory_id = memory.memory_id(relative, record.ref)
     record.revision = memory.revision_of(record.text)
@@ -71,7 +72,7 @@ def note_records(content: str, relative: str = "", first: int = 0) -> Iterator[R
     """
     memory_id = revision_of = None
     if is_memory(relative):
-        from mem.core import memory_ids as memory  # hashing: only when memory files change
+        from mem.core.rules import memory_ids as memory  # hashing: only when memory files change
 
         memory_id, revision_of = memory.memory_id, memory.revision_of
     start = end = 0

@@ -13,7 +13,7 @@ from itertools import compress, count
 
 import xxhash
 
-from mem.core import parse
+from mem.core.text import parse
 from mem.index import records, tables
 
 TYPE_CHECKING = False

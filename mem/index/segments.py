@@ -27,7 +27,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from mem.core import parse
+from mem.core.text import parse
 from mem.errors import MemError
 from mem.files.index_sources import SourceStat
 from mem.index import building, connection, location, postings, records, tables

@@ -59,11 +59,11 @@ def store_rows(kind: str, data: bytes, archived: frozenset[str] = frozenset()) -
             return pattern_rows.score_rows(data)
         return pattern_rows.promotion_rows(data, archived)
     if kind == "outcomes":
-        from mem.core import receipts
+        from mem.core.rules import receipts
 
         return receipts.index_rows(data, archived)
     assert kind == "registry", f"no loader for the store kind {kind!r}"
-    from mem.core import registry
+    from mem.core.rules import registry
 
     return registry.index_rows(data)
 

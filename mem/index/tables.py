@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from mem.core import js, parse, tokens
+from mem.core.javascript import js
+from mem.core.text import parse, tokens
 from mem.index import postings
 from mem.index.connection import has_bm25
 from mem.index.rows import RecordRow, file_rows

@@ -24,7 +24,8 @@ from its text until the top is full (nothing is pruned before) and after, when t
 less than reading the next group of one of its terms; else that group is read. Bounds
 only fall: an entry whose bound fell since it was queued goes back in its new place. The
 records within a relative 1e-9 of the last place are scored again by the scorer's exact
-arithmetic (the lexical ranking's is V8's: mem.core.jsmath), so scores, ties and order are
+arithmetic (the lexical ranking's is V8's: mem.core.javascript.jsmath), so scores, ties and order
+are
 the exhaustive scorer's.
 
 Functions take a connection and return ranked records: no state outlives a call.
@@ -42,7 +43,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Protocol
 
-    from mem.core.score import Ranked
+    from mem.core.ranking.score import Ranked
 
     class Scorer(Protocol):
         """What a ranking hands the loop: its terms, postings, bounds and scores."""

@@ -33,7 +33,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from mem import __version__, index
-from mem.core import js
+from mem.core.javascript import js
 from mem.errors import MemError
 from mem.mcp import arguments as checks
 from mem.mcp import tools

@@ -28,7 +28,7 @@ from mem.commands import (
     supersede,
     write,
 )
-from mem.core import js
+from mem.core.javascript import js
 from mem.files import safe_paths
 from mem.render import action_views, memory_views, report
 

@@ -3,13 +3,13 @@ and any action's error. Pure."""
 
 from __future__ import annotations
 
-from mem.core import js
+from mem.core.javascript import js
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from mem.core.patterns import Reinforcement, ScoredPattern
+    from mem.core.rules.patterns import Reinforcement, ScoredPattern
 
 # Every JS whitespace character to a space: split on spaces, the non-empty parts joined are
 # JS `text.replace(/\s+/g, " ").trim()` (a table, where a regex costs 0.4 ms to compile).
@@ -91,7 +91,7 @@ def _as_read(entry: dict[str, Any]) -> dict[str, Any]:
     text = entry.get("text")
     if not isinstance(text, str) or "\r" not in text:
         return entry
-    from mem.core import markdown  # a CRLF note only: a warm recall does not load `re`
+    from mem.core.text import markdown  # a CRLF note only: a warm recall does not load `re`
 
     return {**entry, "text": markdown.as_read(text)}
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.core import budgets, js
+from mem.core.javascript import js
+from mem.core.rules import budgets
 
 MORE = (
     "`mem show ID` prints one memory whole, `mem recall WORDS` searches them all,"

@@ -1,6 +1,6 @@
 """Datasette's metadata for `mem browse`: what each table and column means, canned queries, facets.
 
-Pure: the descriptions come from the schema files' comments (mem.core.schema_docs), so a
+Pure: the descriptions come from the schema files' comments (mem.core.text.schema_docs), so a
 table or column added to the schema is described where it is declared and nowhere else.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
-from mem.core.schema_docs import TableDoc
+from mem.core.text.schema_docs import TableDoc
 
 # Columns worth counting values of, wherever a table or view has them.
 FACET_COLUMNS = ("project_name", "agent", "file", "memory_file")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.core import js
+from mem.core.javascript import js
 
 
 def listed(records: list[dict[str, Any]], *, as_json: bool) -> str:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.core import js
-from mem.core.memory import Added, Memory, MemoryAudit, Outcome, SourceAudit
+from mem.core.javascript import js
+from mem.core.rules.memory import Added, Memory, MemoryAudit, Outcome, SourceAudit
 
 
 def _pretty(value: Any) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.core import js
+from mem.core.javascript import js
 from mem.render.action_views import one_line as shown
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from mem import layout
-from mem.core import js, markdown
+from mem.core.javascript import js
+from mem.core.text import markdown
 from mem.render import secret_report
 
 STATUS_ICONS = {"active": "●", "paused": "◐", "archived": "○", "unknown": "?"}

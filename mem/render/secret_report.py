@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mem.core import js
+from mem.core.javascript import js
 
 
 def _plural(count: int, one: str, many: str) -> str:

@@ -19,7 +19,7 @@ from support.headless_browser import Browser, chromium_or_reason
 from support.portfolios import register
 
 from mem import index
-from mem.core import schema_docs
+from mem.core.text import schema_docs
 from mem.index import browse_copy
 
 

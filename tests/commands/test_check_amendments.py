@@ -9,7 +9,7 @@ from support.cli import RunMem
 from support.portfolios import register
 from support.trees import write
 
-from mem.core.memory_ids import memory_id
+from mem.core.rules.memory_ids import memory_id
 
 DECISIONS = ".agents/memory/decisions.md"
 PAIR = """# Decisions

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from support.cli import RunMem
 
-from mem.core import hook_settings, host_trust
+from mem.core.rules import hook_settings, host_trust
 
 HOST_VARIABLES = (
     "CODEX_HOME",

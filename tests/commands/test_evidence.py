@@ -11,7 +11,7 @@ from support.cli import RunMem
 from support.demo import CACHE, LESSONS, RETRY, evidence_args
 from support.git import git
 
-from mem.core import js
+from mem.core.javascript import js
 from mem.domain import memories
 
 STORE = Path(".bmad/memory/evidence.ndjson")

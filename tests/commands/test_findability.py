@@ -9,7 +9,7 @@ from support.cli import RunMem
 from support.portfolios import register
 from support.trees import write
 
-from mem.core import memory as memory_ids
+from mem.core.rules import memory as memory_ids
 
 
 def _report(run_mem: RunMem, root: Path, *args: str) -> dict:

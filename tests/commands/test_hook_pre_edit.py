@@ -15,7 +15,7 @@ from support import FIXTURES
 from support.cli import RunMem
 from support.demo import CACHE, record_cache_evidence
 
-from mem.core.memory_ids import memory_id
+from mem.core.rules.memory_ids import memory_id
 
 pytestmark = [pytest.mark.process, pytest.mark.usefixtures("state")]
 

@@ -17,7 +17,7 @@ from support import FIXTURES
 from support.cli import RunMem
 from support.secret_samples import SAMPLES, leaks
 
-from mem.core.host_memories import claude_slug
+from mem.core.rules.host_memories import claude_slug
 from mem.files.settings import SETTINGS
 
 HOSTS = FIXTURES / "hosts"

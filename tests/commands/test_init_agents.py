@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.cli import RunMem
 
-from mem.core import agents_block
+from mem.core.prose import agents_block
 
 # Text a person may have around the block: any characters, CRLF, no final newline...
 person_text = st.text(

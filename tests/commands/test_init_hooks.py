@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from support.cli import RunMem, mem_command
 
-from mem.core import hook_settings
+from mem.core.rules import hook_settings
 
 pytestmark = pytest.mark.process
 

@@ -23,7 +23,8 @@ from support.nexus import (
 )
 
 from mem.commands import observe
-from mem.core import js, receipts
+from mem.core.javascript import js
+from mem.core.rules import receipts
 from mem.domain import outcome_receipts
 from mem.errors import MemError
 from mem.files import nexus

@@ -302,7 +302,8 @@ def test_relationships_must_point_backwards(project: Path) -> None:
 
 
 def test_one_attempt_may_not_have_two_receipts(project: Path) -> None:
-    from mem.core import js, receipts
+    from mem.core.javascript import js
+    from mem.core.rules import receipts
 
     record(project, "one", "Cache contract")
     [receipt] = store_lines(project)

@@ -16,8 +16,8 @@ from support.cli import RunMem, mem_command
 from support.demo import CACHE, LESSONS, RETRY
 
 from mem.commands import retract, supersede
-from mem.core import js
-from mem.core.memory import Outcome
+from mem.core.javascript import js
+from mem.core.rules.memory import Outcome
 from mem.domain import lifecycle_events, memories
 from mem.errors import MemError
 

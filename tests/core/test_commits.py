@@ -1,8 +1,8 @@
-"""Parsing one `git log` stream into commits (mem.core.commits)."""
+"""Parsing one `git log` stream into commits (mem.core.rules.commits)."""
 
 from __future__ import annotations
 
-from mem.core import commits
+from mem.core.rules import commits
 
 A = "a" * 40
 B = "b" * 40

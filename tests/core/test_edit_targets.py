@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mem.core.edit_targets import defined_names, edit_of
+from mem.core.rules.edit_targets import defined_names, edit_of
 
 PATCH = """*** Begin Patch
 *** Update File: mem/index/bm25.py

@@ -8,7 +8,7 @@ import tomllib
 import pytest
 from support import REPO
 
-from mem.core import extras
+from mem.core.prose import extras
 
 
 @pytest.mark.parametrize("extra", ["mcp", "web"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mem.core import findability
+from mem.core.ranking import findability
 
 
 def _texts(heading: str, body: str = "") -> list[tuple[str, str]]:

@@ -7,7 +7,7 @@ import shlex
 
 import pytest
 
-from mem.core import hook_settings
+from mem.core.rules import hook_settings
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem.core import host_memories
-from mem.core.host_memories import HostMemory
+from mem.core.rules import host_memories
+from mem.core.rules.host_memories import HostMemory
 
 
 def test_front_matter_reads_plain_quoted_and_nested_keys() -> None:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from mem.core import hook_settings, host_trust
+from mem.core.rules import hook_settings, host_trust
 
 # `currentHash` of each entry as `codex app-server` (0.171.0) listed them (`hooks/list`) for
 # a .codex/hooks.json that mem wrote with the program /opt/venv/bin/mem, and for the same

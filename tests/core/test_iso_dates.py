@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from mem.core import js
+from mem.core.javascript import js
 
 SHAPES = ("2026-06-01T12:00:00.000Z", "2026-06-01T12:00:00Z")
 # What may stand at any place: digits (ASCII and not), every separator the grammar knows,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mem.core import js
+from mem.core.javascript import js
 
 finite = st.floats(allow_nan=False, allow_infinity=False)
 

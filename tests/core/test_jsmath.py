@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from mem.core import jsmath
+from mem.core.javascript import jsmath
 
 NAN = math.nan
 INF = math.inf

@@ -14,7 +14,7 @@ import sys
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from mem.core import js
+from mem.core.javascript import js
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
 values = st.recursive(
@@ -79,7 +79,7 @@ def test_a_malformed_line_is_a_value_error_before_json_is_imported() -> None:
     # differently then (Python 3.11 raises SystemError).
     script = (
         "import sys\n"
-        "from mem.core import js\n"
+        "from mem.core.javascript import js\n"
         "assert 'json.decoder' not in sys.modules\n"
         # A bad escape first: the decoder's fallback imports json.decoder.
         "for text in ('\"\\\\x\"', '{\"a\": ', '[1,]', 'nope', '{\"a\": 1} x'):\n"

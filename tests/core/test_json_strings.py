@@ -8,7 +8,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem.core import js
+from mem.core.javascript import js
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 

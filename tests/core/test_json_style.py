@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mem.core import json_style
+from mem.core.javascript import json_style
 
 VALUE = {"model": "opus", "env": {"FOO": "1", "NAME": "Zoë"}, "hooks": {}, "list": [1, []]}
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import legacy_parse
 
-from mem.core import parse
+from mem.core.text import parse
 
 # Characters that matter to the rules: token characters of every kind, separators the
 # tokenizer or the heading regex treat specially, and characters whose case maps oddly.
@@ -59,7 +59,7 @@ def test_term_counts_count_the_tokens(text: str) -> None:
 @settings(max_examples=300)
 @given(st.one_of(lines, lines.map(lambda text: text + "\n")))
 def test_a_section_parsed_from_its_source_alone_is_the_same_record(content: str) -> None:
-    from mem.core import js
+    from mem.core.javascript import js
 
     bounds = list(parse.section_bounds(content))
     whole = parse.split_sections(content)

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mem.core import js, patterns
-from mem.core.patterns import Score
+from mem.core.javascript import js
+from mem.core.rules import patterns
+from mem.core.rules.patterns import Score
 from mem.domain import pattern_files
 from mem.domain.reward_signals import parse_signals
 from mem.errors import MemError

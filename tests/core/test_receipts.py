@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.nexus import relocate
 
-from mem.core import js, receipts
+from mem.core.javascript import js
+from mem.core.rules import receipts
 
 JSON = st.recursive(
     st.none()

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mem import index
-from mem.core import schema_docs
+from mem.core.text import schema_docs
 from mem.index import browse_copy
 
 SCHEMA = """-- A file header, kept apart by a blank line: it describes no table.

@@ -1,4 +1,4 @@
-"""mem.core.tokens.counts, which a build runs on every record, counts what its docstring says.
+"""mem.core.text.tokens.counts, which a build runs on every record, counts what its docstring says.
 
 counts takes shortcuts (UTF-8 runs between ASCII separators, cached; an ASCII word's terms
 without the general splitting): on any text, of any script and with lone surrogates, it
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.plain import plain_bm25_counts
 
-from mem.core import tokens
+from mem.core.text import tokens
 
 # Every code point, surrogates included (a journal's JSON can escape one).
 character = st.characters(blacklist_categories=())

@@ -9,8 +9,8 @@ from support.cli import RunMem
 from support.trees import write
 
 from mem import clock, index
-from mem.core import amendments as measure
-from mem.core.memory_ids import memory_id
+from mem.core.ranking import amendments as measure
+from mem.core.rules.memory_ids import memory_id
 from mem.domain import amendments, brief, recall
 from mem.mcp import tools
 

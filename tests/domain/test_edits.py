@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from support.git import git
 
-from mem.core.edit_targets import Edit
+from mem.core.rules.edit_targets import Edit
 from mem.domain import edits
 
 DECISIONS = ".agents/memory/decisions.md"

@@ -10,7 +10,7 @@ import pytest
 from support.git import GIT_ENV, commit_all, git
 from support.trees import write
 
-from mem.core.edit_targets import Edit, edit_of, replaced_lines
+from mem.core.rules.edit_targets import Edit, edit_of, replaced_lines
 from mem.domain import brief, edits, prompt_gate
 
 DECISION = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mem.core import amendments
+from mem.core.ranking import amendments
 from mem.domain import inbox
 
 WORDS = st.sampled_from(

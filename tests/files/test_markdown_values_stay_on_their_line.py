@@ -14,7 +14,8 @@ from support import FIXTURES
 from support.cli import RunMem
 from support.demo import CACHE
 
-from mem.core import markdown, templates
+from mem.core.prose import templates
+from mem.core.text import markdown
 
 pytestmark = pytest.mark.process
 

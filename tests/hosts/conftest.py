@@ -18,7 +18,7 @@ import pytest
 from support import hosts
 from support.mock_model import Edit, MockModel, Remember
 
-from mem.core import host_trust
+from mem.core.rules import host_trust
 
 # Resolved at import: the autouse isolated_env fixture points HOME at a scratch directory.
 HOSTS_DIR = hosts.directory()

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.git import GIT_ENV, git
 
-from mem.core import tokens
+from mem.core.text import tokens
 from mem.files import history as git_history
 from mem.index import history, location, snapshots
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.indexes import assert_versions_resync_as_fresh
 
-from mem.core import parse
+from mem.core.text import parse
 
 # A project's memory file (notes with ids and revisions), and a brain's notes (without).
 WHERE = [("project", ".bmad/memory/decisions.md"), ("brain", "decisions.md")]

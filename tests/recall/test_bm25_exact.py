@@ -20,7 +20,8 @@ from support import indexes
 from support.plain import plain_bm25_counts
 
 from mem import clock
-from mem.core import score, tokens
+from mem.core.ranking import score
+from mem.core.text import tokens
 from mem.domain import recall
 from mem.index import bm25, snapshots
 
@@ -54,7 +55,7 @@ query = st.lists(word, min_size=1, max_size=4).map(" ".join)
 
 
 def _iso(ms: float) -> str:
-    from mem.core import js
+    from mem.core.javascript import js
 
     return js.iso_from_ms(ms)
 

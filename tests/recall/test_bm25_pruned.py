@@ -34,8 +34,9 @@ from recall.test_bm25_exact import (
 from support import corpora, indexes
 
 from mem import clock
-from mem.core import score, tokens
-from mem.core.commits import Commit
+from mem.core.ranking import score
+from mem.core.rules.commits import Commit
+from mem.core.text import tokens
 from mem.index import RecallFiles, bm25, history, location, segments, tables, topk
 
 # Rare words weigh most: a query mixes them with the common ones.

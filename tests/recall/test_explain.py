@@ -18,7 +18,8 @@ from support.cli import RunMem
 from support.nexus import relocated
 
 from mem import clock
-from mem.core import jsmath, parse
+from mem.core.javascript import jsmath
+from mem.core.text import parse
 from mem.domain import recall
 
 NOW = "2026-10-18T09:30:00.000Z"

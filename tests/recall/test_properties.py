@@ -20,7 +20,7 @@ from support.indexes import cache_at
 from support.plain import comparable, plain_recall
 
 from mem import clock
-from mem.core import parse
+from mem.core.text import parse
 from mem.domain import recall
 from mem.index import records, snapshots
 
@@ -125,7 +125,7 @@ def test_parsing_never_crashes(data: bytes) -> None:
 def test_ranking_does_not_depend_on_arrival_order(
     items: list[tuple[float, int, int]], shuffler
 ) -> None:  # type: ignore[no-untyped-def]
-    from mem.core import score
+    from mem.core.ranking import score
 
     ranked = [
         score.Ranked(value, rank, ordinal, i) for i, (value, rank, ordinal) in enumerate(items)

@@ -24,7 +24,7 @@ from support.corpora import tie_text as text
 from support.plain import comparable, plain_recall
 
 from mem import clock, index
-from mem.core import js
+from mem.core.javascript import js
 from mem.domain import recall
 from mem.index import lexical, snapshots, tables
 
@@ -142,7 +142,8 @@ def test_local_time_events_prune_exactly(
     root = scratch / f"project-{len(list(scratch.iterdir()))}"
     write_files(root, {JOURNAL: "".join(journal)})
     from mem import clock
-    from mem.core import parse, score
+    from mem.core.ranking import score
+    from mem.core.text import parse
 
     terms = parse.query_tokens(words)
     with indexes.opened(str(root)) as result:
@@ -278,7 +279,8 @@ def test_a_floor_leaves_out_only_the_records_that_score_under_it(
     """`mem check findability` searches each query down to its note's own score (topk's
     floor): above it, the same records with the same scores as the whole ranking."""
     from mem import clock
-    from mem.core import parse, score
+    from mem.core.ranking import score
+    from mem.core.text import parse
 
     root = scratch / f"project-{len(list(scratch.iterdir()))}"
     write_files(root, files)

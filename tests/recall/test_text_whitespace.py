@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mem.core import js
+from mem.core.javascript import js
 from mem.render import action_views
 
 # The reference's expression; Python's own whitespace (\x1c-\x1f, \x85) is not JS's.

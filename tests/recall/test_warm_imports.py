@@ -27,11 +27,14 @@ WARM_PATH = {
     "mem.commands",
     "mem.commands.recall",
     "mem.core",
-    "mem.core.js",
-    "mem.core.jsmath",
-    "mem.core.parse",
-    "mem.core.score",
-    "mem.core.tokens",  # the bm25 ranking's tokenizer: a module without imports of its own
+    "mem.core.ranking",
+    "mem.core.text",
+    "mem.core.javascript",
+    "mem.core.javascript.js",
+    "mem.core.javascript.jsmath",
+    "mem.core.text.parse",
+    "mem.core.ranking.score",
+    "mem.core.text.tokens",  # the bm25 ranking's tokenizer: a module without imports of its own
     "mem.domain",
     "mem.domain.recall",
     "mem.errors",
@@ -181,7 +184,7 @@ RECALL_PATH = (
     WARM_PATH
     | SYNC_PATH
     | {
-        "mem.core.amendments",
+        "mem.core.ranking.amendments",
         "mem.domain.amendments",
         "mem.index.bm25",
         "mem.index.portfolio",

@@ -11,7 +11,7 @@ from support.cli import RunMem
 from support.secret_samples import SAMPLES, SECRETS, leaks
 from support.trees import tree
 
-from mem.core import secrets
+from mem.core.rules import secrets
 from mem.domain import project_entries
 
 

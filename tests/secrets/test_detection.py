@@ -1,4 +1,5 @@
-"""What counts as a secret in memory text, and how a finding is reported (mem/core/secrets.py)."""
+"""What counts as a secret in memory text, and how a finding is reported
+(mem/core/rules/secrets.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from support import REPO
 from support.secret_samples import SAMPLES, SECRETS, leaks
 
-from mem.core import secrets
+from mem.core.rules import secrets
 from mem.errors import MemError
 
 

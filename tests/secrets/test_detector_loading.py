@@ -24,11 +24,13 @@ def test_recall_loads_no_secret_detection(project: Path) -> None:
         modules = _imported(project, *args)
         assert "mem.commands.recall" in modules
         assert not {
-            name for name in modules if name.startswith(("detect_secrets", "mem.core.secrets"))
+            name
+            for name in modules
+            if name.startswith(("detect_secrets", "mem.core.rules.secrets"))
         }
 
 
 def test_a_write_runs_the_detector(project: Path) -> None:
     modules = _imported(project, "write", "--agent", "forge", "--task", "pooling")
-    assert "mem.core.secrets" in modules
+    assert "mem.core.rules.secrets" in modules
     assert "detect_secrets.plugins.base" in modules

@@ -14,7 +14,7 @@ from support.cli import RunMem
 from support.secret_samples import SAMPLES
 
 from mem.cli.app import cli
-from mem.core import secrets
+from mem.core.rules import secrets
 
 pytestmark = pytest.mark.process
 

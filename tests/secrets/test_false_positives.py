@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from support import FIXTURES
 from support.cli import RunMem
 
-from mem.core import secrets
+from mem.core.rules import secrets
 
 FIXTURE_FILES = sorted(path for path in FIXTURES.rglob("*") if path.is_file())
 

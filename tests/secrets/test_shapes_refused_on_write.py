@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 from support.cli import RunMem
 
 from mem.cli.app import cli
-from mem.core import secrets
+from mem.core.rules import secrets
 
 pytestmark = pytest.mark.process
 

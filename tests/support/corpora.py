@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from mem.core import js
+from mem.core.javascript import js
 
 NOTE_DIRS = (".bmad/memory", ".agents/memory")
 NOTE_FILES = ("decisions.md", "lessons.md", "patterns.md")

@@ -19,7 +19,7 @@ import sys
 def main() -> None:
     from mem.cli import app  # noqa: F401 - loaded once, here, for every child
     from mem.cli import main as console_script
-    from mem.core import secrets
+    from mem.core.rules import secrets
 
     secrets.scan("")  # the detector's plugins, loaded on a process's first scan
 

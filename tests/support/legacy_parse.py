@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from mem.core import js
+from mem.core.javascript import js
 
 # Bump when the records produced for the same bytes change: the index version includes it.
 PARSER_VERSION = 1

@@ -17,7 +17,8 @@ sys.path.insert(0, str(NEXUS))
 
 import relocate  # noqa: E402  (the fixtures' own relocation tool)
 
-from mem.core import js, receipts  # noqa: E402
+from mem.core.javascript import js  # noqa: E402
+from mem.core.rules import receipts  # noqa: E402
 
 NOT_ACCEPTED = (
     "Outcome source is not an accepted task with current independently verified evidence."

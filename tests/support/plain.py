@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mem.core import js, parse, score, tokens
+from mem.core.javascript import js
+from mem.core.ranking import score
+from mem.core.text import parse, tokens
 from support.corpora import JOURNAL, NOTE_DIRS, NOTE_FILES
 
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from mem import clock, index
-from mem.core import memory
+from mem.core.rules import memory
 from mem.domain import recall
 from mem.index import location, portfolio
 from support.trees import age_tree, write

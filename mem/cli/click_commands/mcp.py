@@ -9,7 +9,7 @@ import click
 
 from mem import index
 from mem.cli import surface
-from mem.core import extras
+from mem.core.prose import extras
 from mem.errors import MemError
 from mem.files import safe_paths
 from mem.mcp import server

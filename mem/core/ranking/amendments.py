@@ -1,7 +1,7 @@
 """Which active notes likely amend an earlier one: the same subject, and newer. Pure.
 
 Two notes cover the same subject when their words weigh alike: the cosine of their term
-vectors (mem.core.tokens' terms, each weighted (1 + ln tf) × idf, function words and
+vectors (mem.core.text.tokens' terms, each weighted (1 + ln tf) × idf, function words and
 numbers left out; a heading's words count tokens.HEADING_WEIGHT times, as in bm25), plus
 half the share of heading words they have in common (Jaccard). On bench/amendments/ (real
 decision records whose authors marked 20 later records as superseding or amending earlier
@@ -16,7 +16,7 @@ import functools
 import heapq
 import math
 
-from mem.core import parse, tokens
+from mem.core.text import parse, tokens
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

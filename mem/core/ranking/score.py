@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from mem import layout
-from mem.core import jsmath
+from mem.core.javascript import jsmath
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from mem.core import js
+from mem.core.javascript import js
 
 # git's markers: seven characters at the start of a line (`=======` stands alone).
 _CONFLICT_MARKER = re.compile(

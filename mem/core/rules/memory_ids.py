@@ -1,5 +1,5 @@
 """A memory's id and a section's revision: hashlib alone, so that indexing a memory file
-does not load the memory model (mem.core.memory, which re-exports these)."""
+does not load the memory model (mem.core.rules.memory, which re-exports these)."""
 
 from __future__ import annotations
 

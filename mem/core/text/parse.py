@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 
-from mem.core import js
+from mem.core.javascript import js
 
 # English function words: what says nothing of a note or a task, for the readers that pick
 # a text's content words (the brief's relevance, findability's queries), never recall.
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Set as AbstractSet
     from typing import Any
 
-# Bump when the records produced for the same bytes change (mem.core.tokens' terms included):
+# Bump when the records produced for the same bytes change (mem.core.text.tokens' terms included):
 # the index version includes it.
 PARSER_VERSION = 5
 

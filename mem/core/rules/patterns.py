@@ -12,7 +12,8 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from mem.core import js, parse
+from mem.core.javascript import js
+from mem.core.text import parse
 from mem.errors import MemError
 
 SIGNAL_WEIGHTS = (("evalScore", 0.5), ("acceptance", 0.3), ("ci", 0.2))

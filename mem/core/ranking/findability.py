@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from mem.core import parse
+from mem.core.text import parse
 
 TOP = 5
 IDENTIFIERS_PER_NOTE = 3

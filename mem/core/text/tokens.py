@@ -1,6 +1,6 @@
 """The bm25 ranking's tokenizer: words of every script, identifiers whole and in parts. Pure.
 
-The contract's tokenizer (mem.core.parse, bmad-mem.md section 7) keeps a-z, 0-9 and a few
+The contract's tokenizer (mem.core.text.parse, bmad-mem.md section 7) keeps a-z, 0-9 and a few
 French letters: `uuid-v7` is one token, `déconnexion` two, `決済` none. This one is for the
 bm25 ranking only and is deterministic (same text, same terms):
 
@@ -12,7 +12,7 @@ bm25 ranking only and is deterministic (same text, same terms):
   combining diacritical marks U+0300-U+036F, then NFC) and stemmed: Snowball's English
   stemmer for Latin letters, its Russian one for Cyrillic (PyStemmer, C). Parts of one
   character are dropped, but a lone CJK character, and so are English function words
-  (mem.core.parse.FUNCTION_WORDS, before stemming: `the`, `was`, `not`): they say nothing
+  (mem.core.text.parse.FUNCTION_WORDS, before stemming: `the`, `was`, `not`): they say nothing
   of a note, and would be a fifth of a build's postings.
 - A CJK run (Han, kana, Hangul, Thai, Lao, Khmer, Myanmar: scripts written without spaces)
   gives its overlapping bigrams instead (`冪等キー` -> 冪等, 等キ, キー).
@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import chain
 
-from mem.core.parse import FUNCTION_WORDS
+from mem.core.text.parse import FUNCTION_WORDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

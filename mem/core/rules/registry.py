@@ -8,7 +8,7 @@ searches and the portfolio index mirrors.
 from __future__ import annotations
 
 from mem import layout
-from mem.core import js
+from mem.core.javascript import js
 
 ENTRY_DIRECTORY = layout.BRAIN_PROJECTS
 ENTRY_SUFFIX = ".yaml"

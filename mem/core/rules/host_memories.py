@@ -16,7 +16,7 @@ import json
 import re
 from typing import NamedTuple
 
-from mem.core import js
+from mem.core.javascript import js
 
 MAX_TITLE = 200  # as `mem note add` takes a title
 MAX_BODY = 8000  # as `mem note add` takes a text (the source line included)

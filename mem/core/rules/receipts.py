@@ -12,7 +12,8 @@ from collections.abc import Set as AbstractSet
 from typing import Any, TypeGuard
 
 from mem import layout
-from mem.core import js, ndjson, parse
+from mem.core.javascript import js
+from mem.core.text import ndjson, parse
 from mem.errors import MemError
 
 STORE_MAX = 1000

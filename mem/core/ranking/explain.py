@@ -12,7 +12,8 @@ import math
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from mem.core import jsmath, score
+from mem.core.javascript import jsmath
+from mem.core.ranking import score
 
 
 class TermPart(NamedTuple):

@@ -10,9 +10,10 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from mem import layout
-from mem.core import js, parse
-from mem.core.memory_ids import memory_id as memory_id
-from mem.core.memory_ids import revision_of as revision_of
+from mem.core.javascript import js
+from mem.core.rules.memory_ids import memory_id as memory_id
+from mem.core.rules.memory_ids import revision_of as revision_of
+from mem.core.text import parse
 from mem.errors import MemError
 
 # Recall's candidate order (bmad-mem.md section 7), which is also the order memories list in.

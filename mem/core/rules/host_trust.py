@@ -23,7 +23,7 @@ import hashlib
 import json
 from typing import Any, NamedTuple
 
-from mem.core import hook_settings
+from mem.core.rules import hook_settings
 
 # Codex hashes a hook as `config.toml` would hold it: None fields dropped, the timeout always
 # there (600 s when unset), no matcher for the events that take none.
