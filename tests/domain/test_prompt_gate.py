@@ -204,7 +204,7 @@ def test_a_word_some_note_holds_stemmed_is_searched_stemmed() -> None:
         counted.append(words)
         return [4 for _ in words]
 
-    terms = brief.query_terms(["cloudevents over queues"], 64)
+    terms = brief.content_terms(["cloudevents over queues"], 64)
     assert terms == ["cloudev", "queue"]
     assert prompt_gate.written_whole("cloudevents over queues", terms, [0, 9], count) == (
         ["cloudevents", "queue"],
