@@ -625,7 +625,9 @@ def main() -> None:
     tally = Tally()
     work = Path(tempfile.mkdtemp(prefix="mem-hostile-"))
     try:
-        mem = Mem(args.mem, work)
+        # a relative path would be looked up from each project's directory: anchor it here
+        exe = str(Path(args.mem).resolve()) if os.sep in args.mem else args.mem
+        mem = Mem(exe, work)
         if not only or "kills" in only:
             print("kill -9 during writes ...", flush=True)
             kills(mem, work, tally, args.kills)

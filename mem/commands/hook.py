@@ -384,19 +384,18 @@ def _history_apart(root: str, request: Request) -> bool:
     left = None if request.deadline is None else request.deadline - time.monotonic()
     # Ended, it may have left the work to another such process still at it: then the
     # history is not indexed yet, and looking commits up would index it here.
-    if (
-        detached.wait(indexer, None if left is None else left - HISTORY_RESERVE)
-        and history.state(root) != history.STALE
-    ):
+    ended = detached.wait(indexer, None if left is None else left - HISTORY_RESERVE)
+    if ended and history.state(root) != history.STALE:
         return True
-    _log_problem(
-        request.host,
-        request.event,
-        Deadline(
-            f"the history of this checkout is being indexed in process {indexer}, which goes"
-            " on; the notes alone, no commits"
-        ),
+    # An ended process that left the commits unindexed is not "going on": it found another
+    # at work, or a cache that cannot keep them (a full disk), and the log must say so.
+    why = (
+        f"process {indexer} ended with the history of this checkout not indexed (another"
+        " process at it, or a cache that cannot keep it)"
+        if ended
+        else f"the history of this checkout is being indexed in process {indexer}, which goes on"
     )
+    _log_problem(request.host, request.event, Deadline(why + "; the notes alone, no commits"))
     return False
 
 

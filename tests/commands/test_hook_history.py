@@ -210,6 +210,21 @@ def test_a_history_another_process_indexes_is_left_to_it(
         started = time.monotonic()
         assert f"- commit {sha[:7]}" not in _ask(run_mem, "prompt", payload)
         assert time.monotonic() - started < 3.5  # nor waited for here
-    assert "being indexed in process" in (state / "hook.log").read_text(encoding="utf-8")
+    log = (state / "hook.log").read_text(encoding="utf-8")
+    assert "ended with the history of this checkout not indexed" in log
     later = {**payload, "session_id": "s8-later"}
     assert f"- commit {sha[:7]}" in _ask(run_mem, "prompt", later)
+
+
+def test_a_history_no_cache_can_keep_is_not_said_to_go_on(
+    run_mem: RunMem, git_project: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full cache: the forked indexing ends at once with nothing kept (as sync_history
+    does when it cannot write), and the log must not blame a process still at work."""
+    sha = _decision(git_project)
+    monkeypatch.setattr(background, "sync_history", lambda root: None)
+    payload = {"session_id": "s9", "cwd": str(git_project), "prompt": PROMPT}
+    assert f"- commit {sha[:7]}" not in _ask(run_mem, "prompt", payload)
+    log = (state / "hook.log").read_text(encoding="utf-8")
+    assert "ended with the history of this checkout not indexed" in log
+    assert "which goes on" not in log
