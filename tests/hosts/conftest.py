@@ -320,6 +320,7 @@ def _cold_project(scratch: Path) -> hosts.NotedProject:
         file.write(
             f"\n### {COLD_NOTE}\n- **Decision**: sample quokka telemetry each heliograph tick\n"
         )
+    # No scripted edit here: the note the prompt asks about stands in for the edit's fields.
     return hosts.NotedProject(root, COLD_NOTE, COLD_NOTE, decisions, "")
 
 
@@ -344,11 +345,9 @@ def _cold_environment(scratch: Path, project: hosts.NotedProject) -> tuple[dict[
     for settings in (".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json"):
         path = project.root / settings
         if path.exists():
-            text = path.read_text(encoding="utf-8")
-            path.write_text(
-                text.replace(f'"{mem} hook', f'"{shim} hook').replace('"mem hook', f'"{shim} hook'),
-                encoding="utf-8",
-            )
+            timed = path.read_text(encoding="utf-8").replace(f'"{mem} hook', f'"{shim} hook')
+            assert f'"{shim} hook' in timed, f"{settings} runs no hook through `{mem}`"
+            path.write_text(timed, encoding="utf-8")
     shutil.rmtree(env["MEM_CACHE_DIR"], ignore_errors=True)
     return env, log
 
