@@ -12,10 +12,12 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from support import hosts
+from support.corpora import write_dated_notes
 from support.mock_model import Edit, MockModel, Remember
 
 from mem.core.rules import host_trust
@@ -164,7 +166,9 @@ def codex(tmp_path: Path) -> hosts.HostRun:
     return hosts.HostRun(project, model)
 
 
-def _trust_codex_hooks(codex: str, root: Path, env: dict[str, str], config: Path) -> None:
+def _trust_codex_hooks(
+    codex: str, root: Path, env: dict[str, str], config: Path, ours_checked: bool = True
+) -> None:
     """What trusting them in Codex's TUI does: `[hooks.state."<hooks.json>:<event>:<group>:
     <handler>"] trusted_hash`, the hash `codex app-server`'s `hooks/list` reports (`codex
     exec` skips an untrusted hook without a word)."""
@@ -201,7 +205,8 @@ def _trust_codex_hooks(codex: str, root: Path, env: dict[str, str], config: Path
     # `mem doctor hooks` computes the hash of each of mem's entries as Codex itself does.
     hooks_file = root / ".codex" / "hooks.json"
     ours = host_trust.codex_entries(json.loads(hooks_file.read_text()), str(hooks_file))
-    assert {entry.key: entry.hash for entry in ours} == {
+    # (A test that runs the hooks through a shim has no entry `mem doctor hooks` knows.)
+    assert not ours_checked or {entry.key: entry.hash for entry in ours} == {
         hook["key"]: hook["currentHash"] for hook in listed_hooks
     }
     with config.open("a", encoding="utf-8") as file:
@@ -299,3 +304,107 @@ def codex_remembers(tmp_path: Path) -> hosts.Remembered:
             env,
         )
     return hosts.Remembered(project, model, env)
+
+
+# Issue 35, a cold cache (test_first_hooks.py): a fresh clone of COLD_NOTES notes.
+COLD_NOTES = int(os.environ.get("MEM_TEST_COLD_NOTES", "2000"))
+# Words no generated note holds (tests/support/corpora.py's SUBJECT_WORDS are the others).
+COLD_NOTE = "2020-01-02 — Quokka telemetry sampled by heliograph"
+COLD_PROMPT = "How do we sample quokka telemetry with the heliograph?"
+
+
+def _cold_project(scratch: Path) -> hosts.NotedProject:
+    root = write_dated_notes(scratch / "project", COLD_NOTES)
+    decisions = root / ".agents" / "memory" / "decisions.md"
+    with decisions.open("a", encoding="utf-8") as file:
+        file.write(
+            f"\n### {COLD_NOTE}\n- **Decision**: sample quokka telemetry each heliograph tick\n"
+        )
+    # No scripted edit here: the note the prompt asks about stands in for the edit's fields.
+    return hosts.NotedProject(root, COLD_NOTE, COLD_NOTE, decisions, "")
+
+
+def _cold_environment(scratch: Path, project: hosts.NotedProject) -> tuple[dict[str, str], Path]:
+    """mem's hooks installed, each hook's command run through a shim that logs its wall
+    time, and mem's cache emptied (what `init` built is gone: a fresh clone)."""
+    env = _environment(scratch, project)
+    log = scratch / "hook-times.log"
+    shim = scratch / "timed-mem"
+    mem = shutil.which("mem", path=env["PATH"])
+    assert mem
+    shim.write_text(
+        "#!/bin/sh\n"
+        "start=$(date +%s%N)\n"
+        f'"{mem}" "$@"\n'
+        "status=$?\n"
+        f'echo "$2 $(( start / 1000000 )) $(( ($(date +%s%N) - start) / 1000000 ))" >> "{log}"\n'
+        "exit $status\n",
+        encoding="utf-8",
+    )
+    shim.chmod(0o755)
+    for settings in (".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json"):
+        path = project.root / settings
+        if path.exists():
+            timed = path.read_text(encoding="utf-8").replace(f'"{mem} hook', f'"{shim} hook')
+            assert f'"{shim} hook' in timed, f"{settings} runs no hook through `{mem}`"
+            path.write_text(timed, encoding="utf-8")
+    shutil.rmtree(env["MEM_CACHE_DIR"], ignore_errors=True)
+    return env, log
+
+
+def _hook_times(log: Path, started_ms: int) -> list[str]:
+    """ "<event> +<ms after the host started> <ms it took>" per hook, in the order they ended."""
+    lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+    fields = [line.split() for line in lines]
+    return [f"{event} +{int(start) - started_ms} {took}" for event, start, took in fields]
+
+
+@pytest.fixture
+def claude_code_cold(tmp_path: Path) -> hosts.ColdRun:
+    claude = _command("claude")
+    project = _cold_project(tmp_path)
+    env, log = _cold_environment(tmp_path, project)
+    with MockModel() as model:
+        env |= _claude_env(model.url)
+        started, started_ms = time.monotonic(), time.time_ns() // 1_000_000
+        hosts.run([claude, "-p", COLD_PROMPT], project.root, env)
+    return hosts.ColdRun(
+        model, _hook_times(log, started_ms), time.monotonic() - started, COLD_NOTES, COLD_NOTE
+    )
+
+
+@pytest.fixture
+def codex_cold(tmp_path: Path) -> hosts.ColdRun:
+    codex = _command("codex")
+    project = _cold_project(tmp_path)
+    env, log = _cold_environment(tmp_path, project)
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
+    config = codex_home / "config.toml"
+    with MockModel() as model:
+        env |= {"CODEX_HOME": str(codex_home), "MOCK_API_KEY": "mock"}
+        _codex_config(config, model.url, project.root)
+        _trust_codex_hooks(codex, project.root, env, config, ours_checked=False)
+        shutil.rmtree(env["MEM_CACHE_DIR"], ignore_errors=True)
+        log.unlink(missing_ok=True)
+        started, started_ms = time.monotonic(), time.time_ns() // 1_000_000
+        command = [codex, "exec", "--skip-git-repo-check", "-s", "read-only", COLD_PROMPT]
+        hosts.run(command, project.root, env)
+    return hosts.ColdRun(
+        model, _hook_times(log, started_ms), time.monotonic() - started, COLD_NOTES, COLD_NOTE
+    )
+
+
+@pytest.fixture
+def gemini_cold(tmp_path: Path) -> hosts.ColdRun:
+    gemini = _command("gemini")
+    project = _cold_project(tmp_path)
+    env, log = _cold_environment(tmp_path, project)
+    _gemini_settings(Path(env["HOME"]), project.root)
+    with MockModel() as model:
+        env |= {"GOOGLE_GEMINI_BASE_URL": model.url, "GEMINI_API_KEY": "mock"}
+        started, started_ms = time.monotonic(), time.time_ns() // 1_000_000
+        hosts.run([gemini, "-m", "gemini-2.5-flash", "-p", COLD_PROMPT], project.root, env)
+    return hosts.ColdRun(
+        model, _hook_times(log, started_ms), time.monotonic() - started, COLD_NOTES, COLD_NOTE
+    )

@@ -50,6 +50,17 @@ class HostRun:
 
 
 @dataclass(slots=True, frozen=True)
+class ColdRun:
+    """One headless run of a host on a fresh clone whose mem cache is empty (issue 35)."""
+
+    model: MockModel
+    hook_times: list[str]  # "<event> <ms>" per hook the host ran, in the order they ended
+    seconds: float  # the host's whole run
+    notes: int  # the project's size
+    note: str  # the heading of the note the prompt asks about
+
+
+@dataclass(slots=True, frozen=True)
 class Remembered:
     """A host's headless run that wrote a memory, and the environment to import it in."""
 
