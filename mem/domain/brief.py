@@ -309,16 +309,14 @@ def work_commits(
     at_most: int,
     share: float,
     only_held: bool = False,
-    prompt: str | None = None,
 ) -> list[Entry]:
-    """The project's commits that the prompt gate lets through for these terms (of the
-    `prompt`, if they are a prompt's), best first (docs/history.md): none outside a git
-    checkout or with `history = false`."""
+    """The project's commits that the prompt gate lets through for these terms, best first
+    (docs/history.md): none outside a git checkout or with `history = false`."""
     from mem.domain import history
 
     if not terms or at_most <= 0 or not history.in_hooks(root):
         return []
-    found, _ = history.relevant(root, terms, share, at_most, only_held, prompt)
+    found, _ = history.relevant(root, terms, share, at_most, only_held)
     return [commit_entry(item) for item in found]
 
 

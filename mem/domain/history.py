@@ -53,7 +53,6 @@ def relevant(
     share: float,
     limit: int,
     only_held: bool = False,
-    prompt: str | None = None,
 ) -> tuple[list[Found], str | None]:
     """The best `limit` commits for the current work's bm25 terms that the prompt gate lets
     through (`gated`), best first; and why there are none, when the history cannot be
