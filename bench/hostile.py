@@ -523,23 +523,10 @@ def secrets(mem: Mem, work: Path, tally: Tally) -> None:
 # --- MCP ----------------------------------------------------------------------------------
 
 
-INITIALIZE = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "hostile"},
-        },
-    }
-).encode()
-
-
 def mcp_session(mem: Mem, lines: list[bytes], timeout: float = 60) -> list[dict]:
-    initialized = b'{"jsonrpc":"2.0","method":"notifications/initialized"}'
-    data = b"\n".join([INITIALIZE, initialized, *lines]) + b"\n"
+    from support.mcp_wire import opening  # the handshake the MCP tests send
+
+    data = opening() + b"".join(line + b"\n" for line in lines)
     done = subprocess.run(
         [mem.exe, "mcp"],
         input=data,
