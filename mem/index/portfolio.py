@@ -206,7 +206,7 @@ def _builder(
 
     if segments.workers(1 << 62) == 1:
         return None
-    sized = segments.record_bytes(
+    sized = sync.record_bytes(
         source
         for row in roots
         if index_sources.is_folder(row.path)

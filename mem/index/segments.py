@@ -29,9 +29,7 @@ from typing import NamedTuple
 
 from mem.core.text import parse
 from mem.errors import MemError
-from mem.files.index_sources import SourceStat
 from mem.index import building, connection, location, postings, records, tables
-from mem.index.freshness import STORE_KINDS
 from mem.index.rows import RecordRow
 
 # Bytes of notes and journals each worker should have at least: below it, forking and
@@ -57,29 +55,6 @@ class Piece(NamedTuple):
     first: int
     first_id: int
     whole: bool
-
-
-# What parsing a byte of a journal costs against a byte of notes (its events are fewer and
-# simpler records per byte): 0.44 against 0.71 CPU s per MB on 10,000 generated notes and
-# 6,000 events (2026-12-07). Shares of a build are cut by cost, not bytes: cut by bytes, the
-# builder, which parses its share last and then merges, got the dearer half (1.2 s of
-# parsing to its worker's 0.85 s) and was the build's critical path.
-JOURNAL_COST = 0.6
-
-
-def record_bytes(sources: Iterable[SourceStat]) -> int:
-    """What a build spends parsing the notes and journals among `sources` into records (the
-    other stores are loaded as rows), in bytes of notes: what it may share among processes."""
-    return sum(
-        parse_cost(source.spec.kind, source.size)
-        for source in sources
-        if source.spec.kind not in STORE_KINDS
-    )
-
-
-def parse_cost(kind: str, size: int) -> int:
-    """record_bytes of one source's `size` bytes of this kind."""
-    return int(size * JOURNAL_COST) if kind == "journal" else size
 
 
 def workers(record_bytes: int) -> int:
@@ -169,7 +144,7 @@ class Builder:
         self.count = count
         self.target = total_bytes / (count - 1 + BUILDER_SHARE)
         self.share: list[Piece] = []
-        self.position = 0  # record_bytes of the pieces cut so far
+        self.position = 0  # bytes of the pieces cut so far
         self.next_id = inserter.next_id
         self.started: list[_Worker] = []
         self.reaped: set[int] = set()
@@ -199,8 +174,7 @@ class Builder:
             # A journal (whose repeated lines count once, deviation D11) or a notes file
             # that is not UTF-8 is parsed whole; it has at most a record per line or "###".
             bound = data.count(b"\n") + 1 if kind == "journal" else data.count(b"###")
-            piece = Piece(file_id, kind, relative, data, 0, self.next_id, True)
-            self._cut(piece, bound, parse_cost(kind, len(data)))
+            self._cut(Piece(file_id, kind, relative, data, 0, self.next_id, True), bound)
             return
         if self.position + len(data) < self._boundary():
             # The whole file goes in the share being cut: at most a record per "###".
@@ -219,16 +193,14 @@ class Builder:
             self._cut(piece, high - low)
             low = high
 
-    def _cut(self, piece: Piece, ids: int, cost: int | None = None) -> None:
-        """Put a piece in the share being cut; `cost`: its parse_cost (default: its bytes,
-        a notes piece's)."""
+    def _cut(self, piece: Piece, ids: int) -> None:
         if len(self.started) >= self.count - 1:
             # The builder's own share: parsed now, its ids as many as its records.
             self.insert(piece.file_id, _records(piece))
             return
         self.share.append(piece)
         self.next_id += ids
-        self.position += len(piece.data) if cost is None else cost
+        self.position += len(piece.data)
         if self.position >= self._boundary():
             self._fork()
 

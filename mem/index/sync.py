@@ -32,6 +32,8 @@ from mem.index.rows import ONLY_PROJECT, FileRow, file_rows
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from mem.index.connection import Connection
     from mem.index.resync import Records
 
@@ -481,6 +483,12 @@ def _build_fresh(root: str, role: str, path: str, reads: Reads, bm25: bool) -> F
         return fill(fresh, project_id, present, path, reads, bm25)
 
 
+def record_bytes(sources: Iterable[SourceStat]) -> int:
+    """The bytes of notes and journals among `sources`: what a build parses into records
+    (the other stores are loaded as rows), and so what it may share among processes."""
+    return sum(source.size for source in sources if source.spec.kind not in STORE_KINDS)
+
+
 def fill(
     conn: Connection,
     project_id: int,
@@ -494,7 +502,7 @@ def fill(
     `bm25`: with the bm25 ranking's postings."""
     from mem.index import build_progress, segments
 
-    sized = segments.record_bytes(present)
+    sized = record_bytes(present)
     workers = segments.workers(sized)
     shown = build_progress.shown
     inserter = tables.Inserter(conn, bm25)
