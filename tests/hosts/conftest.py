@@ -359,6 +359,17 @@ def _hook_times(log: Path, started_ms: int) -> list[str]:
     return [f"{event} +{int(start) - started_ms} {took}" for event, start, took in fields]
 
 
+def _timed_run(
+    command: list[str], root: Path, env: dict[str, str], log: Path, model: MockModel
+) -> hosts.ColdRun:
+    """One headless run of a host on the cold project, with its hooks' times."""
+    started, started_ms = time.monotonic(), time.time_ns() // 1_000_000
+    hosts.run(command, root, env)
+    return hosts.ColdRun(
+        model, _hook_times(log, started_ms), time.monotonic() - started, COLD_NOTES, COLD_NOTE
+    )
+
+
 @pytest.fixture
 def claude_code_cold(tmp_path: Path) -> hosts.ColdRun:
     claude = _command("claude")
@@ -366,11 +377,7 @@ def claude_code_cold(tmp_path: Path) -> hosts.ColdRun:
     env, log = _cold_environment(tmp_path, project)
     with MockModel() as model:
         env |= _claude_env(model.url)
-        started, started_ms = time.monotonic(), time.time_ns() // 1_000_000
-        hosts.run([claude, "-p", COLD_PROMPT], project.root, env)
-    return hosts.ColdRun(
-        model, _hook_times(log, started_ms), time.monotonic() - started, COLD_NOTES, COLD_NOTE
-    )
+        return _timed_run([claude, "-p", COLD_PROMPT], project.root, env, log, model)
 
 
 @pytest.fixture
@@ -387,12 +394,13 @@ def codex_cold(tmp_path: Path) -> hosts.ColdRun:
         _trust_codex_hooks(codex, project.root, env, config, ours_checked=False)
         shutil.rmtree(env["MEM_CACHE_DIR"], ignore_errors=True)
         log.unlink(missing_ok=True)
-        started, started_ms = time.monotonic(), time.time_ns() // 1_000_000
-        command = [codex, "exec", "--skip-git-repo-check", "-s", "read-only", COLD_PROMPT]
-        hosts.run(command, project.root, env)
-    return hosts.ColdRun(
-        model, _hook_times(log, started_ms), time.monotonic() - started, COLD_NOTES, COLD_NOTE
-    )
+        return _timed_run(
+            [codex, "exec", "--skip-git-repo-check", "-s", "read-only", COLD_PROMPT],
+            project.root,
+            env,
+            log,
+            model,
+        )
 
 
 @pytest.fixture
@@ -403,8 +411,6 @@ def gemini_cold(tmp_path: Path) -> hosts.ColdRun:
     _gemini_settings(Path(env["HOME"]), project.root)
     with MockModel() as model:
         env |= {"GOOGLE_GEMINI_BASE_URL": model.url, "GEMINI_API_KEY": "mock"}
-        started, started_ms = time.monotonic(), time.time_ns() // 1_000_000
-        hosts.run([gemini, "-m", "gemini-2.5-flash", "-p", COLD_PROMPT], project.root, env)
-    return hosts.ColdRun(
-        model, _hook_times(log, started_ms), time.monotonic() - started, COLD_NOTES, COLD_NOTE
-    )
+        return _timed_run(
+            [gemini, "-m", "gemini-2.5-flash", "-p", COLD_PROMPT], project.root, env, log, model
+        )
