@@ -1,4 +1,9 @@
-"""Every case recorded from the reference implementation, run through the real `mem` entry point."""
+"""Every case recorded from the reference implementation, run through the real `mem` entry point.
+
+The console script's `main` runs in this process (its fast paths, its streams, its exit
+codes: the bytes a process of its own writes); a few cases run the installed console script
+in processes of their own, so that the entry point a user runs answers them too.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +11,24 @@ import os
 import shlex
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from support import FIXTURES
-from support.cli import mem_command
+from support.cli import console_script_in_process, mem_command
 
 GOLDEN = FIXTURES / "golden"
 CASES = sorted(path.name for path in GOLDEN.iterdir() if path.is_dir())
+# The plain recall's fast path and click's (text and JSON), a write of non-ASCII text, usage
+# errors: each in processes of their own as well.
+IN_PROCESSES = ("01-recall-text", "02-recall-json", "15-write-truncation-ids", "25-usage-errors")
+
+
+def _as_process(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [*mem_command(), *args], cwd=cwd, env=env, capture_output=True, check=False
+    )
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -31,8 +46,15 @@ def _same_output(actual: str, expected: str) -> bool:
     return actual == expected
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_golden_case(case: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("case", "run"),
+    [(case, console_script_in_process) for case in CASES]
+    + [pytest.param(case, _as_process, marks=pytest.mark.process) for case in IN_PROCESSES],
+    ids=[*CASES, *(f"{case}-process" for case in IN_PROCESSES)],
+)
+def test_golden_case(
+    case: str, run: Callable[..., subprocess.CompletedProcess[bytes]], tmp_path: Path
+) -> None:
     source = GOLDEN / case
     lines = (source / "cmd").read_text(encoding="utf-8").split("\n")
     env_words = shlex.split(lines[0].removeprefix("# env:"))
@@ -52,9 +74,7 @@ def test_golden_case(case: str, tmp_path: Path) -> None:
     for number, line in enumerate(commands, start=1):
         argv = shlex.split(line)
         assert argv[0] == "mem"
-        done = subprocess.run(
-            [*mem_command(), *argv[1:]], cwd=work, env=env, capture_output=True, check=False
-        )
+        done = run(*argv[1:], cwd=work, env=env)
         expected = source / "expected"
         stdout = (expected / f"{number}.stdout").read_bytes().decode()
         stderr_file = expected / f"{number}.stderr"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import gc
+import io
 import json
 import os
 import subprocess
@@ -47,6 +49,71 @@ def in_process(
                 os.environ[key] = value
         time.tzset()
     return subprocess.CompletedProcess(["mem", *args], done.exit_code, done.stdout, done.stderr)
+
+
+class _Ended(Exception):
+    """The console script called os._exit: where its process would have ended at once."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
+def console_script_in_process(
+    *args: str, cwd: Path | str, env: dict[str, str]
+) -> subprocess.CompletedProcess[bytes]:
+    """`mem <args>` through the console script's own `main` (`mem.cli.main:main`: its fast
+    paths, its stream set-up, its exit) in this process, with exactly the environment `env`,
+    this argv, cwd and standard streams of its own: the exit code and the bytes its process
+    would write. Where the process would end at once (os._exit), this one ends the call
+    instead; a child it forks still ends as it would."""
+    from mem.cli import main as console_script
+
+    out, err = io.BytesIO(), io.BytesIO()
+    # As Python sets up a process's streams on a pipe (stderr: backslashreplace, by line).
+    stdout = io.TextIOWrapper(out, encoding="utf-8", errors="strict")
+    stderr = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", line_buffering=True)
+    stdin = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    saved_env = dict(os.environ)
+    saved = (sys.argv, sys.stdin, sys.stdout, sys.stderr, os._exit)
+    parent = os.getpid()
+
+    def end_at_once(status: int) -> None:
+        if os.getpid() != parent:  # a forked child ends as it always does
+            saved[4](status)
+        raise _Ended(status)
+
+    os.environ.clear()
+    os.environ.update(env)
+    time.tzset()
+    sys.argv, sys.stdin, sys.stdout, sys.stderr = ["mem", *args], stdin, stdout, stderr
+    os._exit = end_at_once  # type: ignore[assignment]
+    try:
+        with contextlib.chdir(cwd):
+            console_script.main()
+    except _Ended as ended:
+        code = ended.status
+    except SystemExit as exit:
+        code = _exit_status(exit.code, stderr)
+    finally:
+        sys.argv, sys.stdin, sys.stdout, sys.stderr, os._exit = saved
+        os.environ.clear()
+        os.environ.update(saved_env)
+        time.tzset()
+        gc.unfreeze()  # the fast path freezes what it has loaded, for its process's life
+        gc.enable()
+    stdout.flush()
+    stderr.flush()
+    return subprocess.CompletedProcess(["mem", *args], code, out.getvalue(), err.getvalue())
+
+
+def _exit_status(code: object, stderr: io.TextIOWrapper) -> int:
+    """The status a process gets from `sys.exit(code)` (a message is printed, status 1)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    stderr.write(f"{code}\n")
+    return 1
 
 
 def as_process(
