@@ -1,7 +1,14 @@
-"""`mem mcp` as an agent meets it: a real server process, driven by the MCP SDK's own client."""
+"""`mem mcp` as an agent meets it, driven by the MCP SDK's own client.
+
+What a tool answers is asked of the server `mem mcp` builds, run in this process (starting a
+server process is mostly importing the SDK: over a second of CPU a test); what only a
+process shows (nothing but protocol on stdout, stray output, a client that quits, two
+servers on one project) is asked of real `mem mcp` processes.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -24,7 +31,11 @@ from support.mcp_wire import exchange, opening, recall_request, replies_of
 from support.nexus import relocated
 from support.secret_samples import SAMPLES
 
+from mem import index
 from mem.cli.app import cli
+from mem.errors import MemError
+from mem.files import safe_paths
+from mem.mcp import server
 
 TOOL_NAMES = {
     "recall",
@@ -54,9 +65,24 @@ async def served(project: Path, *extra: str) -> AsyncIterator[Client]:
         yield client
 
 
+@asynccontextmanager
+async def served_here(project: Path, tool_set: str = "core") -> AsyncIterator[Client]:
+    """What `mem mcp -d PROJECT [--tools SET]` serves, in this process: its first sync, its
+    indexes kept open between calls, its server, spoken to through the protocol's handshake."""
+    root = safe_paths.project_root(str(project))
+    with contextlib.suppress(MemError):
+        index.sync_project(root)
+    index.keep_open(server.KEPT_INDEXES)
+    try:
+        async with Client(server.build(root, tool_set), mode="legacy") as client:
+            yield client
+    finally:
+        index.keep_open(0)
+
+
 def with_server(project: Path, body: Callable[[Client], Awaitable[None]]) -> None:
     async def main() -> None:
-        async with served(project) as client:
+        async with served_here(project) as client:
             await body(client)
 
     anyio.run(main)
@@ -139,7 +165,7 @@ def test_the_tools_are_listed_with_schemas_and_annotations(project: Path) -> Non
 
     # Every tool is listed only when asked for (issue 24: the default list stays small).
     async def main() -> None:
-        async with served(project, "--tools", "all") as client:
+        async with served_here(project, "all") as client:
             await body(client)
 
     anyio.run(main)
