@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 pytest.register_assert_rewrite("support")
 
 from support import FIXTURES  # noqa: E402
-from support.cli import RunMem, as_process, in_process  # noqa: E402
+from support.cli import RunMem, as_process, in_process, script_in_process  # noqa: E402
 from support.git import GIT_ENV, make_repository  # noqa: E402
 
 # Timing is never the behaviour under test here (performance lives in bench/), and on a
@@ -51,10 +51,14 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def run_mem(request: pytest.FixtureRequest) -> RunMem:
     """`mem <args>`: in this process through click's CliRunner (the exit code, stdout and
-    stderr the console script gives), or the installed console script in a process of its
-    own for a test marked `process`, where the process is the point: signals, the bytes
-    and encoding of the real streams, concurrent or killed processes, start-up imports."""
-    return as_process if request.node.get_closest_marker("process") else in_process
+    stderr the console script gives); for a test marked `script`, through the console
+    script's own `main` in this process (its click-free paths: a plain recall, a host's
+    hook); or the installed console script in a process of its own for a test marked
+    `process`, where the process is the point: signals, the bytes and encoding of the real
+    streams, concurrent or killed processes, start-up imports."""
+    if request.node.get_closest_marker("process"):
+        return as_process
+    return script_in_process if request.node.get_closest_marker("script") else in_process
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from support.git import git
 
 from mem import index
 
-pytestmark = [pytest.mark.process, pytest.mark.usefixtures("state")]
+pytestmark = [pytest.mark.script, pytest.mark.usefixtures("state")]
 
 SESSION = "0193a1f2-7c1d-7e4a-9d35-2c1b5a6e7f80"
 PROMPT = "How should the api configure postgres connection pooling?"

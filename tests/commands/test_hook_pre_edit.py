@@ -17,7 +17,7 @@ from support.demo import CACHE, record_cache_evidence
 
 from mem.core.rules.memory_ids import memory_id
 
-pytestmark = [pytest.mark.process, pytest.mark.usefixtures("state")]
+pytestmark = [pytest.mark.script, pytest.mark.usefixtures("state")]
 
 SESSION = "0193a1f2-7c1d-7e4a-9d35-2c1b5a6e7f80"
 DECISIONS = ".agents/memory/decisions.md"

@@ -16,7 +16,7 @@ from support.cli import RunMem, mem_command
 
 from mem.core.rules import hook_settings
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 USERS_OWN = {
     "model": "opus",

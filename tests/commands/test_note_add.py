@@ -9,7 +9,7 @@ import pytest
 from support.cli import RunMem
 from support.secret_samples import SAMPLES
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 
 def _add(run_mem: RunMem, project: Path, *args: str, stdin: str | None = None) -> dict[str, str]:

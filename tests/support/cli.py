@@ -59,7 +59,7 @@ class _Ended(Exception):
 
 
 def console_script_in_process(
-    *args: str, cwd: Path | str, env: dict[str, str]
+    *args: str, cwd: Path | str, env: dict[str, str], input: bytes = b""
 ) -> subprocess.CompletedProcess[bytes]:
     """`mem <args>` through the console script's own `main` (`mem.cli.main:main`: its fast
     paths, its stream set-up, its exit) in this process, with exactly the environment `env`,
@@ -72,7 +72,7 @@ def console_script_in_process(
     # As Python sets up a process's streams on a pipe (stderr: backslashreplace, by line).
     stdout = io.TextIOWrapper(out, encoding="utf-8", errors="strict")
     stderr = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", line_buffering=True)
-    stdin = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    stdin = io.TextIOWrapper(io.BytesIO(input), encoding="utf-8")
     saved_env = dict(os.environ)
     saved = (sys.argv, sys.stdin, sys.stdout, sys.stderr, os._exit)
     parent = os.getpid()
@@ -104,6 +104,31 @@ def console_script_in_process(
     stdout.flush()
     stderr.flush()
     return subprocess.CompletedProcess(["mem", *args], code, out.getvalue(), err.getvalue())
+
+
+def script_in_process(
+    *args: str,
+    cwd: Path | str | None = None,
+    env: dict[str, str] | None = None,
+    input: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`mem <args>` as `as_process` runs it (this environment with `env` over it, text in and
+    out with universal newlines), through the console script's `main` in this process: its
+    click-free paths (a plain recall, a host's hook) and its streams, without the start-up."""
+    done = console_script_in_process(
+        *args,
+        cwd=cwd or os.getcwd(),
+        env={**os.environ, **(env or {})},
+        input=(input or "").encode(),
+    )
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, _text(done.stdout), _text(done.stderr)
+    )
+
+
+def _text(data: bytes) -> str:
+    """Output read as `subprocess.run(..., text=True)` reads it."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
 
 
 def _exit_status(code: object, stderr: io.TextIOWrapper) -> int:
