@@ -13,7 +13,7 @@ import pytest
 from support.cli import RunMem, mem_command
 from support.mcp_wire import exchange, opening, recall_request, replies_of
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 LINE = '{"ts":"2026-12-01T00:00:00Z","agent":"a","task":"hi \\udcff","id":"aaaaaaaaaaaa"}\n'
 SCORES = '{\n  "\\ud800": {"elo": 1200, "alpha": 1, "beta": 1, "mean": 0.5, "updates": 0}\n}\n'

@@ -17,7 +17,7 @@ from support.demo import CACHE
 from mem.core.prose import templates
 from mem.core.text import markdown
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 INJECTED = "shop\n### Injected"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from support.cli import RunMem
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 
 def _read_only(directory: Path) -> Iterator[Path]:

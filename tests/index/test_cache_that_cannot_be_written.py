@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from support.cli import RunMem
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 
 def _mount(*command: str) -> None:

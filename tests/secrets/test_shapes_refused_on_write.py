@@ -14,7 +14,7 @@ from support.cli import RunMem
 from mem.cli.app import cli
 from mem.core.rules import secrets
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 
 def _random(length: int, alphabet: str, seed: int) -> str:
