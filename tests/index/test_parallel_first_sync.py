@@ -252,7 +252,11 @@ def test_small_projects_and_one_worker_build_in_one_process(
     monkeypatch.delenv("MEM_BUILD_WORKERS", raising=False)
     with cache_at(str(tmp_path / "small")), indexes.synced(str(root)) as (_, report):
         assert report.rebuilt  # 30 KiB of notes: not worth a second process
-    big = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(80000))
+    # A project worth several processes (at 64 KiB a worker, as below: 200 KiB builds in a
+    # fraction of the time 3 MiB takes at the real 1 MiB), which the setting keeps in one.
+    monkeypatch.setattr(segments, "BYTES_PER_WORKER", 64 * 1024)
+    big = "".join(f"### Lesson {n}\nthe cache {n} pooling {n * 7}\n" for n in range(5000))
+    assert segments.workers(len(big)) > 1
     write_files(root, {NOTE_PATHS[1]: big.encode()})
     monkeypatch.setenv("MEM_BUILD_WORKERS", "1")
     with cache_at(str(tmp_path / "one")), indexes.synced(str(root)) as (_, report):
