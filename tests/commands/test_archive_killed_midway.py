@@ -24,7 +24,7 @@ MEMORY = Path(".bmad/memory")
 
 # Runs the console script after installing a hook that kills this process with SIGKILL
 # when it is about to do `event` (an audit event name) to a path ending in `name`.
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 KILLER = """
 import os, runpy, signal, sys

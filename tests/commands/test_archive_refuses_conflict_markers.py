@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from support.cli import RunMem
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 MEMORY = Path(".bmad/memory")
 CONFLICTED = "Memory store has unresolved merge conflict markers; resolve them before writing."

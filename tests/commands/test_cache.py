@@ -12,7 +12,7 @@ from support.cli import RunMem
 
 from mem.index import location
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 
 def ok(done: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:

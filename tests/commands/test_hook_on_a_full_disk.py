@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from support.cli import RunMem
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 
 def _fill(folder: Path, leave: int) -> None:

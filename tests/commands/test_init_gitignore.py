@@ -10,7 +10,7 @@ import pytest
 from support.cli import RunMem
 from support.git import git
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 PER_MACHINE = [".agents/memory/.brain-link", ".bmad/memory/writer.lock"]
 

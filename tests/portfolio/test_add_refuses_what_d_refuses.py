@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from support.cli import RunMem
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 
 @pytest.mark.parametrize("args", [("/",), ("--json", "/")], ids=["text", "json"])

@@ -16,7 +16,7 @@ from support.secret_samples import SAMPLES
 from mem.cli.app import cli
 from mem.core.rules import secrets
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.script
 
 
 def _b64url(text: str) -> str:
