@@ -10,8 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support.cli import RunMem, mem_command
-from support.mcp_wire import exchange, opening, recall_request, replies_of
+from support.cli import RunMem
+from support.mcp_wire import FORKED_MEM, exchange, opening, recall_request, replies_of
 
 pytestmark = pytest.mark.script
 
@@ -66,7 +66,7 @@ def test_one_such_project_does_not_take_the_portfolio_down(
 def test_mcp_recall_answers_normally(project: Path) -> None:
     damaged(project)
     output, _ = exchange(
-        [*mem_command(), "mcp", "-d", str(project)],
+        [FORKED_MEM, "mcp", "-d", str(project)],
         opening(recall_request(2, "hi")),
         2,
     )

@@ -10,7 +10,14 @@ import subprocess
 from pathlib import Path
 
 from support.cli import mem_command
-from support.mcp_wire import INITIALIZE, INITIALIZED, exchange, replies_of, request_lines
+from support.mcp_wire import (
+    FORKED_MEM,
+    INITIALIZE,
+    INITIALIZED,
+    exchange,
+    replies_of,
+    request_lines,
+)
 
 
 def call(number: int, arguments: dict[str, object]) -> bytes:
@@ -31,7 +38,7 @@ def test_every_request_with_an_id_gets_a_response(project: Path) -> None:
         + b"this is not JSON\n"
         + call(4, {"query": "postgres"})
     )
-    output, errors = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 5)
+    output, errors = exchange([FORKED_MEM, "mcp", "-d", str(project)], requests, 5)
     replies = replies_of(output)
     assert [reply["id"] for reply in replies] == [1, 2, 3, None, 4]
     assert replies[1]["result"]["structuredContent"]["query"] == "postgres a\ufffd"
@@ -44,7 +51,7 @@ def test_every_request_with_an_id_gets_a_response(project: Path) -> None:
 
 def test_a_nul_byte_in_directory_is_a_tool_error(project: Path) -> None:
     requests = request_lines(INITIALIZE, INITIALIZED) + call(2, {"query": "x", "directory": "a\0b"})
-    output, errors = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 2)
+    output, errors = exchange([FORKED_MEM, "mcp", "-d", str(project)], requests, 2)
     result = replies_of(output)[1]["result"]
     assert result["isError"] is True
     assert result["content"][0]["text"].startswith("Project directory does not exist: ")
@@ -98,7 +105,7 @@ def test_an_id_that_is_an_object_is_an_invalid_request_and_the_server_keeps_serv
         + b'{"jsonrpc":"2.0","id":[2],"method":"tools/list"}\n'
         + call(4, {"query": "postgres"})
     )
-    output, errors = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 4)
+    output, errors = exchange([FORKED_MEM, "mcp", "-d", str(project)], requests, 4)
     replies = replies_of(output)
     assert [reply["id"] for reply in replies] == [1, None, None, 4]
     assert [reply["error"]["code"] for reply in replies[1:3]] == [-32600, -32600]
@@ -117,7 +124,7 @@ def test_params_nested_fifty_thousand_deep_are_refused_and_the_server_keeps_serv
         + b"}\n"
         + call(3, {"query": "postgres"})
     )
-    output, errors = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 3)
+    output, errors = exchange([FORKED_MEM, "mcp", "-d", str(project)], requests, 3)
     replies = replies_of(output)
     assert [reply["id"] for reply in replies] == [1, None, 3]
     assert replies[1]["error"]["code"] == -32600

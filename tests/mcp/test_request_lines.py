@@ -8,14 +8,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from support.cli import mem_command
-from support.mcp_wire import exchange, opening, recall_request, replies_of, request_lines
+from support.mcp_wire import (
+    FORKED_MEM,
+    exchange,
+    opening,
+    recall_request,
+    replies_of,
+    request_lines,
+)
 
 
 def test_a_request_far_longer_than_a_pipe_buffer_is_answered(project: Path) -> None:
     long_query = "postgres " + "word " * 100_000  # half a megabyte on one line
     output, _ = exchange(
-        [*mem_command(), "mcp", "-d", str(project)],
+        [FORKED_MEM, "mcp", "-d", str(project)],
         opening(recall_request(2, long_query), recall_request(3, "postgres")),
         3,
     )
@@ -33,7 +39,7 @@ def test_a_line_that_is_not_a_message_is_answered_and_passed_over(project: Path)
         + b'{"jsonrpc": "2.0", "id": 7}\n'  # JSON, but no message of JSON-RPC
         + request_lines(recall_request(2, "postgres"))
     )
-    output, _ = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 4)
+    output, _ = exchange([FORKED_MEM, "mcp", "-d", str(project)], requests, 4)
     replies = replies_of(output)
     assert [reply["id"] for reply in replies] == [1, None, 7, 2]
     assert [replies[1]["error"]["code"], replies[2]["error"]["code"]] == [-32700, -32600]
@@ -43,7 +49,7 @@ def test_a_line_that_is_not_a_message_is_answered_and_passed_over(project: Path)
 def test_bytes_that_are_not_utf8_become_replacement_characters(project: Path) -> None:
     broken = json.dumps(recall_request(2, "postgres QUERY")).encode().replace(b"QUERY", b"\xff")
     requests = opening() + broken + b"\n"
-    output, _ = exchange([*mem_command(), "mcp", "-d", str(project)], requests, 2)
+    output, _ = exchange([FORKED_MEM, "mcp", "-d", str(project)], requests, 2)
     answer = replies_of(output)[1]["result"]
     assert answer["structuredContent"]["query"] == "postgres \ufffd"
     assert answer["structuredContent"]["count"] > 0

@@ -10,8 +10,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from support.cli import mem_command
-from support.mcp_wire import INITIALIZE, INITIALIZED, exchange, replies_of, request_lines
+from support.mcp_wire import (
+    FORKED_MEM,
+    INITIALIZE,
+    INITIALIZED,
+    exchange,
+    replies_of,
+    request_lines,
+)
 
 LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 CORE = {"recall", "context", "write", "note_add", "supersede", "retract"}
@@ -35,7 +41,7 @@ def _listed(project: Path, *extra: str) -> tuple[int, set[str], dict[str, object
         "params": {"name": "status", "arguments": {}},
     }
     output, _ = exchange(
-        [*mem_command(), "mcp", "-d", str(project), *extra],
+        [FORKED_MEM, "mcp", "-d", str(project), *extra],
         request_lines(INITIALIZE, INITIALIZED, LIST, status),
         3,
     )
