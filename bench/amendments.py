@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Amendments on real notes: whether mem's readers put the newer of an amended decision
 first, and whether `mem check amendments` finds the pairs, over bench/amendments/ (ten
-projects of real architecture decision records whose authors marked 20 later records as
-superseding or amending earlier ones; see bench/amendments/SOURCES.md). Both records of
+projects of real architecture decision records, in which their authors marked 22 pairs: the
+later record superseding or amending the earlier; see bench/amendments/SOURCES.md). Both records of
 each pair are active notes, among their collection's other records; the marks themselves
 were removed from the texts.
 

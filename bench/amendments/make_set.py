@@ -82,6 +82,7 @@ PAIRS = {
         ("0006-uei.md", "0028-uei-required.md"),
         ("0010-use-sam-api-for-uei-validation.md", "0028-uei-required.md"),
         ("0018-uei-and-missing-data.md", "0028-uei-required.md"),
+        ("0026-samgov-integration.md", "0028-uei-required.md"),
     ],
     "manage-get-gov": [("0012-user-models.md", "0020-user-models-revisited-plus-whois.md")],
     "nats": [("ADR-15.md", "ADR-37.md")],
@@ -92,6 +93,10 @@ PAIRS = {
         ("ADR002-use-govuk-notify.md", "ADR019-use-amazon-ses.md"),
         ("ADR003-use-govuk-signon.md", "ADR015-idp-authentication.md"),
         ("ADR004-store-form-schemas-in-an-api.md", "ADR045-remove-forms-api.md"),
+        (
+            "ADR013-use-paper-trail-gem-for-auditing-and-record-backups.md",
+            "ADR025-remove-papertrail.md",
+        ),
         (
             "ADR007-store-form-text-data-as-objects.md",
             "ADR044-translate-api-response-at-request-time.md",
