@@ -33,7 +33,12 @@ SHOWN_TERMS = 5  # shared terms a reason names, heaviest first
 SIGNATURE_TERMS = 16
 CANDIDATES = 6
 HOLDERS_AT_MOST = 64  # a heavy term of more notes than this finds no candidates
-NEIGHBOURS = 2  # a pair is listed when one of its notes is among the other's likeliest
+# A pair is listed when one of its notes is among the other's NEIGHBOURS likeliest. One
+# note may decide again what several earlier ones decided (FAC's "UEI required for
+# submission" supersedes four), and those are more like one another than like it. Of
+# bench/amendments/' 22 marked pairs, at 2: 19 listed among 261 pairs; at 3: 21 among 283
+# (the first 100 listed hold the same 11); at 4: 21 among 292.
+NEIGHBOURS = 3
 
 
 # Plain classes rather than NamedTuples: a bm25 recall imports this module, and typing
