@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Amendments on real notes: whether mem's readers put the newer of an amended decision
-first, and whether `mem check amendments` finds the pairs, over bench/amendments/ (ten
-projects of real architecture decision records, in which their authors marked 22 pairs: the
+first, and whether `mem check amendments` finds the pairs, over bench/amendments/ (eleven
+projects of real architecture decision records, in which their authors marked 26 pairs: the
 later record superseding or amending the earlier; see bench/amendments/SOURCES.md). Both records of
 each pair are active notes, among their collection's other records; the marks themselves
 were removed from the texts.
