@@ -177,6 +177,11 @@ RULES: list[tuple[str, Rule]] = [
         rule(share=0.5, headings=6),
     ),
     (
+        "query share 0.55, the words both headings hold in at most 6 headings,"
+        " notes at least 2 sections apart",
+        rule(share=0.55, headings=6, apart=2),
+    ),
+    (
         "query share 0.65, the newer says prior, previous(ly), original(ly), revisit,"
         " no longer or instead",
         rule(refers_back=True),
