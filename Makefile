@@ -90,6 +90,7 @@ bench-quality: $(VENV)/.installed
 	$(PY) bench/pre_edit.py
 	$(PY) bench/history_hooks.py
 	$(PY) bench/amendments.py
+	$(PY) bench/amendment_rules.py
 	$(PY) bench/import_bench.py --likeness
 
 lint: $(VENV)/.installed

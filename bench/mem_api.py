@@ -21,6 +21,10 @@ one adapter that makes it (`_exists` tells which `mem` this is).
   `mem.mcp.tools.BY_NAME["recall"].run(root, arguments)`, with `keep_open(8)`.
 - `canned_query_names`: the pages `mem browse` serves canned queries under, for
   bench/browse.py (today `mem.index.browse_copy.CANNED_QUERIES`).
+- `recall_pairs`, `newer_first`, `note_terms`, `query_terms`: for bench/amendment_rules.py,
+  a bm25 recall's shown notes with the pairs `mem.domain.amendments.find` sees among them
+  (its `in_recall` wrapped), `mem.core.ranking.amendments.newer_first`, and bm25's terms
+  (`mem.core.text.tokens`).
 
 Stdlib only; `mem` is imported when an adapter is called, from the interpreter's venv.
 """
@@ -240,3 +244,63 @@ def prompt_terms_held() -> Callable[[str, str], int]:
         return int(prompt_gate.terms_held(terms, text))
 
     return held
+
+
+def recall_pairs() -> Callable[[str, str], dict[str, Any]]:
+    """recall(root, query) -> {"shown": headings of the notes a bm25 recall (limit 5) shows,
+    in score order, "scores": theirs, "pairs": [{"older", "newer", "likeness"}] every pair
+    mem.domain.amendments finds among them}, whatever its rule then moves (for
+    bench/amendment_rules.py, which applies other rules to the same pairs)."""
+    recall, clock = _module("mem.domain.recall"), _module("mem.clock")
+    amendments = _module("mem.domain.amendments")
+    seen: list[dict[str, Any]] = []
+    ruled = amendments.in_recall
+
+    def spy(conn: Any, shown: list[int], scores: Any) -> Any:
+        found = amendments.find(conn, shown, set(shown))
+        ref = {record_id: record.ref for record_id, record in found.records.items()}
+        pairs = [
+            {"older": ref[older], "newer": ref[pair.newer], "likeness": pair.likeness.score}
+            for older, amended in found.amended.items()
+            for pair in amended
+        ]
+        shown_refs = [ref[record_id] for record_id in shown if record_id in ref]
+        seen.append({"shown": shown_refs, "scores": [scores[i] for i in shown if i in ref]})
+        seen[-1]["pairs"] = pairs
+        return ruled(conn, shown, scores)
+
+    amendments.in_recall = spy
+
+    def answer(root: str, query: str) -> dict[str, Any]:
+        seen.clear()
+        request = recall.Request(query, ranking="bm25", limit="5")
+        recall.recall(root, request, MEM_NOW, clock.local_offset_ms)
+        return seen[0] if seen else {"shown": [], "scores": [], "pairs": []}
+
+    return answer
+
+
+def newer_first(order: list[str], amended: dict[str, list[tuple[str, float]]]) -> list[str]:
+    """`order` as mem.core.ranking.amendments.newer_first rearranges it, given each older
+    note's newer notes (with their likeness), likeliest first."""
+    measure = _module("mem.core.ranking.amendments")
+    pairs = {
+        older: [
+            measure.Amendment(older, newer, measure.Likeness(score, (), ()))
+            for newer, score in newer_notes
+        ]
+        for older, newer_notes in amended.items()
+    }
+    placed: list[str] = measure.newer_first(order, pairs)
+    return placed
+
+
+def note_terms() -> Callable[[str, str], set[str]]:
+    """terms(heading, text) -> a note's terms as bm25 indexes them (heading included)."""
+    tokens = _module("mem.core.text.tokens")
+    return lambda heading, text: set(tokens.counts(f"{heading}\n{text}", heading))
+
+
+def query_terms() -> Callable[[str], list[str]]:
+    """terms(query) -> a query's terms as bm25 searches them."""
+    return _module("mem.core.text.tokens").query_terms

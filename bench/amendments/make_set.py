@@ -68,6 +68,7 @@ REPOSITORIES = {
         "f72cb8fc59accf44e8628c29c1dd152db98b83a7",
         "dotcom-rendering/docs/architecture/",
     ),
+    "james": ("apache+james-project", "20bf8083e39be4a750f606e576a162087bb3f18a", "src/adr/"),
 }
 # slug: [(older file, newer file)], as the authors marked them.
 PAIRS = {
@@ -82,6 +83,7 @@ PAIRS = {
         ("0006-uei.md", "0028-uei-required.md"),
         ("0010-use-sam-api-for-uei-validation.md", "0028-uei-required.md"),
         ("0018-uei-and-missing-data.md", "0028-uei-required.md"),
+        ("0026-samgov-integration.md", "0028-uei-required.md"),
     ],
     "manage-get-gov": [("0012-user-models.md", "0020-user-models-revisited-plus-whois.md")],
     "nats": [("ADR-15.md", "ADR-37.md")],
@@ -92,6 +94,10 @@ PAIRS = {
         ("ADR002-use-govuk-notify.md", "ADR019-use-amazon-ses.md"),
         ("ADR003-use-govuk-signon.md", "ADR015-idp-authentication.md"),
         ("ADR004-store-form-schemas-in-an-api.md", "ADR045-remove-forms-api.md"),
+        (
+            "ADR013-use-paper-trail-gem-for-auditing-and-record-backups.md",
+            "ADR025-remove-papertrail.md",
+        ),
         (
             "ADR007-store-form-text-data-as-objects.md",
             "ADR044-translate-api-response-at-request-time.md",
@@ -106,6 +112,15 @@ PAIRS = {
     ],
     "zooniverse": [("adr-15.md", "adr-22.md"), ("adr-18.md", "adr-34.md")],
     "dotcom-rendering": [("016-react-context-api.md", "028-react-context-api.md")],
+    "james": [
+        ("0003-distributed-workqueue.md", "0016-distributed-workqueue.md"),
+        ("0014-blobstore-storage-policies.md", "0025-cassandra-blob-store-cache.md"),
+        (
+            "0026-removing-configured-additional-mailboxListeners.md",
+            "0035-distributed-listeners-configuration.md",
+        ),
+        ("0026-removing-configured-additional-mailboxListeners.md", "0038-distributed-eventbus.md"),
+    ],
 }
 # Records kept outside the folder (its authors moved superseded ones to a subfolder).
 EXTRA = {"dotcom-rendering": ["historic-adrs/016-react-context-api.md"]}
@@ -113,7 +128,9 @@ SKIP = re.compile(
     r"readme|template|index|record-architecture-decisions|architecture-decision-records\.md|^adr_template",
     re.I,
 )
-MARKS = re.compile(r"supersed|superseed|amend|⌛|♻|^\W*status\W*:|deprecated in favou?r", re.I)
+MARKS = re.compile(
+    r"supersed|superseed|superced|amend|⌛|♻|^\W*status\W*:|deprecated in favou?r", re.I
+)
 MAX_CHARS = 1500
 
 

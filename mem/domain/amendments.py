@@ -33,8 +33,9 @@ if TYPE_CHECKING:  # typing costs a bm25 recall more to import than the rest of 
 
 # Of the older's score, what a recall's newer note must have to be moved above it (unless
 # the two are one decision taken again: amendments.SAME_DECISION). On bench/amendments/ and
-# bench/quality/, 0.5 puts the newer first in 21 of 26 cases but costs bm25 recall@1 0.838 ->
-# 0.761 (siblings on one subject displace the answer); 0.65, 18 of 26 and 0.829.
+# bench/quality/, 0.5 puts the newer first in 29 of 36 cases but costs bm25 recall@1 0.803 ->
+# 0.752 (siblings on one subject displace the answer); 0.65, 24 of 36 and 0.803 (0.795 with
+# no amendments). No other feature of the texts tried told the two apart (bench/README.md).
 QUERY_SHARE = 0.65
 # A prompt's few memories: the notes most like each are looked for by its heaviest terms.
 LOOKUP_TERMS = 4

@@ -93,6 +93,23 @@ def test_the_order_of_newer_and_older_is_the_index_recency() -> None:
     assert [pair.newer for pair in measure.among([one, two], [1, 2])[2]] == [1]
 
 
+def test_check_lists_a_note_that_amends_three_earlier_ones_with_each() -> None:
+    """Three earlier notes on one subject, each more like the others than like the later
+    note that decides it again (FAC's "UEI required for submission" supersedes four): the
+    later note's own likeliest notes must reach the third."""
+    shared = {"entity": 1, "identifier": 1, "registry": 1}
+    earlier = [
+        measure.subject(1, "Collect one identifier", {**shared, "duns": 1}, {}, 10),
+        measure.subject(2, "Validate identifiers", {**shared, "checksum": 1}, {}, 10),
+        measure.subject(3, "Identifiers without a response", {**shared, "fallback": 1}, {}, 10),
+    ]
+    later = measure.subject(
+        4, "Required for submission", {"duns": 1, "checksum": 1, "fallback": 1}, {}, 10
+    )
+    pairs = measure.likely_pairs([*earlier, later], [4, 3, 2, 1])
+    assert sorted(pair.older for pair in pairs if pair.newer == 4) == [1, 2, 3]
+
+
 def test_bm25_recall_puts_the_newer_first_and_marks_the_older(
     run_mem: RunMem, tmp_path: Path
 ) -> None:
