@@ -20,11 +20,15 @@ from __future__ import annotations
 import math
 import sqlite3
 
-from mem.core.rules.commits import Commit
 from mem.core.text import tokens
 from mem.files import history as git_history
 from mem.index import bm25, postings, topk
 from mem.index.queries import RecallFiles, in_chunks
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    # Its NamedTuple imports typing and re: a sync that reads git only, never a warm recall.
+    from mem.core.rules.commits import Commit
 
 # The commits' terms and postings, in the layout of the notes' bm25 postings: the same
 # builders write them and the same pruned top-k reads them (mem.index.topk, bm25.Scorer).
