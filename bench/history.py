@@ -112,13 +112,67 @@ def generated(count: int) -> Path:
     if importer.wait() != 0:
         raise SystemExit("git fast-import failed")
     subprocess.run(["git", "-C", str(path), "checkout", "-q", "-f", "main"], check=True)
-    (path / ".agents/memory").mkdir(parents=True)
+    _note(path)
+    (path / ".git" / "mem-bench-done").write_text("", encoding="utf-8")
+    return path
+
+
+def resampled(count: int, source: Path) -> Path:
+    """A repository of `count` commits whose messages are drawn (seeded) from the real
+    history at source, whole, so that its terms are a real project's; each commit touches
+    one of 1,024 files, as generated's do. Kept in the cache and reused."""
+    path = cache_dir() / f"history-{count}-{source.name}"
+    if (path / ".git" / "mem-bench-done").exists():
+        return path
+    listed = subprocess.run(
+        ["git", "-C", str(source), "log", "-z", "--format=%B", "HEAD"],
+        stdout=subprocess.PIPE,
+        check=True,
+    ).stdout
+    messages = [message.strip() + b"\n" for message in listed.split(b"\0") if message.strip()]
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True, env=GIT_ENV)
+    rng = random.Random(34)
+    importer = subprocess.Popen(
+        ["git", "-C", str(path), "fast-import", "--quiet"], stdin=subprocess.PIPE, env=GIT_ENV
+    )
+    assert importer.stdin is not None
+    write = importer.stdin.write
+    start = 1_500_000_000
+    for number in range(1, count + 1):
+        message = messages[rng.randrange(len(messages))]
+        content = f"{number}\n".encode()
+        parent = f"from :{number - 1}\n" if number > 1 else ""
+        write(
+            b"commit refs/heads/main\n"
+            + f"mark :{number}\ncommitter Bench <bench@example.com> {start + number * 60} +0000\n"
+            .encode()
+            + f"data {len(message)}\n".encode()
+            + message
+            + parent.encode()
+            + f"M 100644 inline {PATHS[rng.randrange(len(PATHS))]}\n".encode()
+            + f"data {len(content)}\n".encode()
+            + content
+            + b"\n"
+        )
+    importer.stdin.close()
+    if importer.wait() != 0:
+        raise SystemExit("git fast-import failed")
+    subprocess.run(["git", "-C", str(path), "checkout", "-q", "-f", "main"], check=True)
+    _note(path)
+    (path / ".git" / "mem-bench-done").write_text("", encoding="utf-8")
+    return path
+
+
+def _note(path: Path) -> None:
+    """The one decision every benchmark repository holds, so that a recall without history
+    still ranks a note by bm25 (untracked: it is no commit)."""
+    (path / ".agents/memory").mkdir(parents=True, exist_ok=True)
     (path / ".agents/memory/decisions.md").write_text(
         "# Decisions\n\n### Retry with backoff\nThe limiter bans linear retries.\n",
         encoding="utf-8",
     )
-    (path / ".git" / "mem-bench-done").write_text("", encoding="utf-8")
-    return path
 
 
 def real(source: str) -> Path:

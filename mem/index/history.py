@@ -297,6 +297,16 @@ class _Stats(bm25.Stats):
         self.average = total / self.records if self.records else 1.0
 
 
+class _Scorer(bm25.Scorer):
+    """bm25.Scorer over the commits. A commit's message is longer than a note and its words
+    are a whole history's, most of them stemmed for the first time in a recall's process:
+    scoring one from its text cost as much as reading about a thousand postings (git/git's
+    82k commits and 1M generated ones, instructions), so the top fills from the postings too."""
+
+    postings_per_text = 1024
+    fill_from_texts = False
+
+
 def _no_offset(ms: float) -> float:
     return 0.0  # only events are dated in local time, and a commit is no event
 
@@ -318,7 +328,7 @@ def search(
         return []
     files = RecallFiles.given({0: 0})
     stats = _Stats(conn)
-    scorer = bm25.Scorer(conn, terms, files, None, _no_offset, emphasis, COMMITS, stats, *_ROWS)
+    scorer = _Scorer(conn, terms, files, None, _no_offset, emphasis, COMMITS, stats, *_ROWS)
     ranked = topk.search(conn, scorer, limit)
     # Every commit tied with the limit-th score is there, so the order of ties is the rows'.
     scores = {item.id: item.score for item in ranked}
