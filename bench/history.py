@@ -117,6 +117,9 @@ def generated(count: int) -> Path:
     return path
 
 
+AUTHOR = "Bench <bench@example.com>"
+
+
 def resampled(count: int, source: Path) -> Path:
     """A repository of `count` commits whose messages are drawn (seeded) from the real
     history at source, whole, so that its terms are a real project's; each commit touches
@@ -146,8 +149,7 @@ def resampled(count: int, source: Path) -> Path:
         parent = f"from :{number - 1}\n" if number > 1 else ""
         write(
             b"commit refs/heads/main\n"
-            + f"mark :{number}\ncommitter Bench <bench@example.com> {start + number * 60} +0000\n"
-            .encode()
+            + f"mark :{number}\ncommitter {AUTHOR} {start + number * 60} +0000\n".encode()
             + f"data {len(message)}\n".encode()
             + message
             + parent.encode()

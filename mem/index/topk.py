@@ -337,8 +337,7 @@ class _Searcher:
             # Without a limit nothing is ever pruned and every posting is read in the end.
             if self.limit is not None and (
                 (self.threshold == -math.inf and self.scorer.fill_from_texts)
-                or len(waiting.ids) * self.scorer.postings_per_text
-                <= term.groups[term.position][1]
+                or len(waiting.ids) * self.scorer.postings_per_text <= term.groups[term.position][1]
             ):
                 self._take(waiting, self.texts)
                 continue
