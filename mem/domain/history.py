@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
 
 from mem import index
 from mem.errors import MemError
 from mem.files.history import STALE as STALE  # in_step: HEAD is not indexed yet
 from mem.index.history import Found
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any  # typing imports re: a warm recall's few milliseconds
 
 SHORT_SHA = 7  # the digits recall shows, as `git log --oneline` does in a small repository
 _HEX = frozenset("0123456789abcdefABCDEF")

@@ -9,7 +9,6 @@ where the index left it runs no git process. Commits are read through the user's
 from __future__ import annotations
 
 import os
-from typing import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,12 +25,18 @@ NOT_A_CHECKOUT = "not in a git work tree"
 STALE = "the commits are not indexed at HEAD yet"
 
 
-class Head(NamedTuple):
+class Head:
     """Where HEAD points: its commit's sha, "" in a repository without commits, None when
-    only git can tell (a ref format mem does not read); or why there is no history."""
+    only git can tell (a ref format mem does not read); or why there is no history.
 
-    sha: str | None
-    problem: str | None = None
+    A plain class, not a NamedTuple: `typing` (and the `re` it imports) would cost a warm
+    recall with history on a few milliseconds that one with it off does not pay."""
+
+    __slots__ = ("sha", "problem")
+
+    def __init__(self, sha: str | None, problem: str | None = None) -> None:
+        self.sha = sha
+        self.problem = problem
 
 
 def git_dir(root: str) -> str | None:

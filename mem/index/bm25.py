@@ -203,6 +203,12 @@ class Scorer:
     class's shortest length: a band is a length class, coverage and decay never raise it.
     `rows` is a statement with one {} where the heading and text columns go."""
 
+    fill_from_texts = True
+
+    @property
+    def postings_per_text(self) -> int:
+        return topk.POSTINGS_PER_TEXT  # read when the loop asks: a test may change it
+
     def __init__(
         self,
         conn: sqlite3.Connection,

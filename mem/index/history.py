@@ -20,11 +20,15 @@ from __future__ import annotations
 import math
 import sqlite3
 
-from mem.core.rules.commits import Commit
 from mem.core.text import tokens
 from mem.files import history as git_history
 from mem.index import bm25, postings, topk
 from mem.index.queries import RecallFiles, in_chunks
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    # Its NamedTuple imports typing and re: a sync that reads git only, never a warm recall.
+    from mem.core.rules.commits import Commit
 
 # The commits' terms and postings, in the layout of the notes' bm25 postings: the same
 # builders write them and the same pruned top-k reads them (mem.index.topk, bm25.Scorer).
@@ -293,12 +297,26 @@ class _Stats(bm25.Stats):
         self.average = total / self.records if self.records else 1.0
 
 
+class _Scorer(bm25.Scorer):
+    """bm25.Scorer over the commits. A commit's message is longer than a note and its words
+    are a whole history's, most of them stemmed for the first time in a recall's process:
+    scoring one from its text cost as much as reading about a thousand postings (git/git's
+    82k commits and 1M generated ones, instructions), so the top fills from the postings too."""
+
+    postings_per_text = 1024
+    fill_from_texts = False
+
+
 def _no_offset(ms: float) -> float:
     return 0.0  # only events are dated in local time, and a commit is no event
 
 
 def search(
-    conn: sqlite3.Connection, terms: list[str], limit: int, emphasis: list[float] | None = None
+    conn: sqlite3.Connection,
+    terms: list[str],
+    limit: int,
+    emphasis: list[float] | None = None,
+    floor: float = 0.0,
 ) -> list[Found]:
     """The best `limit` commits for the query's bm25 terms: by score, ties by newer commit
     time, then by sha. bm25 over the commits alone (their own N, df and average length); a
@@ -308,14 +326,16 @@ def search(
     Pruned as the notes' bm25 top-k is: postings are read best bound first, and only until
     no commit not yet met can be among the best `limit`, so a common word of a million
     commits is not read whole. Scores are the exhaustive sum's (math.fsum, as explain).
-    With `emphasis`, each term's idf is multiplied by its value, as bm25.search does."""
+    With `emphasis`, each term's idf is multiplied by its value, as bm25.search does. With
+    a `floor` (recall's: the memories it would show), a commit that cannot score above it
+    may be left out, and the postings that hold no such commit are not read."""
     row = conn.execute("SELECT commits FROM history").fetchone()
     if row is None or not row[0] or not terms or limit < 1:
         return []
     files = RecallFiles.given({0: 0})
     stats = _Stats(conn)
-    scorer = bm25.Scorer(conn, terms, files, None, _no_offset, emphasis, COMMITS, stats, *_ROWS)
-    ranked = topk.search(conn, scorer, limit)
+    scorer = _Scorer(conn, terms, files, None, _no_offset, emphasis, COMMITS, stats, *_ROWS)
+    ranked = topk.search(conn, scorer, limit, floor)
     # Every commit tied with the limit-th score is there, so the order of ties is the rows'.
     scores = {item.id: item.score for item in ranked}
     found = rows(conn, list(scores))

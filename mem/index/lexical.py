@@ -79,6 +79,11 @@ class _Lexical:
     rows = _ROWS.format("") + _IDS
     texts = _ROWS.format(", text") + _IDS
     decode = staticmethod(postings.decode)
+    fill_from_texts = True
+
+    @property
+    def postings_per_text(self) -> int:
+        return topk.POSTINGS_PER_TEXT  # read when the loop asks: a test may change it
 
     def __init__(
         self,

@@ -64,6 +64,15 @@ if TYPE_CHECKING:
             """As rows, with what `frequencies` counts."""
 
         @property
+        def postings_per_text(self) -> int:
+            """What scoring a record from its text costs, in postings read instead."""
+
+        @property
+        def fill_from_texts(self) -> bool:
+            """Whether the top is filled from texts first (nothing is pruned before it is
+            full), or by reading groups as after: for texts that cost far more than a group."""
+
+        @property
         def coverage(self) -> Sequence[float]:
             """The bound's factor by the number of query terms a record holds (0..width)."""
 
@@ -94,7 +103,8 @@ if TYPE_CHECKING:
 EPSILON = 1e-9
 # Groups up to this size come with the term's first statement; bigger ones when read.
 LOADED_BYTES = 4096
-# Scoring a record from its text costs about as much as reading this many postings.
+# Scoring a note from its text costs about as much as reading this many postings (a
+# scorer's postings_per_text: a commit's costs more).
 POSTINGS_PER_TEXT = 128
 
 
@@ -326,8 +336,8 @@ class _Searcher:
             term = _cheapest(unknown, matched, total, coverage)
             # Without a limit nothing is ever pruned and every posting is read in the end.
             if self.limit is not None and (
-                self.threshold == -math.inf
-                or len(waiting.ids) * POSTINGS_PER_TEXT <= term.groups[term.position][1]
+                (self.threshold == -math.inf and self.scorer.fill_from_texts)
+                or len(waiting.ids) * self.scorer.postings_per_text <= term.groups[term.position][1]
             ):
                 self._take(waiting, self.texts)
                 continue

@@ -214,7 +214,8 @@ commit = st.tuples(
     commits=st.lists(commit, min_size=1, max_size=80),
     words=query,
     size=limit,
-    text_costs=st.sampled_from([0, 4, topk.POSTINGS_PER_TEXT]),
+    text_costs=st.sampled_from([0, 4, topk.POSTINGS_PER_TEXT, history._Scorer.postings_per_text]),
+    fill_from_texts=st.booleans(),
 )
 def test_the_commits_pruned_top_k_equals_their_exhaustive_scores(
     monkeypatch: pytest.MonkeyPatch,
@@ -222,11 +223,14 @@ def test_the_commits_pruned_top_k_equals_their_exhaustive_scores(
     words: str,
     size: int,
     text_costs: int,
+    fill_from_texts: bool,
 ) -> None:
     """Commits rank on the same loop with their own postings, N and lengths (no decay):
     the best `size` of history.search are those of history.scores, ties by newer time,
-    then sha. A text costing few postings makes these few commits' bounds matter."""
-    monkeypatch.setattr(topk, "POSTINGS_PER_TEXT", text_costs)
+    then sha. A text costing few postings makes these few commits' bounds matter; the top
+    filled from texts or from the postings, the same."""
+    monkeypatch.setattr(history._Scorer, "postings_per_text", text_costs)
+    monkeypatch.setattr(history._Scorer, "fill_from_texts", fill_from_texts)
     listed = [
         Commit(f"{number:040x}", time, (), " ".join(subject) + "\n\n" + " ".join(body), ())
         for number, (subject, body, time) in enumerate(commits)
@@ -242,3 +246,12 @@ def test_the_commits_pruned_top_k_equals_their_exhaustive_scores(
     found = {item.id: item for item in history.rows(conn, list(every))}
     ordered = sorted(every, key=lambda id: (-every[id], -found[id].time, found[id].sha))
     assert pruned == [(found[id].sha, every[id]) for id in ordered[:size]]
+    # With recall's floor (the memories it shows), every commit above it is still there.
+    scores = sorted(set(every.values()))
+    for floor in {scores[0], scores[len(scores) // 2], scores[-1]} if scores else ():
+        floored = [
+            (item.sha, item.score) for item in history.search(conn, terms, size, None, floor)
+        ]
+        assert [item for item in floored if item[1] > floor] == [
+            item for item in pruned if item[1] > floor
+        ]

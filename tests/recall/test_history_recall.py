@@ -181,3 +181,27 @@ def test_recalls_while_head_moves_answer_and_catch_up(run_mem: RunMem, git_proje
         moving.result()
     subject = git(git_project, "log", "-1", "--format=%s").strip()
     assert subject in run_mem(*args, "--limit", "50").stdout
+
+
+def test_a_shorter_limit_shows_the_first_of_the_longer_merge(
+    run_mem: RunMem, git_project: Path
+) -> None:
+    """The commits' search stops at the limit-th memory's score (nothing under it is shown):
+    each limit shows the first results of a longer one, commits and memories interleaved."""
+    for number, words in enumerate(["retry limiter", "retry", "limiter backoff", "retry retry"]):
+        write(git_project / f"src/f{number}.py", f"# {number}\n")
+        commit_all(git_project, f"{words}: change {number}\n\nWhy: the {words} postgres pool")
+    args = ("recall", "retry limiter postgres pool", "--ranking", "bm25", "--include-history")
+    args += ("--json", "-d", str(git_project))
+
+    def shown(limit: int) -> list[tuple[str, str, float]]:
+        done = run_mem(*args, "--limit", str(limit))
+        assert done.returncode == 0, done.stderr
+        return [(e["kind"], e["ref"], e["score"]) for e in json.loads(done.stdout)["results"]]
+
+    every = shown(20)
+    kinds = [kind for kind, _, _ in every]
+    first_commit = kinds.index("commit")
+    assert kinds[:first_commit] == ["note"] * first_commit and "note" in kinds[first_commit:]
+    for limit in range(1, len(every) + 1):
+        assert shown(limit) == every[:limit]

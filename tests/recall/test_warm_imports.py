@@ -178,11 +178,27 @@ def test_a_warm_recall_across_the_portfolio_imports_nothing_forbidden(tmp_path: 
     assert _forbidden(modules) == []
 
 
-# The modules a warm recall loads with the other ranking or across the portfolio (whose
-# first read of a root may show progress).
+# What a warm recall with --include-history adds (HEAD unchanged: read from .git's files).
+HISTORY_PATH = {"mem.domain.history", "mem.files.history", "mem.index.bm25", "mem.index.history"}
+
+
+def test_a_warm_recall_with_history_adds_only_the_commits(git_project: Path) -> None:
+    """typing (and the re it imports) cost a warm recall with history on a third more
+    instructions than one with it off: the commits' modules add no heavy module."""
+    words = ("retry", "--ranking", "bm25")
+    _imported_by_recall(git_project, *words, "--include-history")  # indexes notes and commits
+    without = _imported_by_recall(git_project, *words)
+    modules = _imported_by_recall(git_project, *words, "--include-history")
+    assert _mem_modules(modules) - _mem_modules(without) == HISTORY_PATH - without
+    assert _forbidden(modules) == _forbidden(without)
+
+
+# The modules a warm recall loads with the other ranking, with history or across the
+# portfolio (whose first read of a root may show progress).
 RECALL_PATH = (
     WARM_PATH
     | SYNC_PATH
+    | HISTORY_PATH
     | {
         "mem.core.ranking.amendments",
         "mem.domain.amendments",
