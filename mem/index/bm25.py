@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from mem.core.javascript import js
 from mem.core.ranking import score
@@ -229,6 +229,7 @@ class Scorer:
         self.average = stats.average
         self.ids: list[int | None] = []
         self.idfs: list[float] = []
+        self.record_weights: dict[tuple[int, int, int], float] = {}
         for place, term in enumerate(terms):
             term_id, size = conn.execute(
                 f"SELECT t.id, sum(length(p.records)) FROM {tables.terms} AS t"
@@ -245,8 +246,21 @@ class Scorer:
     def term_ids(self, conn: sqlite3.Connection) -> list[int | None]:
         return self.ids
 
+    holds_lengths = True
+
     def decode(self, blob: bytes) -> Sequence[int]:
         return postings.decode_pairs(blob)[::2]
+
+    def lengths(self, blob: bytes) -> Iterable[tuple[int, int]]:
+        pairs = postings.decode_pairs(blob)
+        return zip(pairs[::2], pairs[1::2], strict=True)
+
+    def record_weight(self, place: int, tf: int, length: int) -> float:
+        key = (place, tf, length)
+        value = self.record_weights.get(key)
+        if value is None:
+            value = self.record_weights[key] = self.idfs[place] * weight(tf, length, self.average)
+        return value
 
     def factor(self, band: int) -> float:
         return 1.0

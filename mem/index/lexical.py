@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from mem.core.javascript import js
 from mem.core.ranking import score
@@ -79,6 +79,7 @@ class _Lexical:
     rows = _ROWS.format("") + _IDS
     texts = _ROWS.format(", text") + _IDS
     decode = staticmethod(postings.decode)
+    holds_lengths = False  # a group's postings are record ids only
 
     def __init__(
         self,
@@ -98,6 +99,12 @@ class _Lexical:
     def term_ids(self, conn: sqlite3.Connection) -> list[int | None]:
         found = term_ids(conn, self.terms)
         return [found.get(term) for term in self.terms]
+
+    def lengths(self, blob: bytes) -> Iterable[tuple[int, int]]:
+        return ()  # never asked: holds_lengths is False
+
+    def record_weight(self, place: int, tf: int, length: int) -> float:
+        return _WEIGHT[tf]  # never asked: holds_lengths is False
 
     def factor(self, band: int) -> float:
         factor = 1.0 / math.sqrt(postings.shortest_length(band))
