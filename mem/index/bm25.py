@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from mem.core.javascript import js
 from mem.core.ranking import score
@@ -246,14 +246,13 @@ class Scorer:
     def term_ids(self, conn: sqlite3.Connection) -> list[int | None]:
         return self.ids
 
-    holds_lengths = True
+    by_length = True
 
     def decode(self, blob: bytes) -> Sequence[int]:
         return postings.decode_pairs(blob)[::2]
 
-    def lengths(self, blob: bytes) -> Iterable[tuple[int, int]]:
-        pairs = postings.decode_pairs(blob)
-        return zip(pairs[::2], pairs[1::2], strict=True)
+    def length(self, row: tuple[Any, ...]) -> int:
+        return int(row[4])  # bm25_length
 
     def record_weight(self, place: int, tf: int, length: int) -> float:
         key = (place, tf, length)

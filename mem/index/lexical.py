@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from mem.core.javascript import js
 from mem.core.ranking import score
@@ -79,7 +79,7 @@ class _Lexical:
     rows = _ROWS.format("") + _IDS
     texts = _ROWS.format(", text") + _IDS
     decode = staticmethod(postings.decode)
-    holds_lengths = False  # a group's postings are record ids only
+    by_length = False  # a band's lengths are within 6 %: its shortest bounds them well
 
     def __init__(
         self,
@@ -100,11 +100,11 @@ class _Lexical:
         found = term_ids(conn, self.terms)
         return [found.get(term) for term in self.terms]
 
-    def lengths(self, blob: bytes) -> Iterable[tuple[int, int]]:
-        return ()  # never asked: holds_lengths is False
+    def length(self, row: tuple[Any, ...]) -> int:
+        return int(row[4])  # never asked: by_length is False
 
     def record_weight(self, place: int, tf: int, length: int) -> float:
-        return _WEIGHT[tf]  # never asked: holds_lengths is False
+        return _WEIGHT[tf]  # never asked: by_length is False
 
     def factor(self, band: int) -> float:
         factor = 1.0 / math.sqrt(postings.shortest_length(band))

@@ -74,15 +74,16 @@ if TYPE_CHECKING:
             """The record ids of a group's postings."""
 
         @property
-        def holds_lengths(self) -> bool:
-            """Whether a group's postings hold each record's length (bm25's): the loop then
-            bounds a record it read by its own length, not its band's shortest."""
+        def by_length(self) -> bool:
+            """Whether a record's own length bounds it much tighter than its band's shortest
+            (bm25's bands span a factor of 2): the loop then bounds each record about to be
+            scored from its text by its own length first."""
 
-        def lengths(self, blob: bytes) -> Iterable[tuple[int, int]]:
-            """(record id, length) of a group's postings (holds_lengths only)."""
+        def length(self, row: tuple[Any, ...]) -> int:
+            """A record's length, from its row of `rows` (by_length only)."""
 
         def record_weight(self, place: int, tf: int, length: int) -> float:
-            """The term's weight bound in a record of that length (holds_lengths only)."""
+            """The term's weight bound in a record of that length (by_length only)."""
 
         def factor(self, band: int) -> float:
             """What a band's records' score is at most, per unit of coverage × Σ weight."""
@@ -278,11 +279,6 @@ class _Searcher:
         # push's number breaks ties (first in, first out) without comparing the two.
         self.queue: list[tuple[float, int, _Band, _Class | None]] = []
         self.pushes = 0
-        # record id -> its length, of every record read, when the postings hold it
-        # (one term: a record read is scored from its postings, never bounded on its own)
-        self.lengths: dict[int, int] | None = (
-            {} if scorer.holds_lengths and scorer.width > 1 else None
-        )
 
     def settled(self, bound: float) -> bool:
         """No record left can reach the top: every one scores at most `bound`."""
@@ -345,7 +341,7 @@ class _Searcher:
                 self.threshold == -math.inf
                 or len(waiting.ids) * POSTINGS_PER_TEXT <= term.groups[term.position][1]
             ):
-                if self.lengths is not None and self.threshold > -math.inf:
+                if self.scorer.by_length and self.threshold > -math.inf:
                     self._trim(state, waiting)
                 self._take(waiting, self.texts)
                 continue
@@ -374,8 +370,9 @@ class _Searcher:
 
     def _trim(self, state: _Band, waiting: _Class) -> None:
         """Leave out of a class about to be scored from its text the records their own
-        length bounds below the top: a bm25 band spans lengths a factor of 2 apart, and a
-        text costs a hundred times the bound. They stay read, in a class done with."""
+        length (from their rows: no text) bounds below the top: a bm25 band spans lengths
+        a factor of 2 apart, and tokenizing a text costs far more. They stay read, in a
+        class done with."""
         known = waiting.known
         terms = list(known.items())
         terms += [
@@ -384,18 +381,21 @@ class _Searcher:
             if term.weight and term.place not in known
         ]
         scale = state.factor * self.coverage[len(terms)] * (1 + EPSILON)
-        weight = self.scorer.record_weight
-        lengths = self.lengths
-        assert lengths is not None
+        scorer = self.scorer
+        weight = scorer.record_weight
         ids = waiting.ids
-        out_lengths = {
-            length
-            for length in set(map(lengths.__getitem__, ids))
-            if self.settled(scale * sum([weight(place, tf, length) for place, tf in terms]))
-        }
-        if not out_lengths:
+        settled: dict[int, bool] = {}  # by length
+        out = set()
+        for row in self.conn.execute(scorer.rows, (_json_ids(ids),)):
+            length = scorer.length(row)
+            below = settled.get(length)
+            if below is None:
+                bound = scale * sum([weight(place, tf, length) for place, tf in terms])
+                below = settled[length] = self.settled(bound)
+            if below:
+                out.add(row[0])
+        if not out:
             return
-        out = {record_id for record_id in ids if lengths[record_id] in out_lengths}
         ids -= out
         done = _Class(dict(known), out, waiting.bound)
         done.done = True
@@ -447,8 +447,6 @@ class _Searcher:
                 (term.term_id, term.band, term.groups[group][0]),
             )
             blob = b"".join(part for (part,) in parts)
-        if self.lengths is not None:
-            self.lengths.update(self.scorer.lengths(blob))
         return self.scorer.decode(blob)
 
     def _wait(self, state: _Band, waiting: _Class) -> None:
