@@ -8,7 +8,9 @@ search: groups read, postings in them, records scored from their known frequenci
 from their text. CPU time, not wall time: the figures are meant for a shared machine; say
 the load beside them.
 
-    .venv/bin/python bench/findability_scale.py [--sizes 10000,40000] [--sample 600]
+    .venv/bin/python bench/findability_scale.py [--sizes 10000,40000,90000] [--sample 600]
+
+Each size's CPU per note is also given as a ratio to the first size's, in the same run.
 
 A report, not a test: it exits 0. It replaces two private functions of
 mem.commands.findability (the note list, to sample it; the report, to time it) and wraps
@@ -30,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10000,40000")
+    parser.add_argument("--sizes", default="10000,40000,90000")
     parser.add_argument("--sample", type=int, default=600)
     parser.add_argument("--workdir", default=str(Path.home() / ".cache/mem-bench/findability"))
     args = parser.parse_args()
@@ -48,6 +50,7 @@ def main() -> None:
     all_notes = findability._notes
     full_report = findability._report
     measured: dict[str, Any] = {}
+    first: float | None = None  # the first size's CPU per note
 
     for size in [int(size) for size in args.sizes.split(",")]:
         root = workdir / f"project-{size}"
@@ -71,11 +74,14 @@ def main() -> None:
         findability._report = timed  # type: ignore[assignment]
         result = findability.findability_report(str(root))
         cpu, notes = measured["cpu"], measured["notes"]
+        per_note = cpu / notes
+        first = per_note if first is None else first
         shares = "".join(
             f" {name} {figures['notesTop5']}" for name, figures in result["rankings"].items()
         )
         print(
-            f"{size} notes: {notes} checked, {1000 * cpu / notes:.2f} ms CPU per note"
+            f"{size} notes: {notes} checked, {1000 * per_note:.2f} ms CPU per note"
+            f" ({per_note / first:.2f} x the first size's)"
             f" (load {os.getloadavg()[0]:.1f}), top-5 share{shares}"
         )
         for ranking in ("lexical", "bm25"):

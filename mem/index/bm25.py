@@ -235,6 +235,7 @@ class Scorer:
         self.average = stats.average
         self.ids: list[int | None] = []
         self.idfs: list[float] = []
+        self.record_weights: dict[tuple[int, int, int], float] = {}
         for place, term in enumerate(terms):
             term_id, size = conn.execute(
                 f"SELECT t.id, sum(length(p.records)) FROM {tables.terms} AS t"
@@ -251,8 +252,20 @@ class Scorer:
     def term_ids(self, conn: sqlite3.Connection) -> list[int | None]:
         return self.ids
 
+    by_length = True
+
     def decode(self, blob: bytes) -> Sequence[int]:
         return postings.decode_pairs(blob)[::2]
+
+    def length(self, row: tuple[Any, ...]) -> int:
+        return int(row[4])  # bm25_length
+
+    def record_weight(self, place: int, tf: int, length: int) -> float:
+        key = (place, tf, length)
+        value = self.record_weights.get(key)
+        if value is None:
+            value = self.record_weights[key] = self.idfs[place] * weight(tf, length, self.average)
+        return value
 
     def factor(self, band: int) -> float:
         return 1.0

@@ -80,6 +80,7 @@ class _Lexical:
     texts = _ROWS.format(", text") + _IDS
     decode = staticmethod(postings.decode)
     fill_from_texts = True
+    by_length = False  # a band's lengths are within 6 %: its shortest bounds them well
 
     @property
     def postings_per_text(self) -> int:
@@ -103,6 +104,12 @@ class _Lexical:
     def term_ids(self, conn: sqlite3.Connection) -> list[int | None]:
         found = term_ids(conn, self.terms)
         return [found.get(term) for term in self.terms]
+
+    def length(self, row: tuple[Any, ...]) -> int:
+        return int(row[4])  # never asked: by_length is False
+
+    def record_weight(self, place: int, tf: int, length: int) -> float:
+        return _WEIGHT[tf]  # never asked: by_length is False
 
     def factor(self, band: int) -> float:
         factor = 1.0 / math.sqrt(postings.shortest_length(band))

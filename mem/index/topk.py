@@ -82,6 +82,18 @@ if TYPE_CHECKING:
         def decode(self, blob: bytes) -> Sequence[int]:
             """The record ids of a group's postings."""
 
+        @property
+        def by_length(self) -> bool:
+            """Whether a record's own length bounds it much tighter than its band's shortest
+            (bm25's bands span a factor of 2): the loop then bounds each record about to be
+            scored from its text by its own length first."""
+
+        def length(self, row: tuple[Any, ...]) -> int:
+            """A record's length, from its row of `rows` (by_length only)."""
+
+        def record_weight(self, place: int, tf: int, length: int) -> float:
+            """The term's weight bound in a record of that length (by_length only)."""
+
         def factor(self, band: int) -> float:
             """What a band's records' score is at most, per unit of coverage × Σ weight."""
 
@@ -339,6 +351,8 @@ class _Searcher:
                 (self.threshold == -math.inf and self.scorer.fill_from_texts)
                 or len(waiting.ids) * self.scorer.postings_per_text <= term.groups[term.position][1]
             ):
+                if self.scorer.by_length and self.threshold > -math.inf:
+                    self._trim(state, waiting)
                 self._take(waiting, self.texts)
                 continue
             self._read(state, term)
@@ -363,6 +377,39 @@ class _Searcher:
         # which a small remainder may not absorb (bm25's weights span seven decades).
         total += state.total * EPSILON
         return state.factor * self.coverage[matched] * total, matched, total
+
+    def _trim(self, state: _Band, waiting: _Class) -> None:
+        """Leave out of a class about to be scored from its text the records their own
+        length (from their rows: no text) bounds below the top: a bm25 band spans lengths
+        a factor of 2 apart, and tokenizing a text costs far more. They stay read, in a
+        class done with."""
+        known = waiting.known
+        terms = list(known.items())
+        terms += [
+            (term.place, term.groups[term.position][0])
+            for term in state.terms
+            if term.weight and term.place not in known
+        ]
+        scale = state.factor * self.coverage[len(terms)] * (1 + EPSILON)
+        scorer = self.scorer
+        weight = scorer.record_weight
+        ids = waiting.ids
+        settled: dict[int, bool] = {}  # by length
+        out = set()
+        for row in self.conn.execute(scorer.rows, (_json_ids(ids),)):
+            length = scorer.length(row)
+            below = settled.get(length)
+            if below is None:
+                bound = scale * sum([weight(place, tf, length) for place, tf in terms])
+                below = settled[length] = self.settled(bound)
+            if below:
+                out.add(row[0])
+        if not out:
+            return
+        ids -= out
+        done = _Class(dict(known), out, waiting.bound)
+        done.done = True
+        state.classes.append(done)
 
     def _read(self, state: _Band, term: _Term) -> None:
         """A term's next group in a band: its records are known to hold the term with its tf.

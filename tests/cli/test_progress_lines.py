@@ -4,8 +4,12 @@ notes ran 300 s with nothing on stderr when not on a terminal)."""
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 
 import pytest
+from support.cli import RunMem
+from support.trees import write
 
 from mem.cli import progress
 
@@ -49,3 +53,17 @@ def test_a_slow_tenth_still_gets_a_line_every_ten_seconds(
         now[0] += 1
         lines(done, 1000)
     assert len(stream.getvalue().splitlines()) == 4  # at 2 s (first), then 12, 22, 32 s
+
+
+def test_check_findability_writes_its_lines_to_stderr_off_a_terminal(
+    run_mem: RunMem, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(progress.Lines, "FIRST_SECONDS", 0.0)  # a big project's check
+    notes = "".join(f"### Pool {n} connections\npgbouncer {n}.\n\n" for n in range(3))
+    write(tmp_path / ".agents/memory/decisions.md", "# Decisions\n\n" + notes)
+    done = run_mem("check", "findability", "--json", "-d", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[0].startswith(
+        "mem check findability: 0 % (0 of 6 note checks, "
+    )
+    assert json.loads(done.stdout)["notes"] == 3  # stdout holds the report alone

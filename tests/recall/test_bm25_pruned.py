@@ -255,3 +255,42 @@ def test_the_commits_pruned_top_k_equals_their_exhaustive_scores(
         assert [item for item in floored if item[1] > floor] == [
             item for item in pruned if item[1] > floor
         ]
+
+
+# Headings of a few shared words over bodies from 8 to 60 words long: a band (lengths a
+# factor of 2 apart) holds many records of each heading word, and the records read for one
+# query term are scored from their text only if their own length lets them reach the top.
+HEADING_WORDS = ["retry", "cache", "postgres", "timeout", "deploy"]
+
+
+def _shared_headings(seed: int) -> str:
+    import random
+
+    rng = random.Random(seed)
+    body_words = [w for w in WORDS if w.isascii() and w.isalpha()]
+    out = ["# Notes\n"]
+    for _ in range(rng.randint(150, 300)):
+        heading = " ".join(rng.sample(HEADING_WORDS, rng.randint(1, 3)))
+        body = " ".join(rng.choice(body_words) for _ in range(rng.randint(8, 60)))
+        out.append(f"\n### {heading}\n{body}\n")
+    return "".join(out)
+
+
+@settings(SETTINGS, max_examples=80)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    words=st.lists(st.sampled_from(HEADING_WORDS + ["pool", "Cache"]), min_size=2, max_size=4),
+    size=st.integers(min_value=1, max_value=8),
+)
+def test_records_bounded_by_their_own_length_keep_the_exhaustive_top_k(
+    scratch: Path, seed: int, words: list[str], size: int
+) -> None:
+    root = scratch / f"project-{len(list(scratch.iterdir()))}"
+    _write(root, {NOTES: _shared_headings(seed)})
+    previous = topk.POSTINGS_PER_TEXT
+    topk.POSTINGS_PER_TEXT = 1  # texts over reads, as a big project's groups make them
+    try:
+        pruned, every = _both(root, " ".join(words), size, set())
+    finally:
+        topk.POSTINGS_PER_TEXT = previous
+    assert _key(pruned) == _key(every)
