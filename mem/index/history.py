@@ -168,7 +168,7 @@ def _write(
     writes bm25's); a later sync's are added to part 0, which stays small."""
     commits, length = counts
     groups = postings.PairGroups()
-    term_ids = postings.TermIds(COMMITS)
+    term_ids = postings.TermIds(COMMITS, empty=not moved)  # a whole history: tables emptied
     next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM commits").fetchone()[0]
     first_id = next_id
     part = 0 if moved else 1
@@ -271,8 +271,8 @@ def _add(
         paths += zip(commit.paths, repeat(next_id))
         added += length
         next_id += 1
-    conn.executemany("INSERT INTO commits VALUES (?, ?, ?, ?, ?, ?)", rows)
-    conn.executemany("INSERT OR IGNORE INTO commit_paths VALUES (?, ?)", paths)
+    postings.insert_rows(conn, "INSERT INTO commits VALUES ", "", rows)
+    postings.insert_rows(conn, "INSERT OR IGNORE INTO commit_paths VALUES ", "", paths)
     return next_id, added
 
 

@@ -204,12 +204,12 @@ def _write(
         conn.execute(
             f"CREATE TABLE IF NOT EXISTS {tables.staged} ({columns}, part INTEGER, records BLOB)"
         )
-        _insert(conn, f"INSERT INTO {tables.staged} VALUES ", "", rows)
+        insert_rows(conn, f"INSERT INTO {tables.staged} VALUES ", "", rows)
     else:
         # A fresh index's only batch meets no group already there: no upsert needed.
         tail = "" if fresh else tables.upsert
         head = f"INSERT INTO {tables.postings} ({tables.key}, part, records) VALUES "
-        _insert(conn, head, tail, rows)
+        insert_rows(conn, head, tail, rows)
 
 
 class PairGroups(Groups):
@@ -237,7 +237,7 @@ class PairGroups(Groups):
 ROWS_PER_INSERT = 100
 
 
-def _insert(
+def insert_rows(
     conn: sqlite3.Connection,
     head: str,
     tail: str,
@@ -306,15 +306,18 @@ _TF = itemgetter(1)
 class TermIds:
     """Term -> id, assigned on first sight; remembers what it looked up or created."""
 
-    def __init__(self, tables: Tables = LEXICAL) -> None:
+    def __init__(self, tables: Tables = LEXICAL, empty: bool = False) -> None:
         self.tables = tables
         self.known: dict[Any, int] = {}  # bytes or str, as the tables' terms are keyed
+        # The terms table held nothing when this began (a whole history written again):
+        # every term not known yet is new, and none is looked up.
+        self.empty = empty
 
     def resolve(self, conn: sqlite3.Connection, terms: Iterable[Any]) -> dict[Any, int]:
         known = self.known
         tables = self.tables
         missing = [term for term in terms if term not in known]
-        for start in range(0, len(missing), 500):
+        for start in range(0, 0 if self.empty else len(missing), 500):
             chunk = missing[start : start + 500]
             texts = [tables.text(term) for term in chunk]
             marks = ",".join("?" * len(chunk))
@@ -322,13 +325,14 @@ class TermIds:
                 f"SELECT id, term FROM {tables.terms} WHERE term IN ({marks})", texts
             ):
                 known[tables.term_key(text)] = term_id
-        new = [term for term in missing if term not in known]
+        # In term order: the terms' unique index is filled in order, as the ids are.
+        new = sorted(term for term in missing if term not in known)
         if new:
             next_id = conn.execute(
                 f"SELECT coalesce(max(id), 0) + 1 FROM {tables.terms}"
             ).fetchone()[0]
             rows = [(next_id + offset, tables.text(term)) for offset, term in enumerate(new)]
-            conn.executemany(f"INSERT INTO {tables.terms} (id, term) VALUES (?, ?)", rows)
+            insert_rows(conn, f"INSERT INTO {tables.terms} (id, term) VALUES ", "", rows)
             for offset, term in enumerate(new):
                 known[term] = next_id + offset
         return known

@@ -1,7 +1,8 @@
 """mem.core.text.tokens.counts, which a build runs on every record, counts what its docstring says.
 
 counts takes shortcuts (UTF-8 runs between ASCII separators, cached; an ASCII word's terms
-without the general splitting): on any text, of any script and with lone surrogates, it
+without the general splitting; an ASCII run's joiners at its ends dropped before its terms
+are looked up): on any text, of any script and with lone surrogates, it
 equals counting general_terms over chunks, a note's heading words HEADING_WEIGHT times.
 """
 
@@ -17,7 +18,9 @@ from mem.core.text import tokens
 character = st.characters(blacklist_categories=())
 pieces = st.sampled_from(
     ["Cache", "caches", "HttpServer", "uuid-v7", "a.b/c_d", "2026", "ABC", "X", "—", " ", "\n",
-     "déconnexion", "冪等キー", "миграции", "e\u0301", "\u00a0", "\x1c", "٣"]
+     "déconnexion", "冪等キー", "миграции", "e\u0301", "\u00a0", "\x1c", "٣",
+     # joiners at a chunk's ends: its core's terms (a sentence's last word, a flag, a path)
+     "fixes.", "caches.", "-A/-B/", "__init__", ".", "..."]
 )  # fmt: skip
 text = st.lists(st.one_of(character, pieces)).map("".join)
 
