@@ -146,6 +146,20 @@ CREATE TABLE history (
     length INTEGER NOT NULL         -- Σ of their bm25_length
 );
 
+-- A whole history being written, a batch (a postings part) per transaction, so that a notes
+-- sync can take the write lock between batches and a killed writer resumes at its last batch.
+-- Present only until the last batch, which replaces it with the history row: meanwhile the
+-- index has no history row, so every read sees the history as not indexed yet.
+CREATE TABLE history_progress (
+    id INTEGER PRIMARY KEY CHECK (id = 0),  -- the one row
+    head TEXT NOT NULL,             -- the sha whose history is being written
+    listed INTEGER NOT NULL,        -- how many of `git log <head>`'s commits are written (left-out ones too)
+    last TEXT NOT NULL,             -- the sha of the last of them ('' before the first batch)
+    part INTEGER NOT NULL,          -- the postings part the next batch writes
+    commits INTEGER NOT NULL,       -- N of the commits written
+    length INTEGER NOT NULL         -- Σ of their bm25_length
+);
+
 -- One row per commit reachable from that HEAD, but merges with no body (docs/history.md).
 -- Kept out of every ranking but a bm25 recall that asks for history.
 CREATE TABLE commits (

@@ -101,92 +101,216 @@ def _stored_head(conn: sqlite3.Connection) -> str | None:
 def _apply(conn: sqlite3.Connection, root: str, head: str) -> str | None:
     import gc
 
-    conn.execute("BEGIN IMMEDIATE")
     # A history's commits, counts and postings groups refer to nothing that refers back:
     # the cyclic collector would only walk them, over and over (as in mem.index.building).
     collecting = gc.isenabled()
     gc.disable()
     try:
+        while True:
+            started = _start(conn, root, head)
+            if not isinstance(started, tuple):
+                return started
+            cache = conn.execute("PRAGMA cache_size").fetchone()[0]
+            conn.execute(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")
+            try:
+                written = _write_whole(conn, root, started)
+            finally:
+                conn.execute(f"PRAGMA cache_size = {int(cache)}")
+            if written is not _AGAIN:
+                return written
+    finally:
+        if collecting:
+            gc.enable()
+
+
+# A whole history being written: (head, listed, last, part, commits, length), the
+# history_progress row (migrations/schema.sql).
+Progress = tuple[str, int, str, int, int, int]
+# _write_whole's answer when another process wrote a batch meanwhile, or the listing is not
+# the one the progress row counted: _apply starts again from the row as it is then.
+_AGAIN = "again"
+
+
+def _start(conn: sqlite3.Connection, root: str, head: str) -> str | Progress | None:
+    """In one transaction: the commits that moved (a later sync's few), or the progress of
+    a whole history's writing, begun here (every commit table emptied, the history row
+    taken out) or found unfinished (a killed writer's, resumed). None when HEAD's history
+    is in the index now, or why git could not list it."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
         old = _stored_head(conn)  # another process may have synced while this one waited
         if old == head:
             conn.execute("COMMIT")
             return None
-        row = conn.execute("SELECT commits, length FROM history").fetchone()
-        counts = row or (0, 0)
-        added: tuple[int, int] | str | None = None
+        progress: Progress | None = conn.execute(
+            "SELECT head, listed, last, part, commits, length FROM history_progress"
+        ).fetchone()
+        if progress is not None and progress[0] == head:
+            conn.execute("COMMIT")
+            return progress
         if old and head:
             conn.execute("SAVEPOINT moved")
-            added = _write(conn, git_history.Log(root, f"{old}...{head}"), counts, True)
-            if not isinstance(added, tuple):
-                # git no longer knows old (gone with a gc), or most of the history went:
-                # read the whole history instead.
-                conn.execute("ROLLBACK TO moved")
-                added = None
+            counts = conn.execute("SELECT commits, length FROM history").fetchone()
+            added = _write(conn, git_history.Log(root, f"{old}...{head}"), counts)
+            if isinstance(added, tuple):
+                conn.execute("RELEASE moved")
+                _finish(conn, head, *added)
+                conn.execute("COMMIT")
+                return None
+            # git no longer knows old (gone with a gc), or most of the history went:
+            # read the whole history instead.
+            conn.execute("ROLLBACK TO moved")
             conn.execute("RELEASE moved")
-        if added is None:
-            for table in ("commit_postings", "commit_terms", "commit_paths", "commits"):
-                conn.execute(f"DELETE FROM {table}")
-            added = (0, 0)
-            if head:
-                cache = conn.execute("PRAGMA cache_size").fetchone()[0]
-                conn.execute(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")
-                try:
-                    added = _write(conn, git_history.Log(root, head), added, False)
-                finally:
-                    conn.execute(f"PRAGMA cache_size = {int(cache)}")
-        if isinstance(added, str):
-            conn.execute("ROLLBACK")
-            return added
-        assert added is not None  # a whole history's listing is never refused
-        commits, length = added
-        conn.execute(
-            "INSERT OR REPLACE INTO history (id, head, commits, length) VALUES (0, ?, ?, ?)",
-            (head, commits, length),
-        )
+        for table in ("commit_postings", "commit_terms", "commit_paths", "commits", "history"):
+            conn.execute(f"DELETE FROM {table}")
+        if not head:  # a repository without commits
+            _finish(conn, head, 0, 0)
+            conn.execute("COMMIT")
+            return None
+        begun: Progress = (head, 0, "", 1, 0, 0)
+        conn.execute("INSERT OR REPLACE INTO history_progress VALUES (0, ?, ?, ?, ?, ?, ?)", begun)
     except BaseException:
         conn.execute("ROLLBACK")
         raise
-    finally:
-        if collecting:
-            gc.enable()
     conn.execute("COMMIT")
+    return begun
+
+
+def _finish(conn: sqlite3.Connection, head: str, commits: int, length: int) -> None:
+    conn.execute("DELETE FROM history_progress")
+    conn.execute(
+        "INSERT OR REPLACE INTO history (id, head, commits, length) VALUES (0, ?, ?, ?)",
+        (head, commits, length),
+    )
+
+
+def _write_whole(conn: sqlite3.Connection, root: str, progress: Progress) -> str | None:
+    """Write `git log head` from where `progress` stands, a postings part per transaction:
+    the write lock is held while a part is written, not while git is read and the part's
+    postings are made, so a notes sync waits seconds at most. The last part puts the
+    history row in place of the progress row. None when done, why git could not list the
+    history, or _AGAIN.
+
+    A resumed writing lists the history again and skips the commits written (the last of
+    them must be the one the row names: git lists a sha's history the same way each time)."""
+    head, listed, last, part, commits, length = progress
+    groups = postings.PairGroups()
+    term_ids = postings.TermIds(COMMITS, empty=part == 1)  # a first part meets no term
+    next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM commits").fetchone()[0]
+    rows: list[tuple[int, str, int, str, str, int]] = []
+    paths: list[tuple[str, int]] = []
+    skip = listed
+    done = (head, listed)  # what the row says when this process writes its next part
+    log = git_history.Log(root, head)
+    for batch in log.batches():
+        if skip:
+            if skip >= len(batch):
+                skip -= len(batch)
+                if not skip and batch[-1].sha != last:
+                    return _restart(conn, done)
+                continue
+            if batch[skip - 1].sha != last:
+                return _restart(conn, done)
+            batch = batch[skip:]
+            skip = 0
+        first_id = next_id
+        next_id, added = _add(batch, groups, next_id, rows, paths)
+        commits += next_id - first_id
+        length += added
+        listed += len(batch)
+        last = batch[-1].sha
+        if groups.size >= FLUSH_POSTINGS:
+            written = (head, listed, last, part + 1, commits, length)
+            if not _write_part(conn, done, written, rows, paths, groups, term_ids, part):
+                return _AGAIN
+            done = (head, listed)
+            part += 1
+    if log.problem is not None:
+        return log.problem
+    if skip:
+        return _restart(conn, done)
+    written = (head, listed, last, part + 1, commits, length)
+    if not _write_part(conn, done, written, rows, paths, groups, term_ids, part, True):
+        return _AGAIN
     return None
 
 
-def _write(
+def _write_part(
     conn: sqlite3.Connection,
-    listed: git_history.Log,
-    counts: tuple[int, int],
-    moved: bool,
-) -> tuple[int, int] | str | None:
-    """Write the commits git lists and their postings; the history's commits and length
-    after them, or why git could not list them. `moved`: the listing is old...new, whose
-    left side (reachable from old only) is dropped; None when that is most of the history
-    (writing it all again costs less than taking most of it out).
+    done: tuple[str, int],
+    written: Progress,
+    rows: list[tuple[int, str, int, str, str, int]],
+    paths: list[tuple[str, int]],
+    groups: postings.PairGroups,
+    term_ids: postings.TermIds,
+    part: int,
+    last: bool = False,
+) -> bool:
+    """Write a part's commits, paths and postings and move the progress row on (the last
+    part: the history row in its place), in one transaction; False, writing nothing, when
+    the row is no longer `done` (another process wrote a part meanwhile)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT head, listed FROM history_progress").fetchone() != done:
+            conn.execute("ROLLBACK")
+            return False
+        postings.insert_rows(conn, "INSERT INTO commits VALUES ", "", rows)
+        postings.insert_rows(conn, "INSERT OR IGNORE INTO commit_paths VALUES ", "", paths)
+        groups.flush(conn, term_ids, part, fresh=True)
+        if last:
+            _finish(conn, written[0], written[4], written[5])
+        else:
+            conn.execute(
+                "UPDATE history_progress SET listed = ?, last = ?, part = ?, commits = ?,"
+                " length = ?",
+                written[1:],
+            )
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    rows.clear()
+    paths.clear()
+    return True
 
-    A whole history's postings are parts 1, 2, ... (a batch each, as a notes' build
-    writes bm25's); a later sync's are added to part 0, which stays small."""
+
+def _restart(conn: sqlite3.Connection, done: tuple[str, int]) -> str:
+    """The listing is not the one the progress row counted: the row is taken out (unless
+    another process moved it on meanwhile), so that _apply writes the history afresh."""
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("DELETE FROM history_progress WHERE head = ? AND listed = ?", done)
+    conn.execute("COMMIT")
+    return _AGAIN
+
+
+def _write(
+    conn: sqlite3.Connection, listed: git_history.Log, counts: tuple[int, int]
+) -> tuple[int, int] | str | None:
+    """Write the commits of a listing old...new, dropping those of its left side (reachable
+    from old only); the history's commits and length after them, why git could not list
+    them, or None when most of the history would go (writing it all again costs less than
+    taking most of it out). Their postings are added to part 0, which stays small."""
     commits, length = counts
     groups = postings.PairGroups()
-    term_ids = postings.TermIds(COMMITS, empty=not moved)  # a whole history: tables emptied
+    term_ids = postings.TermIds(COMMITS)
     next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM commits").fetchone()[0]
     first_id = next_id
-    part = 0 if moved else 1
     dropped: list[str] = []
+    rows: list[tuple[int, str, int, str, str, int]] = []
+    paths: list[tuple[str, int]] = []
     for batch in listed.batches():
-        if moved:
-            dropped += [commit.sha for commit in batch if commit.left]
-            batch = [commit for commit in batch if not commit.left]
-        next_id, added = _add(conn, batch, groups, next_id)
+        dropped += [commit.sha for commit in batch if commit.left]
+        next_id, added = _add(
+            [commit for commit in batch if not commit.left], groups, next_id, rows, paths
+        )
         length += added
-        if part and groups.size >= FLUSH_POSTINGS:
-            groups.flush(conn, term_ids, part, fresh=True)
-            part += 1
     if listed.problem is not None:
         return listed.problem
     if len(dropped) * 2 > commits:
         return None
-    groups.flush(conn, term_ids, part, fresh=bool(part))
+    postings.insert_rows(conn, "INSERT INTO commits VALUES ", "", rows)
+    postings.insert_rows(conn, "INSERT OR IGNORE INTO commit_paths VALUES ", "", paths)
+    groups.flush(conn, term_ids)
     gone, gone_length = _drop(conn, dropped)
     return commits + next_id - first_id - gone, length - gone_length
 
@@ -241,19 +365,18 @@ def _drop(conn: sqlite3.Connection, shas: list[str]) -> tuple[int, int]:
 
 
 def _add(
-    conn: sqlite3.Connection,
     listed: list[Commit],
     groups: postings.PairGroups,
     next_id: int,
+    rows: list[tuple[int, str, int, str, str, int]],
+    paths: list[tuple[str, int]],
 ) -> tuple[int, int]:
-    """Write a batch of commits from id next_id on (oldest first, so ids follow history),
-    their postings into `groups`; the next id and the bm25 length the batch added."""
+    """A batch of commits as rows and paths from id next_id on (oldest first, so ids follow
+    history), their postings into `groups`; the next id and the bm25 length the batch added."""
     from itertools import repeat
 
     from mem.core.rules import commits as commit_records  # a sync that read git only
 
-    rows: list[tuple[int, str, int, str, str, int]] = []
-    paths: list[tuple[str, int]] = []
     added = 0
     counts_of = tokens.counts
     left_out = commit_records.is_left_out
@@ -271,8 +394,6 @@ def _add(
         paths += zip(commit.paths, repeat(next_id))
         added += length
         next_id += 1
-    postings.insert_rows(conn, "INSERT INTO commits VALUES ", "", rows)
-    postings.insert_rows(conn, "INSERT OR IGNORE INTO commit_paths VALUES ", "", paths)
     return next_id, added
 
 

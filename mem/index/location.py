@@ -41,7 +41,7 @@ def schema_version(schema_text: str) -> str:
 # schema_version(schema()), kept as a constant so that a recall need not read and hash the
 # schema: tests/index/test_location.py fails, naming the new value, whenever schema.sql or
 # PARSER_VERSION changes without it.
-INDEX_VERSION = "4737a1b4018ee7bc"
+INDEX_VERSION = "6c5625fd85d61b29"
 
 
 def cache_dir() -> str:

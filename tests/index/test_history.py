@@ -319,3 +319,116 @@ def test_head_moving_while_syncs_run_leaves_each_one_consistent(tmp_path: Path) 
     fresh = _index()
     assert history.sync(fresh, str(repo)) is None
     assert _snapshot(conn) == _snapshot(fresh)
+
+
+def _many_commits(tmp_path: Path, count: int) -> Path:
+    repo = _repository(tmp_path)
+    for number in range(count):
+        _commit(repo, f"f{number % 3}.txt", f"limiter change {number}\n\nWhy: backoff {number}")
+    return repo
+
+
+def _small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A commit or two per git batch, and a part per batch: a small history in many parts.
+    monkeypatch.setattr(git_history.Log, "BATCH_BYTES", 64)
+    monkeypatch.setattr(history, "FLUSH_POSTINGS", 1)
+
+
+class _Killed(BaseException):
+    pass
+
+
+def test_a_killed_first_indexing_resumes_at_its_last_part_and_equals_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _many_commits(tmp_path, 12)
+    _small_parts(monkeypatch)
+    write_part = history._write_part
+    parts = []
+
+    def killed_after_three(*args: Any) -> bool:
+        if len(parts) == 3:
+            raise _Killed
+        parts.append(args[2])
+        return write_part(*args)
+
+    monkeypatch.setattr(history, "_write_part", killed_after_three)
+    conn = _index()
+    with pytest.raises(_Killed):
+        history.sync(conn, str(repo))
+    # Mid-indexing a reader sees no history yet, never some of it.
+    assert history.in_step(conn, str(repo)) == git_history.STALE
+    assert _find(conn, "limiter") == []
+    listed = conn.execute("SELECT listed FROM history_progress").fetchone()[0]
+    assert 3 <= listed < 13
+
+    monkeypatch.setattr(history, "_write_part", write_part)
+    add = history._add
+    added: list[str] = []
+
+    def counted(batch: list[Any], *args: Any) -> tuple[int, int]:
+        added.extend(commit.sha for commit in batch)
+        return add(batch, *args)
+
+    monkeypatch.setattr(history, "_add", counted)
+    assert history.sync(conn, str(repo)) is None
+    assert len(added) == 13 - listed  # resumed, not begun again
+    assert conn.execute("SELECT count(*) FROM history_progress").fetchone()[0] == 0
+    monkeypatch.undo()
+    fresh = _index()
+    assert history.sync(fresh, str(repo)) is None
+    assert _snapshot(conn) == _snapshot(fresh)
+    assert [item.sha for item in _find(conn, "limiter backoff 7")] == [
+        item.sha for item in _find(fresh, "limiter backoff 7")
+    ]
+
+
+def test_a_progress_row_git_does_not_list_so_is_written_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _many_commits(tmp_path, 6)
+    _small_parts(monkeypatch)
+    write_part = history._write_part
+
+    def killed(*args: Any) -> bool:
+        write_part(*args)
+        raise _Killed
+
+    monkeypatch.setattr(history, "_write_part", killed)
+    conn = _index()
+    with pytest.raises(_Killed):
+        history.sync(conn, str(repo))
+    conn.execute("UPDATE history_progress SET last = ?", ("0" * 40,))
+    monkeypatch.setattr(history, "_write_part", write_part)
+    assert history.sync(conn, str(repo)) is None
+    fresh = _index()
+    assert history.sync(fresh, str(repo)) is None
+    assert _snapshot(conn) == _snapshot(fresh)
+
+
+def test_a_notes_sync_takes_the_write_lock_between_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _many_commits(tmp_path, 8)
+    _small_parts(monkeypatch)
+    path = str(tmp_path / "index.sqlite")
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.executescript(location.schema())
+    other = sqlite3.connect(path, isolation_level=None, timeout=0)  # never waits for a lock
+    write_part = history._write_part
+    taken = []
+
+    def then_a_notes_sync(*args: Any) -> bool:
+        done = write_part(*args)
+        other.execute("BEGIN IMMEDIATE")  # raises "database is locked" if the lock is held
+        last = len(args) > 8 and args[8]  # only the last part puts the history row in
+        assert other.execute("SELECT count(*) FROM history").fetchone()[0] == int(last)
+        other.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (f"note{len(taken)}", "x"))
+        other.execute("COMMIT")
+        taken.append(args[2])
+        return done
+
+    monkeypatch.setattr(history, "_write_part", then_a_notes_sync)
+    assert history.sync(conn, str(repo)) is None
+    assert len(taken) >= 3
+    assert conn.execute("SELECT commits FROM history").fetchone()[0] == 9

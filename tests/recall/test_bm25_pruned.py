@@ -237,7 +237,7 @@ def test_the_commits_pruned_top_k_equals_their_exhaustive_scores(
     ]
     conn = sqlite3.connect(":memory:", isolation_level=None)
     conn.executescript(location.schema())
-    added = history._write(conn, _Listing(listed), (0, 0), False)
+    added = history._write(conn, _Listing(listed), (0, 0))
     assert isinstance(added, tuple)
     conn.execute("INSERT INTO history VALUES (0, 'head', ?, ?)", added)
     terms = tokens.query_terms(words)
