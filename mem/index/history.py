@@ -33,9 +33,11 @@ if TYPE_CHECKING:
 # The commits' terms and postings, in the layout of the notes' bm25 postings: the same
 # builders write them and the same pruned top-k reads them (mem.index.topk, bm25.Scorer).
 COMMITS = postings.Tables("commit_postings", "commit_terms", latin1=False, key="term, band, tf")
-# Postings a whole history's listing holds in memory before writing them as a part
-# (8 bytes each, and their groups): bounds the memory of a million commits' first sync.
-FLUSH_POSTINGS = 4_000_000
+# Postings a whole history's listing holds in memory before writing them as a part, in a
+# transaction of its own: bounds how long a notes sync waits for the write lock (1M
+# generated commits: 33 parts, each held 1.9 s, at most 3.5 s, wall at load 4; 4M postings
+# held it 8.6-14 s, past the 10 s busy timeout) at 5 % more CPU per history recall.
+FLUSH_POSTINGS = 500_000
 # SQLite's page cache while a whole history is written (KiB): the paths' index is filled
 # in path order, not in the order commits come.
 WRITE_CACHE_KIB = 64 * 1024
@@ -113,10 +115,10 @@ def _apply(conn: sqlite3.Connection, root: str, head: str) -> str | None:
             cache = conn.execute("PRAGMA cache_size").fetchone()[0]
             conn.execute(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")
             try:
-                written = _write_whole(conn, root, started)
+                written = _write_whole(conn, root, started, head)
             finally:
                 conn.execute(f"PRAGMA cache_size = {int(cache)}")
-            if written is not _AGAIN:
+            if written is not _AGAIN and (written is not None or started[0] == head):
                 return written
     finally:
         if collecting:
@@ -145,7 +147,10 @@ def _start(conn: sqlite3.Connection, root: str, head: str) -> str | Progress | N
         progress: Progress | None = conn.execute(
             "SELECT head, listed, last, part, commits, length FROM history_progress"
         ).fetchone()
-        if progress is not None and progress[0] == head:
+        if progress is not None:
+            # An unfinished writing, of this HEAD or an older one (HEAD moved meanwhile):
+            # finished first, then brought to this HEAD as any sync is; starting afresh
+            # would let two readers of two HEADs undo each other's parts.
             conn.execute("COMMIT")
             return progress
         if old and head:
@@ -184,12 +189,15 @@ def _finish(conn: sqlite3.Connection, head: str, commits: int, length: int) -> N
     )
 
 
-def _write_whole(conn: sqlite3.Connection, root: str, progress: Progress) -> str | None:
+def _write_whole(
+    conn: sqlite3.Connection, root: str, progress: Progress, target: str
+) -> str | None:
     """Write `git log head` from where `progress` stands, a postings part per transaction:
     the write lock is held while a part is written, not while git is read and the part's
     postings are made, so a notes sync waits seconds at most. The last part puts the
     history row in place of the progress row. None when done, why git could not list the
-    history, or _AGAIN.
+    history, or _AGAIN (also when `target`, the HEAD the sync was asked for, is not the one
+    whose writing is resumed, and git no longer lists that one).
 
     A resumed writing lists the history again and skips the commits written (the last of
     them must be the one the row names: git lists a sha's history the same way each time)."""
@@ -226,6 +234,8 @@ def _write_whole(conn: sqlite3.Connection, root: str, progress: Progress) -> str
             done = (head, listed)
             part += 1
     if log.problem is not None:
+        if target != head:  # an older HEAD git no longer knows: write the target's afresh
+            return _restart(conn, done)
         return log.problem
     if skip:
         return _restart(conn, done)

@@ -432,3 +432,30 @@ def test_a_notes_sync_takes_the_write_lock_between_parts(
     assert history.sync(conn, str(repo)) is None
     assert len(taken) >= 3
     assert conn.execute("SELECT commits FROM history").fetchone()[0] == 9
+
+
+def test_head_moving_during_an_unfinished_indexing_finishes_it_then_adds_the_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _many_commits(tmp_path, 6)
+    _small_parts(monkeypatch)
+    write_part = history._write_part
+
+    def killed(*args: Any) -> bool:
+        write_part(*args)
+        raise _Killed
+
+    monkeypatch.setattr(history, "_write_part", killed)
+    conn = _index()
+    with pytest.raises(_Killed):
+        history.sync(conn, str(repo))
+    _commit(repo, "new.txt", "jitter added after the indexing began")
+    monkeypatch.setattr(history, "_write_part", write_part)
+    assert history.sync(conn, str(repo)) is None
+    assert (
+        conn.execute("SELECT head FROM history").fetchone()[0]
+        == git(repo, "rev-parse", "HEAD").strip()
+    )
+    fresh = _index()
+    assert history.sync(fresh, str(repo)) is None
+    assert _snapshot(conn) == _snapshot(fresh)
