@@ -34,8 +34,8 @@ def build(root: str) -> None:
 def sync_history(root: str) -> None:
     """The project's commits brought in step with its HEAD (mem.index.history), for hooks
     that leave it to a process of its own: a first indexing of a large history takes longer
-    than a hook may (100k commits: about 20 s), and one cut off was rolled back, so every
-    hook started it again. One such process at a time per index: another that finds one
+    than a hook may (100k commits: about 20 s); one killed keeps the parts it wrote and the
+    next goes on from them. One such process at a time per index: another that finds one
     at work leaves it to it."""
     import filelock
 

@@ -10,7 +10,9 @@ git process. Moved, it reads `git log --left-right old...new` (one git process):
 commits reachable from new only are added, those reachable from old only are dropped (an
 amend, a reset, a rebase, a branch switch: as many as the two lines of history differ by).
 Only when git no longer knows old (gone with a gc), or most of the history would go, are
-the commits written again from `git log new`. git is always asked about the sha read,
+the commits written again from `git log new`, as a first indexing writes them: a part per
+transaction, with a progress row that lets a killed writer's successor go on, and no
+history row (no history to any reader) until the last part. git is always asked about the sha read,
 never about `HEAD`, so a HEAD that moves during the sync leaves a consistent index of the
 sha it names.
 """

@@ -83,9 +83,10 @@ def healed(
         return _attempt(use, progress, opened), None
     except FAULTS as error:
         if busy(error):
-            # Another process has held the index's write lock past the busy timeout (a long
-            # history indexing does): the copy is sound, so it is kept, and this answer
-            # comes from a temporary index rather than a stale read of the cached one.
+            # Another process has held the index's write lock past the busy timeout (a
+            # history's indexing holds it a part at a time, seconds): the copy is sound, so
+            # it is kept, and this answer comes from a temporary index rather than a stale
+            # read of the cached one.
             return _attempt(use, progress, [], in_scratch=True), None
         fault = describe(error)
     for path in dict.fromkeys(opened):
