@@ -9,8 +9,8 @@ when a function's name or arguments change, add the new call in front of the old
 one adapter that makes it (`_exists` tells which `mem` this is).
 
 - `open_recall`: a project's warm recall on an open, synced index kept between calls, as
-  `mem mcp` keeps it: `mem.domain.recall.recall(root, recall.Request(query), now, offset)`
-  (BASE: `mem.commands.recall.recall(root, recall.Request(query), now)`) after
+  `mem mcp` keeps it: `mem.domain.recall.recall(root, recall.RecallRequest(query), now, offset)`
+  (BASE: `mem.commands.recall.recall(root, recall.RecallRequest(query), now)`) after
   `keep_open(1)` (`mem.index.connection`; BASE: `mem.index.sync`).
 - `portfolio_check`: the portfolio's freshness check with nothing changed: the portfolio
   index opened through `mem.index.opening.answer` (BASE: `mem.index.portfolio.synced`),
@@ -73,10 +73,10 @@ def open_recall(keep_open: bool = True) -> Callable[[str, str], Any]:
     if _exists("mem.domain.recall"):
         recall, offset = _module("mem.domain.recall"), _module("mem.clock").local_offset_ms
         return lambda root, query: (
-            recall.recall(root, recall.Request(query), MEM_NOW, offset).entries
+            recall.recall(root, recall.RecallRequest(query), MEM_NOW, offset).entries
         )
     recall = _module("mem.commands.recall")
-    return lambda root, query: recall.recall(root, recall.Request(query), MEM_NOW)
+    return lambda root, query: recall.recall(root, recall.RecallRequest(query), MEM_NOW)
 
 
 def _portfolio_index(brain: str, use: Callable[[Any, Any], Any]) -> Any:
@@ -273,7 +273,7 @@ def recall_pairs() -> Callable[[str, str], dict[str, Any]]:
 
     def answer(root: str, query: str) -> dict[str, Any]:
         seen.clear()
-        request = recall.Request(query, ranking="bm25", limit="5")
+        request = recall.RecallRequest(query, ranking="bm25", limit="5")
         recall.recall(root, request, MEM_NOW, clock.local_offset_ms)
         return seen[0] if seen else {"shown": [], "scores": [], "pairs": []}
 

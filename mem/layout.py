@@ -10,7 +10,7 @@ archived journals `ARCHIVE_RANK_BASE` and up. A path the index does not mirror h
 from __future__ import annotations
 
 
-class Entry:
+class KnownPath:
     """A canonical path, its kind, and its candidate order in the index (None: not indexed)."""
 
     __slots__ = ("rank", "path", "kind")
@@ -28,57 +28,57 @@ NEXUS = ".bmad-plus/nexus"  # BMAD+ Nexus run state: only ever read
 NOTE_NAMES = ("decisions.md", "lessons.md", "patterns.md")
 ARCHIVE_RANK_BASE = 1000
 
-PROJECT: tuple[Entry, ...] = (
-    Entry(0, f"{BMAD_MEMORY}/journal.ndjson", "journal"),
-    Entry(1, f"{BMAD_MEMORY}/decisions.md", "notes"),
-    Entry(2, f"{BMAD_MEMORY}/lessons.md", "notes"),
-    Entry(3, f"{BMAD_MEMORY}/patterns.md", "notes"),
-    Entry(4, f"{AGENTS_MEMORY}/decisions.md", "notes"),
-    Entry(5, f"{AGENTS_MEMORY}/lessons.md", "notes"),
-    Entry(6, f"{AGENTS_MEMORY}/patterns.md", "notes"),
-    Entry(20, f"{BMAD_MEMORY}/evidence.ndjson", "evidence"),
-    Entry(21, f"{BMAD_MEMORY}/lifecycle.ndjson", "lifecycle"),
-    Entry(22, f"{BMAD_MEMORY}/outcomes.ndjson", "outcomes"),
-    Entry(30, f"{BMAD_MEMORY}/pattern-scores.json", "pattern-scores"),
-    Entry(31, f"{BMAD_MEMORY}/promotions.ndjson", "promotions"),
-    Entry(None, f"{BMAD_MEMORY}/writer.lock", "lock"),
-    Entry(None, f"{BMAD_MEMORY}/archive", "archive-directory"),
-    Entry(None, f"{AGENTS_MEMORY}/context.md", "context"),
-    Entry(None, f"{AGENTS_MEMORY}/sessions", "handoff-directory"),
-    Entry(None, f"{AGENTS_MEMORY}/.brain-link", "brain-link"),
-    Entry(None, f"{AGENTS_MEMORY}/mem.toml", "settings"),
-    Entry(None, f"{BMAD_MEMORY}/.local", "local-directory"),
-    Entry(None, ".gitattributes", "gitattributes"),
-    Entry(None, ".gitignore", "gitignore"),
-    Entry(None, f"{NEXUS}/runs", "nexus-runs"),
-    Entry(None, f"{NEXUS}/writer.lock", "nexus-lock"),
-    Entry(None, f"{NEXUS}/recovery.lock", "nexus-lock"),
+PROJECT: tuple[KnownPath, ...] = (
+    KnownPath(0, f"{BMAD_MEMORY}/journal.ndjson", "journal"),
+    KnownPath(1, f"{BMAD_MEMORY}/decisions.md", "notes"),
+    KnownPath(2, f"{BMAD_MEMORY}/lessons.md", "notes"),
+    KnownPath(3, f"{BMAD_MEMORY}/patterns.md", "notes"),
+    KnownPath(4, f"{AGENTS_MEMORY}/decisions.md", "notes"),
+    KnownPath(5, f"{AGENTS_MEMORY}/lessons.md", "notes"),
+    KnownPath(6, f"{AGENTS_MEMORY}/patterns.md", "notes"),
+    KnownPath(20, f"{BMAD_MEMORY}/evidence.ndjson", "evidence"),
+    KnownPath(21, f"{BMAD_MEMORY}/lifecycle.ndjson", "lifecycle"),
+    KnownPath(22, f"{BMAD_MEMORY}/outcomes.ndjson", "outcomes"),
+    KnownPath(30, f"{BMAD_MEMORY}/pattern-scores.json", "pattern-scores"),
+    KnownPath(31, f"{BMAD_MEMORY}/promotions.ndjson", "promotions"),
+    KnownPath(None, f"{BMAD_MEMORY}/writer.lock", "lock"),
+    KnownPath(None, f"{BMAD_MEMORY}/archive", "archive-directory"),
+    KnownPath(None, f"{AGENTS_MEMORY}/context.md", "context"),
+    KnownPath(None, f"{AGENTS_MEMORY}/sessions", "handoff-directory"),
+    KnownPath(None, f"{AGENTS_MEMORY}/.brain-link", "brain-link"),
+    KnownPath(None, f"{AGENTS_MEMORY}/mem.toml", "settings"),
+    KnownPath(None, f"{BMAD_MEMORY}/.local", "local-directory"),
+    KnownPath(None, ".gitattributes", "gitattributes"),
+    KnownPath(None, ".gitignore", "gitignore"),
+    KnownPath(None, f"{NEXUS}/runs", "nexus-runs"),
+    KnownPath(None, f"{NEXUS}/writer.lock", "nexus-lock"),
+    KnownPath(None, f"{NEXUS}/recovery.lock", "nexus-lock"),
 )
 # Deviation D7: a brain keeps notes in memory/ (the reference's layout) and at its root.
-BRAIN: tuple[Entry, ...] = (
-    Entry(101, "memory/decisions.md", "notes"),
-    Entry(102, "memory/lessons.md", "notes"),
-    Entry(103, "memory/patterns.md", "notes"),
-    Entry(104, "decisions.md", "notes"),
-    Entry(105, "lessons.md", "notes"),
-    Entry(106, "patterns.md", "notes"),
-    Entry(None, "memory", "brain-notes-directory"),
-    Entry(None, "projects", "brain-projects"),
-    Entry(None, "projects-index.md", "brain-projects-index"),
-    Entry(None, "identity.yaml", "brain-identity"),
+BRAIN: tuple[KnownPath, ...] = (
+    KnownPath(101, "memory/decisions.md", "notes"),
+    KnownPath(102, "memory/lessons.md", "notes"),
+    KnownPath(103, "memory/patterns.md", "notes"),
+    KnownPath(104, "decisions.md", "notes"),
+    KnownPath(105, "lessons.md", "notes"),
+    KnownPath(106, "patterns.md", "notes"),
+    KnownPath(None, "memory", "brain-notes-directory"),
+    KnownPath(None, "projects", "brain-projects"),
+    KnownPath(None, "projects-index.md", "brain-projects-index"),
+    KnownPath(None, "identity.yaml", "brain-identity"),
 )
-HOME: tuple[Entry, ...] = (
-    Entry(None, ".bmad-plus/brain", "global-brain"),
-    Entry(None, ".claude/memory", "claude-memory"),
+HOME: tuple[KnownPath, ...] = (
+    KnownPath(None, ".bmad-plus/brain", "global-brain"),
+    KnownPath(None, ".claude/memory", "claude-memory"),
 )
 
 
-def _path(table: tuple[Entry, ...], kind: str, name: str = "") -> str:
+def _path(table: tuple[KnownPath, ...], kind: str, name: str = "") -> str:
     (found,) = [entry.path for entry in table if entry.kind == kind and entry.path.endswith(name)]
     return found
 
 
-def sources(table: tuple[Entry, ...]) -> list[tuple[int, str, str]]:
+def sources(table: tuple[KnownPath, ...]) -> list[tuple[int, str, str]]:
     """(rank, path, kind) of the files the index mirrors, in candidate order."""
     return [(entry.rank, entry.path, entry.kind) for entry in table if entry.rank is not None]
 

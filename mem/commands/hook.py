@@ -85,7 +85,7 @@ class Deadline(Exception):
     """The hook ran past its deadline."""
 
 
-class Request(NamedTuple):
+class HookRequest(NamedTuple):
     """What the host said, and how the hook was configured."""
 
     event: str
@@ -153,7 +153,7 @@ def preview(
     }
 
 
-def _withheld_json(entries: list[briefs.Entry]) -> list[dict[str, Any]]:
+def _withheld_json(entries: list[briefs.BriefUnit]) -> list[dict[str, Any]]:
     return [
         {
             "kind": entry.kind,
@@ -184,7 +184,7 @@ def _request(
     directory: str | None,
     budget: str | None,
     threshold: str | None,
-) -> Request:
+) -> HookRequest:
     """What the host's input asks (the hook's and its preview's one reading of it)."""
     if len(stdin_data) > INPUT_LIMIT:
         raise MemError(f"the host's input is over {INPUT_LIMIT // (1024 * 1024)} MiB")
@@ -207,7 +207,7 @@ def _request(
         or os.getcwd()
     )
     default = {"session-start": SESSION_BUDGET, "prompt": PROMPT_BUDGET}.get(event, EDIT_BUDGET)
-    return Request(
+    return HookRequest(
         event,
         host,
         cwd,
@@ -244,7 +244,7 @@ def _text_field(found: dict[str, Any], name: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _answer(request: Request, now: str) -> str:
+def _answer(request: HookRequest, now: str) -> str:
     root = find_project(request.cwd)
     _built_apart(root)
     text, memories, withheld = _gathered(root, request)
@@ -277,7 +277,9 @@ def _built_apart(root: str) -> None:
         ) from None
 
 
-def _gathered(root: str, request: Request) -> tuple[str, list[briefs.Entry], list[briefs.Entry]]:
+def _gathered(
+    root: str, request: HookRequest
+) -> tuple[str, list[briefs.BriefUnit], list[briefs.BriefUnit]]:
     """The text to inject, the memories it shows, and the matches left out because the
     session was given them already."""
     if request.event == "session-start":
@@ -305,8 +307,8 @@ def find_project(cwd: str) -> str:
 
 
 def _fitted(
-    entries: list[briefs.Entry], total: int, request: Request, kind: str
-) -> tuple[str, list[briefs.Entry]]:
+    entries: list[briefs.BriefUnit], total: int, request: HookRequest, kind: str
+) -> tuple[str, list[briefs.BriefUnit]]:
     """The text within the budget and within the host's own limit, and the entries shown."""
     listed = [entry.to_json() for entry in entries]
     budget = request.budget
@@ -331,7 +333,7 @@ def _over_host_limit(host: str, text: str) -> bool:
     return size > limit
 
 
-def _session_brief(root: str, request: Request) -> tuple[str, list[briefs.Entry]]:
+def _session_brief(root: str, request: HookRequest) -> tuple[str, list[briefs.BriefUnit]]:
     if not request.dry_run:
         if request.session and request.source in ("clear", "compact"):
             machine_state.forget_session(request.host, request.session)  # its context is gone
@@ -342,8 +344,8 @@ def _session_brief(root: str, request: Request) -> tuple[str, list[briefs.Entry]
 
 
 def _prompt_memories(
-    root: str, request: Request
-) -> tuple[str, list[briefs.Entry], list[briefs.Entry]]:
+    root: str, request: HookRequest
+) -> tuple[str, list[briefs.BriefUnit], list[briefs.BriefUnit]]:
     if not request.prompt:
         return "", [], []
     seen = _seen(request)
@@ -359,7 +361,7 @@ def _prompt_memories(
     return text, shown, found.withheld + lost
 
 
-def _history_ready(root: str, request: Request) -> bool:
+def _history_ready(root: str, request: HookRequest) -> bool:
     """Whether the commits can be looked up with no history to index in this process: the
     index holds them at HEAD, or there are none to index (the lookup says why), or a process
     of its own has just indexed them (`_history_apart`)."""
@@ -370,7 +372,7 @@ def _history_ready(root: str, request: Request) -> bool:
     return _history_apart(root, request)
 
 
-def _history_apart(root: str, request: Request) -> bool:
+def _history_apart(root: str, request: HookRequest) -> bool:
     """The commits indexed at HEAD in a process of its own (mem.index.background), waited
     for while the hook may, leaving it HISTORY_RESERVE seconds: True when they are.
     Cut off, the indexing goes on and a later hook finds the commits (a first indexing of
@@ -399,7 +401,9 @@ def _history_apart(root: str, request: Request) -> bool:
     return False
 
 
-def _commits(request: Request, find: Callable[[], list[briefs.Entry]]) -> list[briefs.Entry]:
+def _commits(
+    request: HookRequest, find: Callable[[], list[briefs.BriefUnit]]
+) -> list[briefs.BriefUnit]:
     """The commits to add after the notes; none when bringing the history in step (HEAD
     moved again since it was indexed) runs past the hook's deadline: the notes go out
     alone, the log says why."""
@@ -411,8 +415,8 @@ def _commits(request: Request, find: Callable[[], list[briefs.Entry]]) -> list[b
 
 
 def _claimed(
-    entries: list[briefs.Entry], request: Request, kind: str, total: int | None = None
-) -> tuple[str, list[briefs.Entry], list[briefs.Entry]]:
+    entries: list[briefs.BriefUnit], request: HookRequest, kind: str, total: int | None = None
+) -> tuple[str, list[briefs.BriefUnit], list[briefs.BriefUnit]]:
     """The text of the entries that fit (of `total`, when more were found than offered), less
     those another hook of the session claimed (the third list)."""
     if not entries:
@@ -429,15 +433,15 @@ def _claimed(
     return (*_fitted(kept, len(kept), request, kind), lost)
 
 
-def _key(entry: briefs.Entry) -> str:
+def _key(entry: briefs.BriefUnit) -> str:
     return f"{entry.id} {entry.revision}"
 
 
-def _keys(entries: list[briefs.Entry]) -> list[str]:
+def _keys(entries: list[briefs.BriefUnit]) -> list[str]:
     return [_key(entry) for entry in entries]
 
 
-def _seen(request: Request) -> set[str]:
+def _seen(request: HookRequest) -> set[str]:
     """What the session was given already (`<id> <revision>`)."""
     if not request.session:
         return set()
@@ -445,8 +449,8 @@ def _seen(request: Request) -> set[str]:
 
 
 def _edit_memories(
-    root: str, request: Request
-) -> tuple[str, list[briefs.Entry], list[briefs.Entry]]:
+    root: str, request: HookRequest
+) -> tuple[str, list[briefs.BriefUnit], list[briefs.BriefUnit]]:
     from mem.domain import edits
 
     seen = _seen(request)
@@ -460,18 +464,18 @@ def _edit_memories(
     return _claimed(entries + commits, request, "edit", total + len(commits))
 
 
-def _wrap(request: Request, text: str) -> str:
+def _wrap(request: HookRequest, text: str) -> str:
     name = HOST_EVENTS[request.host][request.event]
     output = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
     return js.stringify(output) + "\n"
 
 
 def _record(
-    request: Request,
+    request: HookRequest,
     root: str,
     now: str,
     answer: str,
-    memories: list[briefs.Entry],
+    memories: list[briefs.BriefUnit],
     kind: str = "injection",
 ) -> None:
     """An injection's line; or (kind "withheld") the line of a hook that printed nothing

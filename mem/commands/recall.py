@@ -31,12 +31,13 @@ def recall(
     progress: Progress | None = None,
     **options: Any,
 ) -> recalls.Recalled:
-    """The recall of `query` in the project at `root`; `options` are mem.domain.recall.Request's.
+    """The recall of `query` in the project at `root`; `options` are the fields of
+    mem.domain.recall.RecallRequest.
 
     Without a ranking, the one the settings name (default_ranking); the project's commits
     when asked, or when its settings say so (wants_history)."""
     ranking = ranking or default_ranking(root)
-    request = recalls.Request(
+    request = recalls.RecallRequest(
         query,
         scope=scope,
         ranking=ranking,

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # typing costs a bm25 recall more to import than the rest of 
     from typing import Protocol, TypeVar
 
     class _Entry(Protocol):
-        """What in_brief needs of mem.domain.brief's Entry."""
+        """What in_brief needs of mem.domain.brief's BriefUnit."""
 
         id: str | None  # the memory id
         marks: dict[str, str] | None
@@ -44,7 +44,7 @@ LOOKUP_AROUND = 3  # at most this many memories shown (a prompt's); a brief's po
 BRIEF_POOL = 12  # a brief's first notes paired: a session brief shows about 10 within its budget
 
 
-class Found:
+class Pairing:
     """Pairs among some notes, and the notes read to find them."""
 
     __slots__ = ("amended", "records")
@@ -65,7 +65,7 @@ def find(
     around: Sequence[int] = (),
     ranks: Mapping[int, int] | None = None,
     hidden: Set[int] = frozenset(),
-) -> Found:
+) -> Pairing:
     """The likely amendments among these records' notes (of files whose candidate ranks are
     `ranks`), of `olders` only when given. For each note of `around`, the notes most like
     it are looked for too (a bm25 search for its heaviest terms, `hidden` left out), where
@@ -80,7 +80,7 @@ def find(
             ids = [*ids, *(hit.id for hit in found if hit.id not in hidden)]
         notes = _notes(conn, ids)
     if len(notes) < 2:
-        return Found({}, notes)
+        return Pairing({}, notes)
     newest = index.newest_first(conn, list(notes))
     if olders is not None:
         # A note older than every note of `olders` amends none of them: left unread (a
@@ -88,7 +88,7 @@ def find(
         in_olders = (place for place, record_id in enumerate(newest) if record_id in olders)
         newest = newest[: max(in_olders, default=-1) + 1]
     subjects = _subjects(conn, {record_id: notes[record_id] for record_id in newest})
-    return Found(amendments.among(subjects, newest, olders), notes)
+    return Pairing(amendments.among(subjects, newest, olders), notes)
 
 
 def _notes(conn: index.Connection, ids: Sequence[int]) -> dict[int, index.StoredRecord]:
@@ -119,7 +119,7 @@ def _subjects(
     ]
 
 
-def marks(found: Found) -> dict[int, dict[str, str]]:
+def marks(found: Pairing) -> dict[int, dict[str, str]]:
     """Record id -> what its entry says: the older `amendedBy` the newer's id, with the
     `supersede` command; the newer which note it `amends`."""
     said: dict[int, dict[str, str]] = {}
@@ -163,7 +163,7 @@ def in_recall(
     if not relevant:
         return shown, {}
     order = amendments.newer_first(shown, relevant)
-    said = marks(Found(relevant, found.records))
+    said = marks(Pairing(relevant, found.records))
     return order, {record_id: said[record_id] for record_id in order if record_id in said}
 
 
@@ -205,7 +205,7 @@ def in_brief(
     }
     if not relevant:
         return entries
-    said = marks(Found(relevant, found.records))
+    said = marks(Pairing(relevant, found.records))
     arranged = []
     for record_id in amendments.newer_first(by_record, relevant):
         entry = by_record.get(record_id) or entry_of(found.records[record_id])

@@ -26,7 +26,7 @@ from mem.core.rules import budgets
 from mem.core.rules.memory_ids import memory_id, revision_of
 from mem.core.text import parse, tokens
 from mem.files import safe_paths
-from mem.index.history import Found
+from mem.index.history import RankedCommit
 
 MEMORY_FILES = layout.MEMORY_FILES
 CONTEXT_HEAD_CHARS = 1200  # the head of context.md, cut at a line
@@ -66,7 +66,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return re.compile(OPEN_TITLES, re.IGNORECASE), re.compile(r"(#{1,6})\s+(.*)")
 
 
-class Entry:
+class BriefUnit:
     """One unit of the brief: shown whole or not at all."""
 
     __slots__ = ("kind", "file", "heading", "text", "id", "revision", "relevance", "marks", "date")
@@ -118,7 +118,7 @@ class Entry:
 class Brief(NamedTuple):
     """The entries in order of value, and how many there are in all (memories included)."""
 
-    entries: list[Entry]  # at most what the budget could hold; the rest are counted
+    entries: list[BriefUnit]  # at most what the budget could hold; the rest are counted
     total: int
     terms: list[str]  # what relevance was judged by
 
@@ -235,17 +235,17 @@ def open_points(text: str) -> str:
     return head("\n".join(kept) if kept else text, OPEN_POINTS_CHARS)
 
 
-def _parts(root: str) -> list[Entry]:
+def _parts(root: str) -> list[BriefUnit]:
     entries = []
     context = safe_paths.read_notes(root, layout.CONTEXT)
     if context is not None and filled_in(context, templates.CONTEXT):
-        entries.append(Entry("context", layout.CONTEXT, head(context, CONTEXT_HEAD_CHARS)))
+        entries.append(BriefUnit("context", layout.CONTEXT, head(context, CONTEXT_HEAD_CHARS)))
     names = safe_paths.regular_files_named(root, layout.SESSIONS, ".md")
     if names:
         relative = f"{layout.SESSIONS}/{names[-1]}"
         handoff = safe_paths.read_notes(root, relative)
         if handoff is not None and handoff.strip():
-            entries.append(Entry("handoff", relative, open_points(handoff)))
+            entries.append(BriefUnit("handoff", relative, open_points(handoff)))
     return entries
 
 
@@ -256,7 +256,7 @@ def gather(root: str, budget: int, prompt: str | None = None, history: bool = Tr
     terms = content_terms([*work_texts(root), (prompt or "")[:PROMPT_CHARS]])
     parts = _parts(root)
 
-    def collect(open_index: index.OpenIndex) -> tuple[list[Entry], int]:
+    def collect(open_index: index.OpenIndex) -> tuple[list[BriefUnit], int]:
         project = open_index(root, bm25=True)
         conn = project.conn
         files = {row.id: row for path, row in project.files.items() if layout.is_memory_file(path)}
@@ -278,7 +278,7 @@ def gather(root: str, budget: int, prompt: str | None = None, history: bool = Tr
         for record_id in chosen:
             record = stored[record_id]
             entries.append(memory_entry(record, scores.get(record_id)))
-        from mem.domain import amendments  # not for the pre-edit hook, which needs an Entry
+        from mem.domain import amendments  # not for the pre-edit hook, which needs an BriefUnit
 
         entries = amendments.in_brief(
             root,
@@ -309,7 +309,7 @@ def work_commits(
     at_most: int,
     share: float,
     only_held: bool = False,
-) -> list[Entry]:
+) -> list[BriefUnit]:
     """The project's commits that the prompt gate lets through for these terms, best first
     (docs/history.md): none outside a git checkout or with `history = false`."""
     from mem.domain import history
@@ -320,14 +320,14 @@ def work_commits(
     return [commit_entry(item) for item in found]
 
 
-def commit_entry(item: Found) -> Entry:
+def commit_entry(item: RankedCommit) -> BriefUnit:
     """A commit as the brief and the hooks show it: its short sha (what `mem show` takes),
     date and subject, and the start of its body."""
     from mem.core.rules import commits
     from mem.domain import history
 
     shown = history.entry(item)
-    entry = Entry(
+    entry = BriefUnit(
         "commit",
         shown["source"],
         summary(f"{item.subject}\n{commits.body(item.text)}"),
@@ -340,9 +340,9 @@ def commit_entry(item: Found) -> Entry:
     return entry
 
 
-def memory_entry(record: index.StoredRecord, relevance: float | None) -> Entry:
+def memory_entry(record: index.StoredRecord, relevance: float | None) -> BriefUnit:
     text = record.text
-    return Entry(
+    return BriefUnit(
         KINDS[record.path.rsplit("/", 1)[-1]],
         record.path,
         summary(text),
@@ -389,7 +389,7 @@ def prompt_relevance(
 
 def prompt_matches(
     root: str, prompt: str, threshold: float, seen: set[str], at_most: int
-) -> tuple[list[Entry], list[Entry], list[str]]:
+) -> tuple[list[BriefUnit], list[BriefUnit], list[str]]:
     """Memories that match a prompt, best first, none of `seen` (a set of `<id> <revision>`);
     the matches left out because they are in `seen` (so a hook that prints nothing can say
     why); and the terms they were matched on.
@@ -405,9 +405,9 @@ def prompt_matches(
 class PromptAnswer(NamedTuple):
     """What a prompt brings (`prompt_answer`)."""
 
-    entries: list[Entry]  # the memories that match, best first
-    withheld: list[Entry]  # those that matched but the session has
-    commits: list[Entry]  # then the commits that match, within what is left of at_most
+    entries: list[BriefUnit]  # the memories that match, best first
+    withheld: list[BriefUnit]  # those that matched but the session has
+    commits: list[BriefUnit]  # then the commits that match, within what is left of at_most
     # None: the commits were ranked (or not asked for); else why not (history.STALE: HEAD is
     # not indexed yet, which is left to a process of its own)
     history: str | None
@@ -457,7 +457,7 @@ def _prompt_notes(
     threshold: float,
     seen: set[str],
     at_most: int,
-) -> tuple[list[Entry], list[Entry]]:
+) -> tuple[list[BriefUnit], list[BriefUnit]]:
     from mem.domain import prompt_gate
     from mem.index import bm25
 
@@ -483,8 +483,8 @@ def _prompt_notes(
     if kept and index.has_lifecycle_events(conn):
         for record_id in _retired(root, conn, files):
             kept.pop(record_id, None)
-    entries: list[Entry] = []
-    withheld: list[Entry] = []
+    entries: list[BriefUnit] = []
+    withheld: list[BriefUnit] = []
     for record_id in kept:  # the ranking's order: score, then candidate order
         entry = memory_entry(stored[record_id], kept[record_id])
         shown = f"{entry.id} {entry.revision}" not in seen
@@ -508,7 +508,7 @@ def _prompt_commits(
     threshold: float,
     seen: set[str],
     at_most: int,
-) -> list[Entry]:
+) -> list[BriefUnit]:
     from mem.domain import history
 
     found = history.gated(conn, terms, threshold, at_most + len(seen), prompt=prompt[:PROMPT_CHARS])
@@ -518,7 +518,7 @@ def _prompt_commits(
 
 def prompt_commits(
     root: str, prompt: str, threshold: float, seen: set[str], at_most: int
-) -> list[Entry]:
+) -> list[BriefUnit]:
     """The commits that match a prompt, best first, none of `seen`: through the gate the
     notes pass (mem.domain.prompt_gate), weighed over the commits alone, after bringing the
     history in step with HEAD (none outside a git checkout or with `history = false`)."""
@@ -528,7 +528,7 @@ def prompt_commits(
     if not terms or at_most <= 0 or not history.in_hooks(root):
         return []
 
-    def collect(open_index: index.OpenIndex) -> list[Entry]:
+    def collect(open_index: index.OpenIndex) -> list[BriefUnit]:
         opened = open_index(root, history=True)
         if opened.history is not None:
             return []

@@ -25,7 +25,7 @@ from __future__ import annotations
 from mem import index, layout
 from mem.core.rules import edit_targets
 from mem.core.text import parse
-from mem.domain.brief import PROMPT_TERMS, Entry, commit_entry, content_terms, memory_entry
+from mem.domain.brief import PROMPT_TERMS, BriefUnit, commit_entry, content_terms, memory_entry
 from mem.files import safe_paths
 
 EVIDENCE = 8
@@ -104,7 +104,7 @@ def targets(root: str, base: str, paths: list[str]) -> list[Target]:
 
 def governing(
     root: str, edit: edit_targets.Edit, base: str, seen: set[str], at_most: int
-) -> tuple[list[Entry], int]:
+) -> tuple[list[BriefUnit], int]:
     """The notes that govern the files an edit changes, best first, at most `at_most`, none
     of `seen` (a set of `<id> <revision>`); and how many there are."""
     files = targets(root, base, edit.paths)
@@ -113,7 +113,7 @@ def governing(
     # A plain word (`finish`, `search`) is the name of many functions: only identifiers.
     names = [name for name in edit_targets.defined_names(edit.text) if looks_like_code(name)]
 
-    def collect(open_index: index.OpenIndex) -> tuple[list[Entry], int]:
+    def collect(open_index: index.OpenIndex) -> tuple[list[BriefUnit], int]:
         project = open_index(root)
         conn = project.conn
         memory_files = {
@@ -145,7 +145,7 @@ def governing(
 
 def governing_commits(
     root: str, edit: edit_targets.Edit, base: str, seen: set[str], at_most: int
-) -> list[Entry]:
+) -> list[BriefUnit]:
     """The commits that touched the files an edit changes (docs/history.md): those that
     wrote the lines it replaces first, then those whose message matches its new text, then
     the newer; at most `at_most`, none of `seen`; none outside a git checkout or with

@@ -13,7 +13,7 @@ import time
 from mem import index
 from mem.errors import MemError
 from mem.files.history import STALE as STALE  # in_step: HEAD is not indexed yet
-from mem.index.history import Found
+from mem.index.history import RankedCommit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ _HEX = frozenset("0123456789abcdefABCDEF")
 TOUCHING_READ = 500
 
 
-def entry(item: Found) -> dict[str, Any]:
+def entry(item: RankedCommit) -> dict[str, Any]:
     """A commit as recall shows it: kind `commit`, its subject as ref, its short sha and
     date (UTC); `sha` and `paths` for --json."""
     return {
@@ -56,12 +56,12 @@ def relevant(
     share: float,
     limit: int,
     only_held: bool = False,
-) -> tuple[list[Found], str | None]:
+) -> tuple[list[RankedCommit], str | None]:
     """The best `limit` commits for the current work's bm25 terms that the prompt gate lets
     through (`gated`), best first; and why there are none, when the history cannot be
     read. The history is brought in step with HEAD first."""
 
-    def use(open_index: index.OpenIndex) -> tuple[list[Found], str | None]:
+    def use(open_index: index.OpenIndex) -> tuple[list[RankedCommit], str | None]:
         opened = open_index(root, history=True)
         if opened.history is not None:
             return [], opened.history
@@ -77,7 +77,7 @@ def gated(
     limit: int,
     only_held: bool = False,
     prompt: str | None = None,
-) -> list[Found]:
+) -> list[RankedCommit]:
     """The best `limit` commits for a prompt's (or the current work's) bm25 terms that the
     prompt gate lets through (mem.domain.prompt_gate: above `share` of the terms' weight
     over the commits, and on a long prompt holding enough of its terms), best first, from
@@ -129,7 +129,7 @@ def state(root: str) -> str | None:
 
 def touching(
     root: str, paths: list[str], terms: list[str], replaced: str, limit: int
-) -> tuple[list[Found], str | None]:
+) -> tuple[list[RankedCommit], str | None]:
     """The commits that touched these files (relative to the project at root), best for
     the edit first: those that last changed the lines it replaces (`git blame`, the most
     lines first), then those whose message best matches its new text's bm25 `terms`, then
@@ -151,12 +151,12 @@ def touching(
         for sha, count in git_history.blamed(root, path, replaced).items():
             lines[sha] = lines.get(sha, 0) + count
 
-    def use(open_index: index.OpenIndex) -> tuple[list[Found], str | None]:
+    def use(open_index: index.OpenIndex) -> tuple[list[RankedCommit], str | None]:
         opened = open_index(root, history=True)
         if opened.history is not None:
             return [], opened.history
         conn = opened.conn
-        candidates: dict[int, Found] = {}
+        candidates: dict[int, RankedCommit] = {}
         for sha in sorted(lines):
             for item in history.by_sha(conn, sha)[:1]:
                 candidates.setdefault(item.id, item)
@@ -188,7 +188,7 @@ def shown(root: str, sha: str) -> dict[str, Any]:
 
     prefix = sha.lower()
 
-    def use(open_index: index.OpenIndex) -> tuple[list[Found], str | None]:
+    def use(open_index: index.OpenIndex) -> tuple[list[RankedCommit], str | None]:
         opened = open_index(root, history=True)
         return history.by_sha(opened.conn, prefix), opened.history
 

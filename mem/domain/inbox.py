@@ -48,7 +48,7 @@ COMMON = 256  # a term more notes than this have says little of a subject: never
 ID_PREFIX = "imp_"
 
 
-class Found(NamedTuple):
+class HostFindings(NamedTuple):
     """What one host holds for a project: its memories, the files skipped and why, where
     it looked and what it left (memories that are not about this project)."""
 
@@ -114,7 +114,7 @@ def _one_each(
             memories_out.append(memory)
 
 
-def _indexed_folder(host: str, folder: str, found: Found) -> None:
+def _indexed_folder(host: str, folder: str, found: HostFindings) -> None:
     """A folder of a MEMORY.md index and one file per memory (Claude Code, Gemini CLI)."""
     paths = host_memory_files.markdown_files(folder)
     for index in _files(folder, [p for p in paths if p.endswith("/MEMORY.md")], found.skipped):
@@ -127,9 +127,9 @@ def _indexed_folder(host: str, folder: str, found: Found) -> None:
     _one_each(host, _files(folder, others, found.skipped), found.skipped, found.memories)
 
 
-def gather(host: str, root: str) -> Found:
+def gather(host: str, root: str) -> HostFindings:
     """Every memory `host` keeps for the project at `root`."""
-    found = Found(host, [], [], [], [])
+    found = HostFindings(host, [], [], [], [])
     if host == "claude-code":
         top = host_memory_files.git_root(root)
         folder = host_memory_files.claude_memory_folder(root, host_memories.claude_slug(top))
@@ -339,7 +339,7 @@ class Offered(NamedTuple):
 
 def offer(
     root: str,
-    found: Sequence[Found],
+    found: Sequence[HostFindings],
     now: str,
     dry_run: bool = False,
     allow_secrets: Iterable[str] = (),

@@ -40,7 +40,7 @@ SCOPES = ("project", "portfolio", "all")
 RANKINGS = ("lexical", "evidence", "bm25")
 
 
-class Request:
+class RecallRequest:
     """What a recall asks for, as the CLI's options and the MCP tool's arguments say it.
 
     A plain class rather than a NamedTuple: this module is on the warm recall path.
@@ -110,7 +110,7 @@ class Recalled:
 
     def __init__(
         self,
-        request: Request,
+        request: RecallRequest,
         entries: Entries,
         skipped: list[dict[str, str]] | None = None,
         history_problem: str | None = None,
@@ -137,7 +137,7 @@ class Recalled:
 
 def recall(
     root: str,
-    request: Request,
+    request: RecallRequest,
     now: str,
     local_offset_ms: Callable[[float], float],
     progress: Progress | None = None,
@@ -171,7 +171,7 @@ class _Recall:
     __slots__ = ("request", "limit", "terms", "now_ms", "local_offset_ms")
 
     def __init__(
-        self, request: Request, now: str, local_offset_ms: Callable[[float], float]
+        self, request: RecallRequest, now: str, local_offset_ms: Callable[[float], float]
     ) -> None:
         self.request = request
         self.limit = _validate(request)
@@ -209,7 +209,7 @@ def ranking_terms(ranking: str, query: str) -> list[str]:
     return parse.query_tokens(query)
 
 
-def _validate(request: Request) -> int:
+def _validate(request: RecallRequest) -> int:
     """The request's limit, once every option is known to be one recall accepts."""
     if not js.trim(request.query):
         raise MemError("recall: query must be a non-empty string")
@@ -617,7 +617,7 @@ def _chosen_roots(
     return [row for row in chosen if row.found], skipped
 
 
-def _portfolio_root(root: str, request: Request) -> str | None:
+def _portfolio_root(root: str, request: RecallRequest) -> str | None:
     if request.scope != "portfolio":
         return None
     if request.portfolio is not None:

@@ -45,7 +45,7 @@ FLUSH_POSTINGS = 500_000
 WRITE_CACHE_KIB = 64 * 1024
 
 
-class Found:
+class RankedCommit:
     """A commit that ranked, with what recall shows of it."""
 
     __slots__ = ("score", "sha", "time", "subject", "text", "paths", "id")
@@ -450,7 +450,7 @@ def search(
     limit: int,
     emphasis: list[float] | None = None,
     floor: float = 0.0,
-) -> list[Found]:
+) -> list[RankedCommit]:
     """The best `limit` commits for the query's bm25 terms: by score, ties by newer commit
     time, then by sha. bm25 over the commits alone (their own N, df and average length); a
     commit's score does not decay with age: an old decision is as binding as a new one.
@@ -515,7 +515,7 @@ def weights(conn: sqlite3.Connection, found: list[int]) -> tuple[list[float], fl
     return bm25.weights(conn, found, _Stats(conn).records)
 
 
-def rows(conn: sqlite3.Connection, ids: list[int]) -> list[Found]:
+def rows(conn: sqlite3.Connection, ids: list[int]) -> list[RankedCommit]:
     """The commits of these ids, with their paths (score 0)."""
     found = []
     for chunk, marks in in_chunks(ids):
@@ -529,11 +529,13 @@ def rows(conn: sqlite3.Connection, ids: list[int]) -> list[Found]:
         for commit_id, sha, time, subject, text in conn.execute(
             f"SELECT id, sha, time, subject, text FROM commits WHERE id IN ({marks})", chunk
         ):
-            found.append(Found(0.0, commit_id, sha, time, subject, text, paths.get(commit_id, [])))
+            found.append(
+                RankedCommit(0.0, commit_id, sha, time, subject, text, paths.get(commit_id, []))
+            )
     return found
 
 
-def by_sha(conn: sqlite3.Connection, prefix: str) -> list[Found]:
+def by_sha(conn: sqlite3.Connection, prefix: str) -> list[RankedCommit]:
     """The commits whose sha starts with prefix (lower-case hex), at most two: enough to
     tell one from an ambiguous prefix."""
     ids = [
@@ -546,7 +548,7 @@ def by_sha(conn: sqlite3.Connection, prefix: str) -> list[Found]:
     return sorted(rows(conn, ids), key=lambda item: item.sha)
 
 
-def touching(conn: sqlite3.Connection, path: str, limit: int) -> list[Found]:
+def touching(conn: sqlite3.Connection, path: str, limit: int) -> list[RankedCommit]:
     """The newest `limit` commits that touched path (relative to the repository's top level),
     for a pre-edit lookup: newest first; commits of one second, the later written first
     (commits are written oldest first, so a child after its parent)."""

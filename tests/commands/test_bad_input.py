@@ -242,6 +242,6 @@ def test_a_query_of_any_length_ranks_exactly_as_the_plain_scorer(
         )
     )
     monkeypatch.setenv("MEM_CACHE_DIR", str(root / "cache"))
-    request = recall.Request(query=" ".join(query), limit=str(limit))
+    request = recall.RecallRequest(query=" ".join(query), limit=str(limit))
     found = recall.recall(str(root), request, NOW, clock.local_offset_ms).entries
     assert comparable(found) == comparable(plain_recall(str(root), " ".join(query), NOW, limit))

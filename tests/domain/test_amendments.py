@@ -42,8 +42,8 @@ def _project(root: Path, text: str = NOTES) -> Path:
     return root
 
 
-def _found(root: Path) -> amendments.Found:
-    def use(open_index: index.OpenIndex) -> amendments.Found:
+def _found(root: Path) -> amendments.Pairing:
+    def use(open_index: index.OpenIndex) -> amendments.Pairing:
         opened = open_index(str(root), bm25=True)
         file_ids = [row.id for row in opened.files.values()]
         ids = index.notes_by_recency(opened.conn, file_ids, 100)
@@ -130,7 +130,7 @@ def test_bm25_recall_puts_the_newer_first_and_marks_the_older(
 def test_a_newer_note_the_query_only_grazes_stays_where_it_ranks(tmp_path: Path) -> None:
     """Its score under QUERY_SHARE of the older's: the query is about what only the older
     says."""
-    request = recall.Request("stripe webhook timeout retry", ranking="bm25")
+    request = recall.RecallRequest("stripe webhook timeout retry", ranking="bm25")
     results = recall.recall(str(_project(tmp_path)), request, NOW, clock.local_offset_ms).entries
     assert [entry["ref"] for entry in results[:2]] == [OLDER, NEWER]
     assert results[1]["score"] < results[0]["score"] * amendments.QUERY_SHARE
@@ -156,7 +156,7 @@ def test_one_decision_taken_again_comes_first_whatever_the_query_matches(
 - **Decision**: retry the payment webhook handler with exponential backoff instead of a
   fixed delay
 """
-    request = recall.Request("stripe webhooks time out under load", ranking="bm25")
+    request = recall.RecallRequest("stripe webhooks time out under load", ranking="bm25")
     results = recall.recall(
         str(_project(tmp_path, text)), request, NOW, clock.local_offset_ms
     ).entries
@@ -171,7 +171,7 @@ def test_one_decision_taken_again_comes_first_whatever_the_query_matches(
 def test_a_newer_note_past_the_limit_is_not_pulled_into_a_recall(tmp_path: Path) -> None:
     """Only the shown notes are paired: the one shown keeps its place and no mark."""
     root = str(_project(tmp_path))
-    request = recall.Request("retry failed payment webhooks", limit="1", ranking="bm25")
+    request = recall.RecallRequest("retry failed payment webhooks", limit="1", ranking="bm25")
     [shown] = recall.recall(root, request, NOW, clock.local_offset_ms).entries
     assert shown["ref"] == OLDER
     assert "amendedBy" not in shown
@@ -193,10 +193,10 @@ def test_with_evidence_marks_with_either_ranking(run_mem: RunMem, tmp_path: Path
 def test_plain_lexical_recall_is_left_as_the_reference_ranks(tmp_path: Path) -> None:
     root = str(_project(tmp_path))
     plain = recall.recall(
-        root, recall.Request("retry payment webhooks three times"), NOW, clock.local_offset_ms
+        root, recall.RecallRequest("retry payment webhooks three times"), NOW, clock.local_offset_ms
     ).entries
     assert all("amendedBy" not in entry and "amends" not in entry for entry in plain)
-    unmarked = recall.Request(
+    unmarked = recall.RecallRequest(
         "retry payment webhooks three times", ranking="bm25", amendments=False
     )
     scores = [

@@ -214,7 +214,7 @@ def fresh_recall(root: Path, query: str, scratch: Path) -> list[dict[str, object
     os.environ["MEM_CACHE_DIR"] = str(scratch)
     try:
         return recall.recall(
-            str(root), recall.Request(query=query, limit="20"), NOW, clock.local_offset_ms
+            str(root), recall.RecallRequest(query=query, limit="20"), NOW, clock.local_offset_ms
         ).entries
     finally:
         os.environ["MEM_CACHE_DIR"] = previous
@@ -274,7 +274,7 @@ def test_every_recall_equals_a_recall_from_an_empty_cache(
             else:
                 target.unlink(missing_ok=True)
         answer = recall.recall(
-            str(root), recall.Request(query=query, limit="20"), NOW, clock.local_offset_ms
+            str(root), recall.RecallRequest(query=query, limit="20"), NOW, clock.local_offset_ms
         ).entries
         assert answer == fresh_recall(root, query, root / f"scratch-{number}")
         if cache.is_file():

@@ -34,7 +34,7 @@ def _index() -> sqlite3.Connection:
     return conn
 
 
-def _find(conn: sqlite3.Connection, query: str) -> list[history.Found]:
+def _find(conn: sqlite3.Connection, query: str) -> list[history.RankedCommit]:
     return history.search(conn, tokens.query_terms(query), 5)
 
 

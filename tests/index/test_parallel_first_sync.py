@@ -111,7 +111,7 @@ def test_a_parallel_first_sync_builds_what_one_process_builds(
         for cache in ("one", "several"):
             with cache_at(str(scratch / cache)):
                 found = recall.recall(
-                    str(root), recall.Request(query, limit="1000"), NOW, clock.local_offset_ms
+                    str(root), recall.RecallRequest(query, limit="1000"), NOW, clock.local_offset_ms
                 ).entries
                 answers.append(found)
         assert answers[0] == answers[1]

@@ -60,7 +60,9 @@ def test_racily_clean_rewrite_is_noticed(root: Path) -> None:
     note.write_text("### Pooling\nuse pgbouncer for mariadbb\n", encoding="utf-8")  # same size
     os.utime(note, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the same mtime
     assert os.stat(note).st_size == before.st_size
-    hits = recall.recall(str(root), recall.Request("mariadbb"), NOW, clock.local_offset_ms).entries
+    hits = recall.recall(
+        str(root), recall.RecallRequest("mariadbb"), NOW, clock.local_offset_ms
+    ).entries
     assert [hit["ref"] for hit in hits] == ["Pooling"]
 
 
@@ -82,7 +84,8 @@ def test_a_torn_tail_is_reparsed_once_completed(root: Path) -> None:
         handle.write('{"ts":"2026-10-02T00:00:00.000Z","agent":"b","task":"half')
     age(journal, 3)
     assert (
-        recall.recall(str(root), recall.Request("half"), NOW, clock.local_offset_ms).entries == []
+        recall.recall(str(root), recall.RecallRequest("half"), NOW, clock.local_offset_ms).entries
+        == []
     )
     with journal.open("a", encoding="utf-8") as handle:
         handle.write(' written"}\n')
@@ -90,7 +93,7 @@ def test_a_torn_tail_is_reparsed_once_completed(root: Path) -> None:
     assert [
         hit["text"]
         for hit in recall.recall(
-            str(root), recall.Request("half"), NOW, clock.local_offset_ms
+            str(root), recall.RecallRequest("half"), NOW, clock.local_offset_ms
         ).entries
     ] == ["b half written {}"]
 
@@ -102,32 +105,38 @@ def test_removed_sources_leave_the_index(root: Path) -> None:
     assert [
         hit["kind"]
         for hit in recall.recall(
-            str(root), recall.Request("postgres"), NOW, clock.local_offset_ms
+            str(root), recall.RecallRequest("postgres"), NOW, clock.local_offset_ms
         ).entries
     ] == ["event"]
 
 
 def test_a_symlinked_memory_dir_is_indexed_once(root: Path) -> None:
     (root / ".bmad/memory/decisions.md").symlink_to(root / ".agents/memory/decisions.md")
-    hits = recall.recall(str(root), recall.Request("pgbouncer"), NOW, clock.local_offset_ms).entries
+    hits = recall.recall(
+        str(root), recall.RecallRequest("pgbouncer"), NOW, clock.local_offset_ms
+    ).entries
     assert [hit["sourceFile"] for hit in hits] == [".bmad/memory/decisions.md"]
 
 
 def test_a_corrupt_or_foreign_index_is_rebuilt(root: Path) -> None:
     expected = recall.recall(
-        str(root), recall.Request("postgres"), NOW, clock.local_offset_ms
+        str(root), recall.RecallRequest("postgres"), NOW, clock.local_offset_ms
     ).entries
     path = index.index_path(str(root), "project")
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE meta SET value = 'other' WHERE key = 'index_version'")
     assert (
-        recall.recall(str(root), recall.Request("postgres"), NOW, clock.local_offset_ms).entries
+        recall.recall(
+            str(root), recall.RecallRequest("postgres"), NOW, clock.local_offset_ms
+        ).entries
         == expected
     )
     building.remove(path)
     Path(path).write_bytes(b"this is not a database")
     assert (
-        recall.recall(str(root), recall.Request("postgres"), NOW, clock.local_offset_ms).entries
+        recall.recall(
+            str(root), recall.RecallRequest("postgres"), NOW, clock.local_offset_ms
+        ).entries
         == expected
     )
 
@@ -139,14 +148,14 @@ def test_unwritable_cache_answers_from_a_temporary_index(
     blocked.write_text("a file where the cache directory should be")
     monkeypatch.setenv("MEM_CACHE_DIR", str(blocked / "mem"))
     hits = recall.recall(
-        str(root), recall.Request("postgres pgbouncer"), NOW, clock.local_offset_ms
+        str(root), recall.RecallRequest("postgres pgbouncer"), NOW, clock.local_offset_ms
     ).entries
     assert comparable(hits) == comparable(plain_recall(str(root), "postgres pgbouncer", NOW))
 
 
 def test_index_lives_in_the_cache_not_the_project(root: Path, isolated_env: Path) -> None:
     before = sorted(str(path) for path in root.rglob("*"))
-    recall.recall(str(root), recall.Request("postgres"), NOW, clock.local_offset_ms)
+    recall.recall(str(root), recall.RecallRequest("postgres"), NOW, clock.local_offset_ms)
     assert sorted(str(path) for path in root.rglob("*")) == before
     assert index.index_path(str(root), "project").startswith(str(isolated_env / "cache"))
 

@@ -98,7 +98,9 @@ def test_incremental_portfolio_sync_equals_a_fresh_build(
     base = Path(tempfile.mkdtemp(prefix="mem-portfolio-"))
     try:
         write(base / "_brain" / "lessons.md", "### brain\npostgres pooling\n")
-        request = recall.Request(query, scope="all", portfolio=str(base / "_brain"), limit="50")
+        request = recall.RecallRequest(
+            query, scope="all", portfolio=str(base / "_brain"), limit="50"
+        )
         with cache_at(str(base / "incremental")):
             for step, (kind, number, payload) in enumerate(operations, start=1):
                 _apply(base, step, kind, number, payload)

@@ -757,7 +757,7 @@ def test_index_check_passes_after_any_sequence(operations: list[str]) -> None:
             elif operation == "recall":
                 recall.recall(
                     root,
-                    recall.Request("postgres", include_archive=step % 2 == 0),
+                    recall.RecallRequest("postgres", include_archive=step % 2 == 0),
                     now,
                     clock.local_offset_ms,
                 )

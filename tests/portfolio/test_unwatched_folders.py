@@ -138,7 +138,7 @@ def _later_clock() -> SimpleNamespace:
 
 
 def _answer(brain: Path, query: str) -> tuple[object, object]:
-    request = recall.Request(query, scope="all", portfolio=str(brain), limit="50")
+    request = recall.RecallRequest(query, scope="all", portfolio=str(brain), limit="50")
     try:
         answer = recall.recall(str(brain.parent), request, NOW, clock.local_offset_ms)
     except MemError as error:

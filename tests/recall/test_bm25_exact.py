@@ -105,7 +105,7 @@ def _plain(root: Path, words: str, limit: int) -> list[tuple[float, str, str]]:
 
 def _answer(root: Path, words: str, limit: int) -> list[tuple[float, str, str]]:
     # The ranking alone: likely amendments reorder what it ranks (tests/domain/test_amendments.py).
-    request = recall.Request(words, limit=str(limit), ranking="bm25", amendments=False)
+    request = recall.RecallRequest(words, limit=str(limit), ranking="bm25", amendments=False)
     return [
         (entry["score"], "", entry["ref"] if entry["kind"] == "note" else entry["kind"])
         for entry in recall.recall(str(root), request, NOW, clock.local_offset_ms).entries

@@ -109,7 +109,7 @@ def test_common_and_rare_words_are_exact(
             setattr(topk, name, value)
         for wanted in limits:
             answer = recall.recall(
-                root, recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+                root, recall.RecallRequest(words, limit=str(wanted)), NOW, clock.local_offset_ms
             ).entries
             assert comparable(answer) == comparable(every[:wanted]), (words, wanted)
     finally:
@@ -130,7 +130,7 @@ def test_every_limit_of_a_mixed_query_is_exact(projects: list[Path], words: str)
     every = plain_recall(root, words, NOW, 1000)
     for wanted in [*range(1, 21), 40, 100, 1000]:
         answer = recall.recall(
-            root, recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+            root, recall.RecallRequest(words, limit=str(wanted)), NOW, clock.local_offset_ms
         ).entries
         assert comparable(answer) == comparable(every[:wanted]), (words, wanted)
 
@@ -151,8 +151,8 @@ def test_the_corpora_reach_both_ways_of_settling(
 
     monkeypatch.setattr(topk._Searcher, "_take", counted)
     words = "the postgres cache pgbouncer w1"
-    recall.recall(str(projects[0]), recall.Request(words), NOW, clock.local_offset_ms)
+    recall.recall(str(projects[0]), recall.RecallRequest(words), NOW, clock.local_offset_ms)
     assert taken == {"postings"}
     monkeypatch.setattr(topk, "POSTINGS_PER_TEXT", 16)
-    recall.recall(str(projects[0]), recall.Request(words), NOW, clock.local_offset_ms)
+    recall.recall(str(projects[0]), recall.RecallRequest(words), NOW, clock.local_offset_ms)
     assert taken == {"postings", "text"}

@@ -100,11 +100,11 @@ def test_the_parts_of_every_result_give_its_score(
     notes: str, events: str, query: str, limit: int
 ) -> None:
     with _project(notes, events) as root:
-        request = recall.Request(query=query, limit=str(limit))
+        request = recall.RecallRequest(query=query, limit=str(limit))
         plain = recall.recall(root, request, NOW, clock.local_offset_ms).entries
         explained = recall.recall(
             root,
-            recall.Request(query=query, limit=str(limit), explain=True),
+            recall.RecallRequest(query=query, limit=str(limit), explain=True),
             NOW,
             clock.local_offset_ms,
         ).entries
@@ -212,7 +212,7 @@ def test_a_bm25_explanation_gives_the_ranked_score_to_the_bit(
     notes: str, events: str, query: str
 ) -> None:
     with _project(notes, events) as root:
-        request = recall.Request(query, ranking="bm25", amendments=False, explain=True)
+        request = recall.RecallRequest(query, ranking="bm25", amendments=False, explain=True)
         explained = recall.recall(root, request, NOW, clock.local_offset_ms).entries
     for entry in explained:
         parts = entry["explain"]

@@ -94,15 +94,17 @@ def test_incremental_sync_equals_fresh_build_and_plain_recall(
                     fresh = snapshots.snapshot(conn)
                 assert incremental == fresh
                 answer = recall.recall(
-                    str(root), recall.Request(query, limit="1000"), NOW, clock.local_offset_ms
+                    str(root), recall.RecallRequest(query, limit="1000"), NOW, clock.local_offset_ms
                 ).entries
                 assert comparable(answer) == comparable(plain_recall(str(root), query, NOW, 1000))
             kept = recall.recall(
-                str(root), recall.Request(query), NOW, clock.local_offset_ms
+                str(root), recall.RecallRequest(query), NOW, clock.local_offset_ms
             ).entries
             shutil.rmtree(scratch / "incremental")
             assert (
-                recall.recall(str(root), recall.Request(query), NOW, clock.local_offset_ms).entries
+                recall.recall(
+                    str(root), recall.RecallRequest(query), NOW, clock.local_offset_ms
+                ).entries
                 == kept
             )
     finally:
@@ -161,7 +163,7 @@ def test_small_limits_over_many_near_ties_equal_plain_recall(
         (root / ".agents/memory/lessons.md").write_text(notes, encoding="utf-8")
         with cache_at(str(scratch / "cache")):
             answer = recall.recall(
-                str(root), recall.Request(query, limit=str(limit)), NOW, clock.local_offset_ms
+                str(root), recall.RecallRequest(query, limit=str(limit)), NOW, clock.local_offset_ms
             ).entries
         assert comparable(answer) == comparable(plain_recall(str(root), query, NOW, limit))
     finally:

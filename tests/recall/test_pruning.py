@@ -46,7 +46,7 @@ def test_pruned_top_k_equals_the_exhaustive_scorer(
     write_files(root, files)
     for wanted in limits:
         answer = recall.recall(
-            str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+            str(root), recall.RecallRequest(words, limit=str(wanted)), NOW, clock.local_offset_ms
         ).entries
         assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
 
@@ -76,7 +76,10 @@ def test_every_limit_of_a_corpus_full_of_ties(scratch: Path) -> None:
         every = plain_recall(str(root), words, NOW, 1000)
         for wanted in range(1, len(every) + 2):
             answer = recall.recall(
-                str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+                str(root),
+                recall.RecallRequest(words, limit=str(wanted)),
+                NOW,
+                clock.local_offset_ms,
             ).entries
             assert comparable(answer) == comparable(every[:wanted]), (words, wanted)
 
@@ -96,7 +99,10 @@ def test_a_thousand_terms_are_exact(scratch: Path) -> None:
     ):
         for wanted in (1, 8, 1000):
             answer = recall.recall(
-                str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+                str(root),
+                recall.RecallRequest(words, limit=str(wanted)),
+                NOW,
+                clock.local_offset_ms,
             ).entries
             assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
 
@@ -242,7 +248,10 @@ def test_groups_written_in_many_parts_answer_and_shrink_exactly(
     for words in ("the", "the cache", "postgres the cache"):
         for wanted in (1, 5, 1000):
             answer = recall.recall(
-                str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+                str(root),
+                recall.RecallRequest(words, limit=str(wanted)),
+                NOW,
+                clock.local_offset_ms,
             ).entries
             assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))
     (root / NOTE_PATHS[0]).write_text(notes.replace("### n7\n", "### n7 edited\n"))
@@ -255,7 +264,7 @@ def test_groups_written_in_many_parts_answer_and_shrink_exactly(
     assert split > 0
     for words in ("the", "the cache", "postgres the cache"):
         answer = recall.recall(
-            str(root), recall.Request(words, limit="1000"), NOW, clock.local_offset_ms
+            str(root), recall.RecallRequest(words, limit="1000"), NOW, clock.local_offset_ms
         ).entries
         assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, 1000))
     os.environ["MEM_CACHE_DIR"] = str(scratch / "fresh")

@@ -55,6 +55,6 @@ def test_each_reading_path_equals_the_exhaustive_scorer(
     write_files(root, files)
     for wanted in limits:
         answer = recall.recall(
-            str(root), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+            str(root), recall.RecallRequest(words, limit=str(wanted)), NOW, clock.local_offset_ms
         ).entries
         assert comparable(answer) == comparable(plain_recall(str(root), words, NOW, wanted))

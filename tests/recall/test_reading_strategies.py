@@ -88,7 +88,10 @@ def test_every_reading_strategy_answers_as_the_exhaustive_scorer(
         expected = plain_recall(str(project), words, NOW, 1000)
         for wanted in (1, 3, 8, 40, 1000):
             answer = recall.recall(
-                str(project), recall.Request(words, limit=str(wanted)), NOW, clock.local_offset_ms
+                str(project),
+                recall.RecallRequest(words, limit=str(wanted)),
+                NOW,
+                clock.local_offset_ms,
             ).entries
             assert comparable(answer) == comparable(expected[:wanted]), (words, wanted)
     assert os.path.isdir(tmp_path / "cache")

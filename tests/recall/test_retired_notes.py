@@ -127,11 +127,11 @@ def test_plain_recall_is_the_listed_recall_without_retired_notes(
         retract.retract(str(root), memories.memory_id(DECISIONS, HEADINGS[position]), "r", NOW)
     query = "cache redis pool"
     plain = recall.recall(
-        str(root), recall.Request(query=query, limit=str(limit)), NOW, clock.local_offset_ms
+        str(root), recall.RecallRequest(query=query, limit=str(limit)), NOW, clock.local_offset_ms
     ).entries
     listed = recall.recall(
         str(root),
-        recall.Request(query=query, limit="1000", include_retired=True),
+        recall.RecallRequest(query=query, limit="1000", include_retired=True),
         NOW,
         clock.local_offset_ms,
     ).entries

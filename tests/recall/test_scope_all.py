@@ -60,12 +60,12 @@ def own_recalls(base: Path, brain: Path, count: int, query: str) -> list[dict[st
     for number in range(count):
         root = str((base / f"p{number}").resolve())
         entries = recall.recall(
-            root, recall.Request(query, limit="1000"), NOW, clock.local_offset_ms
+            root, recall.RecallRequest(query, limit="1000"), NOW, clock.local_offset_ms
         ).entries
         merged += [(entry, root, position) for position, entry in enumerate(entries)]
     empty = base / "empty"
     empty.mkdir(exist_ok=True)
-    request = recall.Request(query, scope="portfolio", portfolio=str(brain), limit="1000")
+    request = recall.RecallRequest(query, scope="portfolio", portfolio=str(brain), limit="1000")
     entries = recall.recall(str(empty.resolve()), request, NOW, clock.local_offset_ms).entries
     merged += [(entry, str(brain.resolve()), position) for position, entry in enumerate(entries)]
     merged.sort(key=lambda item: (-item[0]["score"], item[1], item[2]))
@@ -91,7 +91,9 @@ def test_scope_all_is_the_merge_of_every_projects_own_recall(
         with cache_at(str(scratch / "cache")):
             brain = build(scratch, projects, brain_notes)
             expected = own_recalls(scratch, brain, len(projects), query)[:limit]
-            request = recall.Request(query, scope="all", portfolio=str(brain), limit=str(limit))
+            request = recall.RecallRequest(
+                query, scope="all", portfolio=str(brain), limit=str(limit)
+            )
             answer = recall.recall(str(scratch / "p0"), request, NOW, clock.local_offset_ms)
         got = [{**shape(entry), "project": entry["project"]} for entry in answer.entries]
         assert got == expected  # floats compare exactly: scores to the bit
@@ -218,7 +220,10 @@ def test_scope_all_needs_a_brain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     (tmp_path / "lonely").mkdir()
     with pytest.raises(MemError, match="No brain is linked or detected"):
         recall.recall(
-            str(tmp_path / "lonely"), recall.Request("x", scope="all"), NOW, clock.local_offset_ms
+            str(tmp_path / "lonely"),
+            recall.RecallRequest("x", scope="all"),
+            NOW,
+            clock.local_offset_ms,
         )
 
 
@@ -260,7 +265,7 @@ def test_retired_notes_merge_as_each_project_recalls_them(
     brain, roots = portfolio
     expected = []
     for root in sorted(str(path.resolve()) for path in roots):
-        request = recall.Request(query, limit="1000", include_retired=include_retired)
+        request = recall.RecallRequest(query, limit="1000", include_retired=include_retired)
         expected += [
             (entry["score"], root, position, entry)
             for position, entry in enumerate(
@@ -268,7 +273,7 @@ def test_retired_notes_merge_as_each_project_recalls_them(
             )
         ]
     expected.sort(key=lambda item: (-item[0], item[1], item[2]))
-    request = recall.Request(
+    request = recall.RecallRequest(
         query, scope="all", portfolio=str(brain), limit="1000", include_retired=include_retired
     )
     got = recall.recall(str(roots[0]), request, NOW, clock.local_offset_ms).entries
@@ -288,7 +293,7 @@ def test_explain_over_the_portfolio_says_the_score_it_ranked(
     over the whole portfolio)."""
     brain, roots = portfolio
     query = "pgbouncer pooling"
-    request = recall.Request(
+    request = recall.RecallRequest(
         query, scope="all", portfolio=str(brain), ranking=ranking, explain=True
     )
     merged = recall.recall(str(roots[0]), request, NOW, clock.local_offset_ms).entries
@@ -298,7 +303,7 @@ def test_explain_over_the_portfolio_says_the_score_it_ranked(
         return
     own = {}
     for root in roots:
-        mine = recall.Request(query, explain=True, limit="1000")
+        mine = recall.RecallRequest(query, explain=True, limit="1000")
         for entry in recall.recall(str(root.resolve()), mine, NOW, clock.local_offset_ms).entries:
             own[(str(root.resolve()), entry["ref"])] = entry["explain"]
     for entry in merged:

@@ -147,7 +147,7 @@ def audited_portfolio(base: Path, projects: int = 3) -> tuple[Path, list[Path]]:
 
 def found_texts(brain: Path, query: str) -> set[tuple[str, str]]:
     """(project name, text) of every `recall --scope all` result."""
-    request = recall.Request(query, scope="all", portfolio=str(brain), limit="1000")
+    request = recall.RecallRequest(query, scope="all", portfolio=str(brain), limit="1000")
     answer = recall.recall(str(brain), request, NOW, clock.local_offset_ms)
     return {(entry["projectName"], entry["text"]) for entry in answer.entries}
 
