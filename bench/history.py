@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -67,6 +68,7 @@ WORDS = (
 
 # 1,024 files in 32 folders: trees of a real project's width (a flat folder of 1,000 files
 # makes git's own diff of every commit 20x slower than a real history's).
+AUTHOR = "Bench <bench@example.com>"
 PATHS = [f"src/d{folder:02d}/f{name:02d}.py" for folder in range(32) for name in range(32)]
 
 
@@ -81,50 +83,16 @@ def cache_dir() -> Path:
 def generated(count: int) -> Path:
     """A repository of `count` commits, each touching one of 1,024 files, with a subject and
     a body of a few lines drawn from a fixed vocabulary (seeded: the same every run)."""
-    path = cache_dir() / f"history-{count}"
-    if (path / ".git" / "mem-bench-done").exists():
-        return path
-    shutil.rmtree(path, ignore_errors=True)
-    path.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True, env=GIT_ENV)
-    rng = random.Random(34)
-    importer = subprocess.Popen(
-        ["git", "-C", str(path), "fast-import", "--quiet"], stdin=subprocess.PIPE, env=GIT_ENV
-    )
-    assert importer.stdin is not None
-    write = importer.stdin.write
-    start = 1_500_000_000
-    for number in range(1, count + 1):
+
+    def message(rng: random.Random) -> bytes:
         subject = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 8)))
         lines = [
             " ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 12)))
             for _ in range(rng.randint(0, 4))
         ]
-        message = (subject + ("\n\n" + "\n".join(lines) if lines else "") + "\n").encode()
-        content = f"{number}\n".encode()
-        when = start + number * 60
-        parent = f"from :{number - 1}\n" if number > 1 else ""
-        write(
-            b"commit refs/heads/main\n"
-            + f"mark :{number}\ncommitter Bench <bench@example.com> {when} +0000\n".encode()
-            + f"data {len(message)}\n".encode()
-            + message
-            + parent.encode()
-            + f"M 100644 inline {PATHS[rng.randrange(len(PATHS))]}\n".encode()
-            + f"data {len(content)}\n".encode()
-            + content
-            + b"\n"
-        )
-    importer.stdin.close()
-    if importer.wait() != 0:
-        raise SystemExit("git fast-import failed")
-    subprocess.run(["git", "-C", str(path), "checkout", "-q", "-f", "main"], check=True)
-    _note(path)
-    (path / ".git" / "mem-bench-done").write_text("", encoding="utf-8")
-    return path
+        return (subject + ("\n\n" + "\n".join(lines) if lines else "") + "\n").encode()
 
-
-AUTHOR = "Bench <bench@example.com>"
+    return _imported(cache_dir() / f"history-{count}", count, message)
 
 
 def resampled(count: int, source: Path) -> Path:
@@ -140,6 +108,14 @@ def resampled(count: int, source: Path) -> Path:
         check=True,
     ).stdout
     messages = [message.strip() + b"\n" for message in listed.split(b"\0") if message.strip()]
+    return _imported(path, count, lambda rng: messages[rng.randrange(len(messages))])
+
+
+def _imported(path: Path, count: int, message: Callable[[random.Random], bytes]) -> Path:
+    """The repository at `path` (kept in the cache and reused) of `count` commits written
+    by git fast-import, each with `message(rng)` and one of the 1,024 files (seeded)."""
+    if (path / ".git" / "mem-bench-done").exists():
+        return path
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True, env=GIT_ENV)
@@ -151,14 +127,14 @@ def resampled(count: int, source: Path) -> Path:
     write = importer.stdin.write
     start = 1_500_000_000
     for number in range(1, count + 1):
-        message = messages[rng.randrange(len(messages))]
+        text = message(rng)
         content = f"{number}\n".encode()
         parent = f"from :{number - 1}\n" if number > 1 else ""
         write(
             b"commit refs/heads/main\n"
             + f"mark :{number}\ncommitter {AUTHOR} {start + number * 60} +0000\n".encode()
-            + f"data {len(message)}\n".encode()
-            + message
+            + f"data {len(text)}\n".encode()
+            + text
             + parent.encode()
             + f"M 100644 inline {PATHS[rng.randrange(len(PATHS))]}\n".encode()
             + f"data {len(content)}\n".encode()
