@@ -338,31 +338,37 @@ class _Killed(BaseException):
     pass
 
 
+def _killed_after(monkeypatch: pytest.MonkeyPatch, repo: Path, parts: int) -> sqlite3.Connection:
+    """An index whose first indexing of `repo` was killed once `parts` parts were written."""
+    write_part = history._write_part
+    written = []
+
+    def killed(*args: Any) -> bool:
+        if len(written) == parts:
+            raise _Killed
+        written.append(args[2])
+        return write_part(*args)
+
+    monkeypatch.setattr(history, "_write_part", killed)
+    conn = _index()
+    with pytest.raises(_Killed):
+        history.sync(conn, str(repo))
+    monkeypatch.setattr(history, "_write_part", write_part)
+    return conn
+
+
 def test_a_killed_first_indexing_resumes_at_its_last_part_and_equals_a_fresh_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = _many_commits(tmp_path, 12)
     _small_parts(monkeypatch)
-    write_part = history._write_part
-    parts = []
-
-    def killed_after_three(*args: Any) -> bool:
-        if len(parts) == 3:
-            raise _Killed
-        parts.append(args[2])
-        return write_part(*args)
-
-    monkeypatch.setattr(history, "_write_part", killed_after_three)
-    conn = _index()
-    with pytest.raises(_Killed):
-        history.sync(conn, str(repo))
+    conn = _killed_after(monkeypatch, repo, 3)
     # Mid-indexing a reader sees no history yet, never some of it.
     assert history.in_step(conn, str(repo)) == git_history.STALE
     assert _find(conn, "limiter") == []
     listed = conn.execute("SELECT listed FROM history_progress").fetchone()[0]
     assert 3 <= listed < 13
 
-    monkeypatch.setattr(history, "_write_part", write_part)
     add = history._add
     added: list[str] = []
 
@@ -388,18 +394,8 @@ def test_a_progress_row_git_does_not_list_so_is_written_afresh(
 ) -> None:
     repo = _many_commits(tmp_path, 6)
     _small_parts(monkeypatch)
-    write_part = history._write_part
-
-    def killed(*args: Any) -> bool:
-        write_part(*args)
-        raise _Killed
-
-    monkeypatch.setattr(history, "_write_part", killed)
-    conn = _index()
-    with pytest.raises(_Killed):
-        history.sync(conn, str(repo))
+    conn = _killed_after(monkeypatch, repo, 1)
     conn.execute("UPDATE history_progress SET last = ?", ("0" * 40,))
-    monkeypatch.setattr(history, "_write_part", write_part)
     assert history.sync(conn, str(repo)) is None
     fresh = _index()
     assert history.sync(fresh, str(repo)) is None
@@ -439,18 +435,8 @@ def test_head_moving_during_an_unfinished_indexing_finishes_it_then_adds_the_com
 ) -> None:
     repo = _many_commits(tmp_path, 6)
     _small_parts(monkeypatch)
-    write_part = history._write_part
-
-    def killed(*args: Any) -> bool:
-        write_part(*args)
-        raise _Killed
-
-    monkeypatch.setattr(history, "_write_part", killed)
-    conn = _index()
-    with pytest.raises(_Killed):
-        history.sync(conn, str(repo))
+    conn = _killed_after(monkeypatch, repo, 1)
     _commit(repo, "new.txt", "jitter added after the indexing began")
-    monkeypatch.setattr(history, "_write_part", write_part)
     assert history.sync(conn, str(repo)) is None
     assert (
         conn.execute("SELECT head FROM history").fetchone()[0]
