@@ -251,13 +251,6 @@ class _RunTerm(dict[bytes, "str | tuple[str, ...]"]):
             self.clear()
         text = run.decode("utf-8", "surrogatepass")
         if text.isascii():
-            core = run.strip(_JOINER_BYTES)
-            if core != run:
-                # A chunk's terms are those of its core (general_terms drops the joiners
-                # at its ends): "fixes." at a sentence's end is "fixes", most often met
-                # already, instead of a chunk split and stemmed again.
-                value = self[run] = self[core]
-                return value
             found = _TERMS[text]
         else:
             found = tuple(chain.from_iterable(map(_TERMS.__getitem__, chunks(text))))
@@ -267,7 +260,6 @@ class _RunTerm(dict[bytes, "str | tuple[str, ...]"]):
         return value
 
 
-_JOINER_BYTES = JOINERS.encode("ascii")
 _RUN_TERM = _RunTerm()
 # The values of _RUN_TERM that are tuples (several terms), to find them among the counted.
 _SEVERAL: set[tuple[str, ...]] = set()
