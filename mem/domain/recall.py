@@ -289,10 +289,7 @@ def _ranked(
             ranked = [by_id[record_id] for record_id in order]
         entries = _top(asked, ranked, top_limit, sources, conn, retired, marks)
         if request.include_history:
-            commits = _commits(
-                conn, asked.terms, limit, request.explain, _shown_floor(entries, limit)
-            )
-            entries = _merged(entries, commits, limit)
+            entries = _merged(entries, _commits(conn, asked.terms, limit, request.explain), limit)
         return entries, evidence, terminations, project.history
     brain_index = open_index(brain_root, index.BRAIN, bm25=bm25)
     brain_conn = brain_index.conn
@@ -340,29 +337,17 @@ def _top(
     return entries
 
 
-def _commits(
-    conn: index.Connection, terms: list[str], limit: int, explain: bool, floor: float = 0.0
-) -> Entries:
-    """The best `limit` commits of the project whose index `conn` is, as recall shows them;
-    with a `floor`, those scoring no more may be left out."""
+def _commits(conn: index.Connection, terms: list[str], limit: int, explain: bool) -> Entries:
+    """The best `limit` commits of the project whose index `conn` is, as recall shows them."""
     from mem.domain import history as commit_memories  # --include-history only
     from mem.index import history
 
-    found = history.search(conn, terms, limit, floor=floor)
+    found = history.search(conn, terms, limit)
     commits = [commit_memories.entry(item) for item in found]
     if explain:
         for item, entry in zip(found, commits, strict=True):
             entry["explain"] = history.explain(conn, item.id, terms)
     return commits
-
-
-def _shown_floor(entries: Entries, limit: int) -> float:
-    """What a commit must score above to be shown among these memories (_merged puts a
-    memory first on a tie): the limit-th best memory's score, 0 while there are fewer."""
-    if len(entries) < limit:
-        return 0.0
-    scores: list[float] = sorted((entry["score"] for entry in entries), reverse=True)
-    return scores[limit - 1]
 
 
 def _merged(entries: Entries, commits: Entries, limit: int) -> Entries:

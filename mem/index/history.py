@@ -445,11 +445,7 @@ def _no_offset(ms: float) -> float:
 
 
 def search(
-    conn: sqlite3.Connection,
-    terms: list[str],
-    limit: int,
-    emphasis: list[float] | None = None,
-    floor: float = 0.0,
+    conn: sqlite3.Connection, terms: list[str], limit: int, emphasis: list[float] | None = None
 ) -> list[RankedCommit]:
     """The best `limit` commits for the query's bm25 terms: by score, ties by newer commit
     time, then by sha. bm25 over the commits alone (their own N, df and average length); a
@@ -459,16 +455,14 @@ def search(
     Pruned as the notes' bm25 top-k is: postings are read best bound first, and only until
     no commit not yet met can be among the best `limit`, so a common word of a million
     commits is not read whole. Scores are the exhaustive sum's (math.fsum, as explain).
-    With `emphasis`, each term's idf is multiplied by its value, as bm25.search does. With
-    a `floor` (recall's: the memories it would show), a commit that cannot score above it
-    may be left out, and the postings that hold no such commit are not read."""
+    With `emphasis`, each term's idf is multiplied by its value, as bm25.search does."""
     row = conn.execute("SELECT commits FROM history").fetchone()
     if row is None or not row[0] or not terms or limit < 1:
         return []
     files = RecallFiles.given({0: 0})
     stats = _Stats(conn)
     scorer = _Scorer(conn, terms, files, None, _no_offset, emphasis, COMMITS, stats, *_ROWS)
-    ranked = topk.search(conn, scorer, limit, floor)
+    ranked = topk.search(conn, scorer, limit)
     # Every commit tied with the limit-th score is there, so the order of ties is the rows'.
     scores = {item.id: item.score for item in ranked}
     found = rows(conn, list(scores))

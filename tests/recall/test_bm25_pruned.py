@@ -246,15 +246,6 @@ def test_the_commits_pruned_top_k_equals_their_exhaustive_scores(
     found = {item.id: item for item in history.rows(conn, list(every))}
     ordered = sorted(every, key=lambda id: (-every[id], -found[id].time, found[id].sha))
     assert pruned == [(found[id].sha, every[id]) for id in ordered[:size]]
-    # With recall's floor (the memories it shows), every commit above it is still there.
-    scores = sorted(set(every.values()))
-    for floor in {scores[0], scores[len(scores) // 2], scores[-1]} if scores else ():
-        floored = [
-            (item.sha, item.score) for item in history.search(conn, terms, size, None, floor)
-        ]
-        assert [item for item in floored if item[1] > floor] == [
-            item for item in pruned if item[1] > floor
-        ]
 
 
 # Headings of a few shared words over bodies from 8 to 60 words long: a band (lengths a
