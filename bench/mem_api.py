@@ -10,7 +10,8 @@ one adapter that makes it (`_exists` tells which `mem` this is).
 
 - `open_recall`: a project's warm recall on an open, synced index kept between calls, as
   `mem mcp` keeps it: `mem.domain.recall.recall(root, recall.RecallRequest(query), now, offset)`
-  (BASE: `mem.commands.recall.recall(root, recall.RecallRequest(query), now)`) after
+  (BASE: `Request` for `RecallRequest`; older: `mem.commands.recall.recall(root,
+  recall.Request(query), now)`) after
   `keep_open(1)` (`mem.index.connection`; BASE: `mem.index.sync`).
 - `portfolio_check`: the portfolio's freshness check with nothing changed: the portfolio
   index opened through `mem.index.opening.answer` (BASE: `mem.index.portfolio.synced`),
@@ -62,6 +63,12 @@ def _content_terms(brief: ModuleType) -> Callable[..., list[str]]:
     return found
 
 
+def _recall_request(recall: ModuleType) -> Callable[..., Any]:
+    """`mem.domain.recall.RecallRequest` (BASE: `Request`)."""
+    found: Callable[..., Any] = getattr(recall, "RecallRequest", None) or recall.Request
+    return found
+
+
 def _keep_open(at_most: int) -> None:
     _module("mem.index.connection", "mem.index.sync").keep_open(at_most)
 
@@ -72,11 +79,11 @@ def open_recall(keep_open: bool = True) -> Callable[[str, str], Any]:
         _keep_open(1)
     if _exists("mem.domain.recall"):
         recall, offset = _module("mem.domain.recall"), _module("mem.clock").local_offset_ms
-        return lambda root, query: (
-            recall.recall(root, recall.RecallRequest(query), MEM_NOW, offset).entries
-        )
+        request = _recall_request(recall)
+        return lambda root, query: recall.recall(root, request(query), MEM_NOW, offset).entries
     recall = _module("mem.commands.recall")
-    return lambda root, query: recall.recall(root, recall.RecallRequest(query), MEM_NOW)
+    request = _recall_request(recall)
+    return lambda root, query: recall.recall(root, request(query), MEM_NOW)
 
 
 def _portfolio_index(brain: str, use: Callable[[Any, Any], Any]) -> Any:
@@ -273,7 +280,7 @@ def recall_pairs() -> Callable[[str, str], dict[str, Any]]:
 
     def answer(root: str, query: str) -> dict[str, Any]:
         seen.clear()
-        request = recall.RecallRequest(query, ranking="bm25", limit="5")
+        request = _recall_request(recall)(query, ranking="bm25", limit="5")
         recall.recall(root, request, MEM_NOW, clock.local_offset_ms)
         return seen[0] if seen else {"shown": [], "scores": [], "pairs": []}
 
